@@ -1,0 +1,107 @@
+/**
+ * Dealing: the host shuffles and deals (and, in A Traitor of Love, deals the
+ * role cards); the machine checks the deal and starts the hand with it.
+ */
+import { HEARTS, ONE_CARD, SUITS, isCard, isSuit, type Card, type Suit } from '../cards/card.js';
+import { shuffle, type Rng } from '../cards/shuffle.js';
+import type { HandDealt } from '../table/events.js';
+import type { HandState, TableContext } from '../table/context.js';
+import { deckFor } from '../table/options.js';
+import type { Seat } from '../rules/trick.js';
+import { tablePasses } from './passing.js';
+
+export function dealRefusal(context: TableContext, event: HandDealt): string | null {
+  const { deal, roles } = event;
+  if (!Array.isArray(deal) || deal.length !== context.seatCount) {
+    return `a deal has one hand for each of the ${context.seatCount} seats`;
+  }
+  const deck = new Set<Card>(deckFor(context.options));
+  const seen = new Set<Card>();
+  for (let seat = 0; seat < deal.length; seat++) {
+    const cards = deal[seat];
+    if (!Array.isArray(cards) || cards.length !== context.cardsPerSeat) {
+      return `seat ${seat} must be dealt ${context.cardsPerSeat} cards`;
+    }
+    for (const card of cards) {
+      if (!isCard(card) || !deck.has(card)) return `${JSON.stringify(card)} is not in this table's deck`;
+      if (seen.has(card)) return `${card} is dealt twice`;
+      seen.add(card);
+    }
+  }
+  if (!seen.has(ONE_CARD)) return `the deal must include ${ONE_CARD}, whose holder leads`;
+  return rolesRefusal(context, roles);
+}
+
+function rolesRefusal(context: TableContext, roles: HandDealt['roles']): string | null {
+  if (context.game !== 'traitorOfLove') return roles === null ? null : `${context.game} deals no roles`;
+  if (!Array.isArray(roles) || roles.length !== context.seatCount) {
+    return `A Traitor of Love deals a tracking card to each of the ${context.seatCount} seats`;
+  }
+  if (!roles.every(isSuit) || new Set(roles).size !== roles.length) {
+    return 'roles must be distinct suits from 1 to 7';
+  }
+  if (!roles.includes(HEARTS)) return 'the roles must include Hearts (7), the Traitor';
+  return null;
+}
+
+export function holderOf(holdings: readonly (readonly Card[])[], card: Card): Seat {
+  return holdings.findIndex((cards) => cards.includes(card));
+}
+
+export function dealHand(context: TableContext, event: HandDealt): Partial<TableContext> {
+  const index = context.handResults.length;
+  const deal = event.deal.map((cards) => cards.slice());
+  let antiCupid: Seat | null = null;
+  let firstAntiCupid = context.firstAntiCupid;
+  if (context.game === 'antiCupid') {
+    if (index === 0 || firstAntiCupid === null) {
+      antiCupid = holderOf(deal, ONE_CARD);
+      firstAntiCupid = antiCupid;
+    } else {
+      antiCupid = (firstAntiCupid + index) % context.seatCount;
+    }
+  }
+  const empty = <T>(value: T) => Array.from({ length: context.seatCount }, () => value);
+  const hand: HandState = {
+    index,
+    deal,
+    roles: event.roles === null ? null : event.roles.slice(),
+    antiCupid,
+    holdings: deal,
+    passChoices: tablePasses(context) ? empty(null) : null,
+    passes: [],
+    trump: null,
+    trick: null,
+    tricks: [],
+    turn: null,
+    accusations: context.game === 'traitorOfLove' ? empty(null) : null,
+  };
+  return { hand, firstAntiCupid };
+}
+
+/**
+ * The host's half of dealing: a shuffled deal (and role deal) for the next
+ * hand. Never called by a machine; its result travels in a `hand.dealt` event.
+ */
+export function shuffleDeal(context: TableContext, rng: Rng): HandDealt {
+  const needed = context.cardsPerSeat * context.seatCount;
+  const cards = shuffle(deckFor(context.options), rng).slice(0, needed);
+  if (!cards.includes(ONE_CARD)) cards[rng.below(needed)] = ONE_CARD;
+  const deal: Card[][] = [];
+  for (let seat = 0; seat < context.seatCount; seat++) {
+    deal.push(cards.slice(seat * context.cardsPerSeat, (seat + 1) * context.cardsPerSeat));
+  }
+  let roles: Suit[] | null = null;
+  if (context.game === 'traitorOfLove') {
+    const others = shuffle(SUITS.filter((suit) => suit !== HEARTS), rng).slice(0, context.seatCount - 1);
+    roles = shuffle([...others, HEARTS], rng);
+  }
+  return { type: 'hand.dealt', deal, roles };
+}
+
+export const dealingState = {
+  description: 'Waiting for the host to shuffle and deal the next hand.',
+  on: {
+    'hand.dealt': { guard: 'isValidDeal', actions: 'dealHand', target: 'passing' },
+  },
+} as const;

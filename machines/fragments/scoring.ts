@@ -1,0 +1,33 @@
+/**
+ * Scoring: at the end of every hand the hand is scored, and the game either
+ * ends or goes on to the next deal.
+ */
+import type { TableContext } from '../table/context.js';
+import { scoreHand } from '../rules/scoring.js';
+
+export function recordHandScore(context: TableContext): Partial<TableContext> {
+  const scored = scoreHand(context);
+  return {
+    handResults: [...context.handResults, scored.result],
+    scores: scored.scores,
+    marked: scored.marked,
+    marriageCount: scored.marriageCount,
+    tieBreak: scored.tieBreak,
+    outcome: scored.outcome,
+  };
+}
+
+export function gameIsOver(context: TableContext): boolean {
+  return context.outcome !== null;
+}
+
+export const scoringState = {
+  description: 'The hand is scored; the game ends or the next hand is dealt.',
+  entry: 'scoreHand',
+  always: [{ guard: 'gameIsOver', target: 'gameOver' }, { target: 'dealing' }],
+} as const;
+
+export const gameOverState = {
+  description: 'The game is over; its record can be exported.',
+  type: 'final',
+} as const;

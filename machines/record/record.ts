@@ -1,0 +1,115 @@
+/**
+ * The game record (docs/record-format.md): the types of the document, and
+ * the conversions between a table's events and a record.
+ */
+import type { Card, Suit } from '../cards/card.js';
+import type { GameOutcome, HandResult, TableInput } from '../table/context.js';
+import type { Occupant, TableEvent } from '../table/events.js';
+import { GAMES, type GameName, type TableOptions } from '../table/options.js';
+import { offer, startTable, type TableSnapshot } from '../table/snapshot.js';
+import { outcomeSoFar } from '../rules/scoring.js';
+import type { Seat } from '../rules/trick.js';
+
+export const RECORD_FORMAT = 'seven-suitors-record/1';
+
+export interface RecordedHand {
+  deal: Card[][];
+  roles: Suit[] | null;
+  antiCupid: Seat | null;
+  passes: { from: Seat; to: Seat; card: Card }[];
+  plays: [Seat, Card][];
+  accusations: (Seat | null)[] | null;
+  result: HandResult | null;
+}
+
+export interface GameRecord {
+  format: typeof RECORD_FORMAT;
+  game: GameName;
+  options: TableOptions & Record<string, unknown>;
+  seats: number;
+  hands: RecordedHand[];
+  result: GameOutcome;
+}
+
+/**
+ * Writes the record of a game from its events, folding them through the
+ * machine so that every result in it is the machine's own.
+ */
+export function recordFromEvents(input: TableInput, events: readonly TableEvent[]): GameRecord {
+  const table = startTable(input);
+  const hands: RecordedHand[] = [];
+  for (const event of events) {
+    if (offer(table, event)) noteEvent(hands, table.getSnapshot(), event);
+  }
+  table.stop();
+  return recordOf(input, hands, table.getSnapshot());
+}
+
+export function recordOf(input: TableInput, hands: RecordedHand[], snapshot: TableSnapshot): GameRecord {
+  return {
+    format: RECORD_FORMAT,
+    game: input.game,
+    options: { ...input.options },
+    seats: GAMES[input.game].seats,
+    hands,
+    result: outcomeSoFar(snapshot.context),
+  };
+}
+
+/** Adds an accepted event to the hands of a record under construction. */
+export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: TableEvent): void {
+  const { context } = after;
+  if (event.type === 'hand.dealt') {
+    hands.push({
+      deal: event.deal.map((cards) => cards.slice()),
+      roles: event.roles === null ? null : event.roles.slice(),
+      antiCupid: context.hand!.antiCupid,
+      passes: [],
+      plays: [],
+      accusations: context.game === 'traitorOfLove' ? new Array<Seat | null>(context.seatCount).fill(null) : null,
+      result: null,
+    });
+    return;
+  }
+  const current = hands[hands.length - 1];
+  if (current === undefined) return;
+  if (event.type === 'cards.passed') {
+    for (const pass of event.passes) current.passes.push({ from: event.seat, to: pass.to, card: pass.card });
+  } else if (event.type === 'card.played') {
+    current.plays.push([event.seat, event.card]);
+  } else if (event.type === 'traitor.accused') {
+    current.accusations![event.seat] = event.accused;
+  }
+  if (context.handResults.length === hands.length) current.result = context.handResults[hands.length - 1];
+}
+
+/** Players of an imported game: the record names none, so seats are named by number. */
+export function importedOccupant(seat: Seat): Occupant {
+  return { name: `Seat ${seat}`, bot: false };
+}
+
+/**
+ * The events that replay a record: seats taken, then each hand's deal,
+ * passes (one event per passing seat), plays and accusations, in the order
+ * the rules need them. Results are not events: the machine derives them.
+ */
+export function eventsFromRecord(record: GameRecord): TableEvent[] {
+  const events: TableEvent[] = [];
+  for (let seat = 0; seat < record.seats; seat++) events.push({ type: 'seat.joined', seat, player: importedOccupant(seat) });
+  for (const hand of record.hands) events.push(...eventsOfHand(hand));
+  return events;
+}
+
+export function eventsOfHand(hand: RecordedHand): TableEvent[] {
+  const events: TableEvent[] = [{ type: 'hand.dealt', deal: hand.deal, roles: hand.roles }];
+  const passers = [...new Set(hand.passes.map((pass) => pass.from))].sort((a, b) => a - b);
+  for (const seat of passers) {
+    const passes = hand.passes.filter((pass) => pass.from === seat).map(({ to, card }) => ({ to, card }));
+    events.push({ type: 'cards.passed', seat, passes });
+  }
+  for (const [seat, card] of hand.plays) events.push({ type: 'card.played', seat, card });
+  (hand.accusations ?? []).forEach((accused, seat) => {
+    if (accused !== null) events.push({ type: 'traitor.accused', seat, accused });
+  });
+  return events;
+}

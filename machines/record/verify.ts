@@ -1,0 +1,161 @@
+/**
+ * Checks a game record against the rules without trusting anything in it:
+ * replays its deals, passes, plays and accusations through the machine and
+ * compares every recorded result with the one the machine derives.
+ */
+import { DEFAULT_OPTIONS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
+import type { TableEvent } from '../table/events.js';
+import { refusalOf } from '../table/refusal.js';
+import { offer, startTable, type TableActor } from '../table/snapshot.js';
+import { outcomeSoFar } from '../rules/scoring.js';
+import { RECORD_FORMAT, eventsOfHand, importedOccupant, type GameRecord, type RecordedHand } from './record.js';
+
+export interface RecordProblem {
+  /** Where in the document, e.g. "hands[2].plays[13]". */
+  readonly field: string;
+  readonly message: string;
+}
+
+export interface Verification {
+  readonly ok: boolean;
+  readonly problems: readonly RecordProblem[];
+}
+
+export function verifyRecord(document: unknown): Verification {
+  const problems: RecordProblem[] = [];
+  const report = (field: string, message: string) => problems.push({ field, message });
+  const header = checkHeader(document, report);
+  if (header === null) return { ok: false, problems };
+  const record = document as GameRecord;
+  const table = startTable({ game: header.game, options: header.options });
+  try {
+    for (let seat = 0; seat < record.seats; seat++) {
+      offer(table, { type: 'seat.joined', seat, player: importedOccupant(seat) });
+    }
+    for (let index = 0; index < record.hands.length; index++) {
+      if (!replayHand(table, record.hands[index], `hands[${index}]`, report)) {
+        if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');
+        return { ok: false, problems };
+      }
+      compareHandResult(table, record.hands[index], index, report);
+    }
+    compare('result', record.result, outcomeSoFar(table.getSnapshot().context), report);
+    return { ok: problems.length === 0, problems };
+  } finally {
+    table.stop();
+  }
+}
+
+type Report = (field: string, message: string) => void;
+
+function checkHeader(document: unknown, report: Report): { game: GameName; options: GameRecord['options'] } | null {
+  if (typeof document !== 'object' || document === null) {
+    report('', 'a record is a JSON object');
+    return null;
+  }
+  const record = document as Partial<GameRecord>;
+  if (record.format !== RECORD_FORMAT) report('format', `must be "${RECORD_FORMAT}", not ${JSON.stringify(record.format)}`);
+  if (!isGameName(record.game)) {
+    report('game', `must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(record.game)}`);
+    return null;
+  }
+  const game = record.game;
+  if (record.seats !== GAMES[game].seats) report('seats', `${game} has ${GAMES[game].seats} seats, not ${JSON.stringify(record.seats)}`);
+  const given = (typeof record.options === 'object' && record.options !== null ? record.options : {}) as Record<string, unknown>;
+  const rulesOptions: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_OPTIONS[game])) {
+    if (key in given) rulesOptions[key] = given[key];
+    else report(`options.${key}`, 'missing: a record writes every rules option, defaults included');
+  }
+  const parsed = parseOptions(game, rulesOptions);
+  if (!parsed.ok) for (const error of parsed.errors) report('options', error);
+  if (!Array.isArray(record.hands)) report('hands', 'must be an array of hands');
+  if (typeof record.result !== 'object' || record.result === null) report('result', 'must be an object');
+  if (!parsed.ok || !Array.isArray(record.hands) || record.seats !== GAMES[game].seats) return null;
+  return { game, options: { ...given, ...parsed.options } };
+}
+
+/** Replays one hand's events; false when one is refused (reported with its field). */
+function replayHand(table: TableActor, hand: RecordedHand, where: string, report: Report): boolean {
+  if (typeof hand !== 'object' || hand === null || !Array.isArray(hand.deal) || !Array.isArray(hand.plays)) {
+    report(where, 'a hand needs deal, passes, plays and result');
+    return false;
+  }
+  let events: TableEvent[];
+  try {
+    events = eventsOfHand({ ...hand, passes: hand.passes ?? [] });
+  } catch {
+    report(where, 'malformed passes, plays or accusations');
+    return false;
+  }
+  let playIndex = 0;
+  for (const event of events) {
+    const field = fieldOf(event, where, playIndex);
+    const refusal = refusalOf(table.getSnapshot(), event);
+    if (refusal !== null || !offer(table, event)) {
+      report(field, refusal ?? 'refused by the machine');
+      return false;
+    }
+    if (event.type === 'card.played') playIndex++;
+    const antiCupid = table.getSnapshot().context.hand!.antiCupid;
+    if (event.type === 'hand.dealt' && hand.antiCupid !== antiCupid) {
+      report(`${where}.antiCupid`, `recorded ${JSON.stringify(hand.antiCupid)}, the rules give ${antiCupid}`);
+    }
+  }
+  return true;
+}
+
+function fieldOf(event: TableEvent, where: string, playIndex: number): string {
+  switch (event.type) {
+    case 'hand.dealt':
+      return `${where}.deal`;
+    case 'cards.passed':
+      return `${where}.passes (seat ${event.seat})`;
+    case 'card.played':
+      return `${where}.plays[${playIndex}]`;
+    case 'traitor.accused':
+      return `${where}.accusations[${event.seat}]`;
+    default:
+      return where;
+  }
+}
+
+function compareHandResult(table: TableActor, hand: RecordedHand, index: number, report: Report): void {
+  const derived = table.getSnapshot().context.handResults[index];
+  const where = `hands[${index}].result`;
+  if (derived === undefined) {
+    if (hand.result != null) report(where, 'recorded, but the hand is not complete');
+    return;
+  }
+  if (hand.result == null) {
+    report(where, 'missing, but the hand is complete');
+    return;
+  }
+  for (const key of Object.keys(derived) as (keyof typeof derived)[]) {
+    if (key === 'tricks') compareTricks(where, hand.result.tricks, derived.tricks, report);
+    else compare(`${where}.${key}`, hand.result[key], derived[key], report);
+  }
+}
+
+function compareTricks(where: string, recorded: unknown, derived: readonly object[], report: Report): void {
+  if (!Array.isArray(recorded) || recorded.length !== derived.length) {
+    report(`${where}.tricks`, `the hand has ${derived.length} tricks; the record lists ${Array.isArray(recorded) ? recorded.length : 'none'}`);
+    return;
+  }
+  derived.forEach((trick, i) => compare(`${where}.tricks[${i}]`, recorded[i], trick, report));
+}
+
+/** Reports each field that differs, naming it and both values. */
+function compare(field: string, recorded: unknown, derived: unknown, report: Report): void {
+  if (typeof derived === 'object' && derived !== null && !Array.isArray(derived)) {
+    if (typeof recorded !== 'object' || recorded === null) {
+      report(field, `recorded ${JSON.stringify(recorded)}, the rules give ${JSON.stringify(derived)}`);
+      return;
+    }
+    for (const [key, value] of Object.entries(derived)) compare(`${field}.${key}`, (recorded as Record<string, unknown>)[key], value, report);
+    return;
+  }
+  if (JSON.stringify(recorded) !== JSON.stringify(derived)) {
+    report(field, `recorded ${JSON.stringify(recorded)}, the rules give ${JSON.stringify(derived)}`);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * What a table remembers: the whole state of one game, serialisable as JSON
+ * so XState's persisted snapshot is the table's snapshot.
+ */
+import type { Card, Suit } from '../cards/card.js';
+import type { Play, Seat } from '../rules/trick.js';
+import type { Occupant } from './events.js';
+import { GAMES, cardsPerSeat, type GameName, type TableOptions } from './options.js';
+
+/** "A" and "B" are teams or partnerships; a number is Anti-Cupid's own seat. */
+export type Side = 'A' | 'B' | number;
+export type Team = 'A' | 'B';
+
+export interface Pass {
+  readonly from: Seat;
+  readonly to: Seat;
+  readonly card: Card;
+}
+
+export interface CompletedTrick {
+  readonly leader: Seat;
+  readonly plays: readonly Play[];
+  readonly winner: Seat;
+  readonly capturedBy: Seat | null;
+}
+
+export interface TrickInProgress {
+  readonly leader: Seat;
+  readonly plays: readonly Play[];
+}
+
+export interface Marriage {
+  readonly suit: Suit;
+  readonly by: Side;
+}
+
+export type TeamTally<T> = { readonly A: T; readonly B: T };
+
+/** A completed hand's result, exactly as a game record writes it. */
+export interface HandResult {
+  readonly trump: Suit | null;
+  readonly tricks: readonly { readonly leader: Seat; readonly winner: Seat; readonly capturedBy: Seat | null }[];
+  readonly marriages: readonly Marriage[];
+  readonly handScores: readonly number[];
+  readonly marked: TeamTally<readonly Suit[]> | null;
+  readonly marriageCount: TeamTally<number> | null;
+}
+
+export interface HandState {
+  /** 0 for the first hand of the game. */
+  readonly index: number;
+  readonly deal: readonly (readonly Card[])[];
+  readonly roles: readonly Suit[] | null;
+  readonly antiCupid: Seat | null;
+  readonly holdings: readonly (readonly Card[])[];
+  /** Each seat's chosen passes, hidden until every seat has chosen; null when this table does not pass. */
+  readonly passChoices: readonly (readonly Pass[] | null)[] | null;
+  /** The passes made, once every seat has chosen. */
+  readonly passes: readonly Pass[];
+  readonly trump: Suit | null;
+  readonly trick: TrickInProgress | null;
+  readonly tricks: readonly CompletedTrick[];
+  /** The seat to play; null outside trick play. */
+  readonly turn: Seat | null;
+  /** A Traitor of Love: each seat's secret accusation; null elsewhere. */
+  readonly accusations: readonly (Seat | null)[] | null;
+}
+
+export interface GameOutcome {
+  readonly finished: boolean;
+  readonly scores: readonly number[];
+  readonly winners: readonly Seat[];
+}
+
+export interface TableContext {
+  readonly game: GameName;
+  readonly options: TableOptions;
+  readonly seatCount: number;
+  readonly cardsPerSeat: number;
+  readonly occupants: readonly (Occupant | null)[];
+  readonly hand: HandState | null;
+  readonly handResults: readonly HandResult[];
+  readonly scores: readonly number[];
+  /** Seven Suitors only. */
+  readonly marked: TeamTally<readonly Suit[]> | null;
+  readonly marriageCount: TeamTally<number> | null;
+  /** Seven Suitors `allSuits`: both teams completed with equal counts; the next hand's marriages decide. */
+  readonly tieBreak: boolean;
+  /** Anti-Cupid: the first hand's Anti-Cupid, from whom the role rotates. */
+  readonly firstAntiCupid: Seat | null;
+  readonly outcome: GameOutcome | null;
+}
+
+export interface TableInput {
+  readonly game: GameName;
+  readonly options: TableOptions;
+  /**
+   * Cards dealt to each seat. Defaults to the whole deck shared out; smaller
+   * deals exist for model-based tests, which need short hands to reach a
+   * game's end, and run through the same machine code.
+   */
+  readonly cardsPerSeat?: number;
+}
+
+export function initialContext(input: TableInput): TableContext {
+  const seatCount = GAMES[input.game].seats;
+  const sevenSuitors = input.game === 'sevenSuitors';
+  return {
+    game: input.game,
+    options: input.options,
+    seatCount,
+    cardsPerSeat: input.cardsPerSeat ?? cardsPerSeat(input.game, input.options),
+    occupants: Array.from({ length: seatCount }, () => null),
+    hand: null,
+    handResults: [],
+    scores: Array.from({ length: seatCount }, () => 0),
+    marked: sevenSuitors ? { A: [], B: [] } : null,
+    marriageCount: sevenSuitors ? { A: 0, B: 0 } : null,
+    tieBreak: false,
+    firstAntiCupid: null,
+    outcome: null,
+  };
+}
+
+/** The current hand; the machine's states guarantee one exists wherever this is called. */
+export function currentHand(context: TableContext): HandState {
+  if (context.hand === null) throw new Error('no hand is in progress');
+  return context.hand;
+}
+
+export function isSeat(context: TableContext, value: unknown): value is Seat {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < context.seatCount;
+}

@@ -1,0 +1,129 @@
+/**
+ * What one seat, or a spectator, may see of a table (docs/rules.md,
+ * "Who may see what"). Every view in the service is built here and nowhere
+ * else: hidden information is filtered in this one place.
+ */
+import { HEARTS, type Card, type Suit } from './cards/card.js';
+import type { CompletedTrick, HandResult, Pass, TableContext, TeamTally, TrickInProgress, GameOutcome } from './table/context.js';
+import type { Occupant } from './table/events.js';
+import { GAMES, type GameName, type TableOptions } from './table/options.js';
+import { awaitedActions, type AwaitedAction } from './table/refusal.js';
+import { phaseOf, type Phase, type TableSnapshot } from './table/snapshot.js';
+import { capturedSevens, type CapturedSeven } from './rules/marriage.js';
+import { legalPlaysFor } from './fragments/trickPlay.js';
+import { allSeatsHaveAccused } from './fragments/accusation.js';
+import type { Seat } from './rules/trick.js';
+
+export type Viewer = Seat | 'spectator';
+
+export type RoleName = 'traitor' | 'matchmaker';
+
+export interface SeatSummary {
+  readonly seat: Seat;
+  readonly occupant: Occupant | null;
+  readonly cardsHeld: number;
+  /** Passing: whether the seat has chosen its passes (never which). */
+  readonly hasPassed: boolean | null;
+  /** Accusation: whether the seat has named a teammate (never whom, until all have). */
+  readonly hasAccused: boolean | null;
+  /** A Traitor of Love: known for the viewer's own seat, and for every seat once the Traitor is revealed. */
+  readonly role: RoleName | null;
+}
+
+export interface HandView {
+  readonly number: number;
+  readonly antiCupid: Seat | null;
+  readonly trump: Suit | null;
+  readonly trick: TrickInProgress | null;
+  readonly tricks: readonly CompletedTrick[];
+  readonly capturedSevens: readonly CapturedSeven[];
+  readonly turn: Seat | null;
+  /** The viewer's own cards; null for a spectator. */
+  readonly cards: readonly Card[] | null;
+  /** The cards the viewer may play now; empty when it is not their turn. */
+  readonly legalCards: readonly Card[];
+  /** The viewer's own tracking card suit (A Traitor of Love). */
+  readonly roleCard: Suit | null;
+  /** Passes the viewer chose or made. */
+  readonly passesSent: readonly Pass[];
+  /** Passes the viewer received, once every seat has passed. */
+  readonly passesReceived: readonly Pass[];
+  readonly accusation: Seat | null;
+  /** Once all have named: the Traitor and every accusation. */
+  readonly traitor: Seat | null;
+  readonly accusations: readonly (Seat | null)[] | null;
+}
+
+export interface TableView {
+  readonly game: GameName;
+  readonly title: string;
+  readonly options: TableOptions;
+  readonly viewer: Viewer;
+  readonly phase: Phase;
+  readonly seats: readonly SeatSummary[];
+  readonly awaiting: readonly AwaitedAction[];
+  readonly hand: HandView | null;
+  readonly handResults: readonly HandResult[];
+  readonly scores: readonly number[];
+  readonly marked: TeamTally<readonly Suit[]> | null;
+  readonly marriageCount: TeamTally<number> | null;
+  readonly outcome: GameOutcome | null;
+}
+
+export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
+  const { context } = snapshot;
+  const own = viewer === 'spectator' ? null : viewer;
+  const hand = context.hand;
+  const revealed = hand?.accusations != null && allSeatsHaveAccused(context);
+  return {
+    game: context.game,
+    title: GAMES[context.game].title,
+    options: context.options,
+    viewer,
+    phase: phaseOf(snapshot),
+    seats: context.occupants.map((occupant, seat) => ({
+      seat,
+      occupant,
+      cardsHeld: hand?.holdings[seat].length ?? 0,
+      hasPassed: hand?.passChoices == null ? null : hand.passChoices[seat] !== null,
+      hasAccused: hand?.accusations == null ? null : hand.accusations[seat] !== null,
+      role: roleVisibleTo(context, seat, own, revealed),
+    })),
+    awaiting: awaitedActions(snapshot),
+    hand: hand === null ? null : handView(snapshot, own, revealed),
+    handResults: context.handResults,
+    scores: context.scores,
+    marked: context.marked,
+    marriageCount: context.marriageCount,
+    outcome: context.outcome,
+  };
+}
+
+function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, revealed: boolean): RoleName | null {
+  const roles = context.hand?.roles;
+  if (roles == null || (seat !== own && !revealed)) return null;
+  return roles[seat] === HEARTS ? 'traitor' : 'matchmaker';
+}
+
+function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean): HandView {
+  const { context } = snapshot;
+  const hand = context.hand!;
+  const ownPasses = (choices: readonly Pass[]) => choices.filter((pass) => pass.from === own);
+  return {
+    number: hand.index + 1,
+    antiCupid: hand.antiCupid,
+    trump: hand.trump,
+    trick: hand.trick,
+    tricks: hand.tricks,
+    capturedSevens: capturedSevens(hand.tricks),
+    turn: hand.turn,
+    cards: own === null ? null : hand.holdings[own],
+    legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : legalPlaysFor(context, own),
+    roleCard: own === null || hand.roles === null ? null : hand.roles[own],
+    passesSent: own === null ? [] : ownPasses(hand.passChoices?.[own] ?? []),
+    passesReceived: own === null ? [] : hand.passes.filter((pass) => pass.to === own),
+    accusation: own === null ? null : (hand.accusations?.[own] ?? null),
+    traitor: revealed ? hand.roles!.indexOf(HEARTS) : null,
+    accusations: revealed ? hand.accusations : null,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `suitors`: the command line of the service. Each sub-command lives in
+ * commands/ and is registered here.
+ */
+import { parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { simulateCommand } from './commands/simulate.js';
+import { checkCommand } from './commands/check.js';
+
+export interface Command {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  /** Resolves to the process exit status. */
+  run(args: ParsedArgs): Promise<number>;
+}
+
+const COMMANDS: readonly Command[] = [simulateCommand, checkCommand];
+
+function help(): string {
+  const lines = COMMANDS.map((command) => `  ${command.usage}\n      ${command.summary}`);
+  return `usage: suitors <command> [options]\n\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help') {
+    process.stdout.write(help());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    process.stderr.write(`suitors: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  try {
+    return await command.run(parseArgs(rest));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`suitors ${name}: ${error.message}\nusage: ${command.usage}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,140 @@
+/**
+ * Properties over thousands of seeded random-bot games of every game and
+ * specials mode: cards are conserved, one seat acts when one is expected,
+ * the record verifier re-derives every score, and views leak nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../machines/cards/shuffle.js';
+import { deckFor, parseOptions, type GameName } from '../machines/table/options.js';
+import type { GameRecord } from '../machines/record/record.js';
+import type { Pass } from '../machines/table/context.js';
+import { verifyRecord } from '../machines/record/verify.js';
+import { awaitedActions, refusalOf } from '../machines/table/refusal.js';
+import { offer, phaseOf, startTable, type TableSnapshot } from '../machines/table/snapshot.js';
+import { viewFor } from '../machines/view.js';
+import { nextSimulatedEvent, simulateGame } from '../services/simulator/simulate.js';
+import { HEARTS, type Card } from '../machines/cards/card.js';
+
+const CONFIGS: { game: GameName; options: Record<string, string> }[] = [
+  { game: 'sevenSuitors', options: { specials: 'off' } },
+  { game: 'sevenSuitors', options: { specials: 'plain' } },
+  { game: 'sevenSuitors', options: { specials: 'powers', end: 'hands:3' } },
+  { game: 'antiCupid', options: { specials: 'plain' } },
+  { game: 'antiCupid', options: { specials: 'powers', passing: 'oneEach' } },
+  { game: 'traitorOfLove', options: { specials: 'plain' } },
+  { game: 'traitorOfLove', options: { specials: 'powers' } },
+];
+const GAMES_PER_CONFIG = Number(process.env.BOT_GAMES ?? 1000);
+const LEAK_SCANNED_GAMES = 6;
+
+function optionsOf(game: GameName, given: Record<string, string>) {
+  const parsed = parseOptions(game, given);
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  return parsed.options;
+}
+
+function expectCardsConserved(record: GameRecord, deck: readonly Card[]): void {
+  for (const hand of record.hands) {
+    const dealt = hand.deal.flat();
+    expect(new Set(dealt).size).toBe(dealt.length);
+    expect([...dealt].sort()).toEqual([...deck].sort());
+    const held = hand.deal.map((cards) => new Set(cards));
+    for (const pass of hand.passes) {
+      expect(held[pass.from].has(pass.card)).toBe(true);
+    }
+    for (const pass of hand.passes) {
+      held[pass.from].delete(pass.card);
+      held[pass.to].add(pass.card);
+    }
+    const played = hand.plays.map(([, card]) => card);
+    expect(new Set(played).size).toBe(played.length);
+    for (const [seat, card] of hand.plays) expect(held[seat].has(card)).toBe(true);
+    if (hand.result !== null) {
+      expect([...played].sort()).toEqual([...deck].sort());
+      expect(hand.result.tricks.length * record.seats).toBe(played.length);
+    }
+  }
+}
+
+describe.each(CONFIGS)('$game with $options', ({ game, options: given }) => {
+  const options = optionsOf(game, given);
+  const deck = deckFor(options);
+
+  it(`${GAMES_PER_CONFIG} bot games conserve cards and verify`, () => {
+    let finished = 0;
+    for (let i = 0; i < GAMES_PER_CONFIG; i++) {
+      const { record } = simulateGame({ game, options, seed: `property-${i}`, maxHands: 60 });
+      expectCardsConserved(record, deck);
+      const verification = verifyRecord(JSON.parse(JSON.stringify(record)));
+      expect(verification.problems).toEqual([]);
+      if (record.result.finished) finished++;
+    }
+    expect(finished).toBe(GAMES_PER_CONFIG);
+  });
+
+  it('one seat acts when one is expected, and no view leaks hidden cards, roles, passes or accusations', () => {
+    for (let i = 0; i < LEAK_SCANNED_GAMES; i++) {
+      const rng = createRng(`leaks-${i}`);
+      const table = startTable({ game, options });
+      for (let event = nextSimulatedEvent(table.getSnapshot(), rng, 60); event !== null; ) {
+        expect(offer(table, event)).toBe(true);
+        const snapshot = table.getSnapshot();
+        expectOneActorInTrickPlay(snapshot);
+        expectNoLeaks(snapshot);
+        event = nextSimulatedEvent(snapshot, rng, 60);
+      }
+      expect(phaseOf(table.getSnapshot())).toBe('gameOver');
+    }
+  });
+});
+
+function expectOneActorInTrickPlay(snapshot: TableSnapshot): void {
+  if (phaseOf(snapshot) !== 'trickPlay') return;
+  const awaited = awaitedActions(snapshot);
+  expect(awaited).toHaveLength(1);
+  const hand = snapshot.context.hand!;
+  for (let seat = 0; seat < snapshot.context.seatCount; seat++) {
+    if (seat === awaited[0].seat || hand.holdings[seat].length === 0) continue;
+    const event = { type: 'card.played' as const, seat, card: hand.holdings[seat][0] };
+    expect(refusalOf(snapshot, event)).toBe(`it is seat ${awaited[0].seat}'s turn`);
+    expect(snapshot.can(event)).toBe(false);
+  }
+}
+
+const CARD_PATTERN = /"(\d-(?:\d+|7a|7b)|cupid|chaperone|rival|go-between)"/g;
+
+function expectNoLeaks(snapshot: TableSnapshot): void {
+  const { context } = snapshot;
+  const hand = context.hand;
+  if (hand === null) return;
+  const allAccused = hand.accusations?.every((accused) => accused !== null) ?? false;
+  const viewers = [...Array.from({ length: context.seatCount }, (_, seat) => seat), 'spectator' as const];
+  for (const viewer of viewers) {
+    const view = viewFor(snapshot, viewer);
+    const seen = new Set(JSON.stringify(view).match(CARD_PATTERN) ?? []);
+    const own: number | null = viewer === 'spectator' ? null : viewer;
+    const sent: readonly Pass[] = own === null ? [] : (hand.passChoices?.[own] ?? []);
+    const passedAway = new Set<Card>(sent.map((pass) => pass.card));
+    for (let other = 0; other < context.seatCount; other++) {
+      if (other === own) continue;
+      for (const card of hand.holdings[other]) {
+        if (passedAway.has(card)) continue;
+        if (seen.has(`"${card}"`)) expect.fail(`${card} of seat ${other} is seen by ${viewer}`);
+      }
+      if (!allAccused) {
+        expect(view.seats[other].role).toBeNull();
+      }
+    }
+    if (hand.roles !== null && !allAccused) {
+      expect(view.hand!.traitor).toBeNull();
+      expect(view.hand!.accusations).toBeNull();
+      if (own !== null) expect(view.hand!.roleCard).toBe(hand.roles[own]);
+      const traitorSeat = hand.roles.indexOf(HEARTS);
+      if (own !== traitorSeat) expect(view.seats[traitorSeat].role).toBeNull();
+    }
+    for (const pass of [...view.hand!.passesSent, ...view.hand!.passesReceived]) {
+      expect(pass.from === own || pass.to === own).toBe(true);
+    }
+    if (own === null) expect(view.hand!.cards).toBeNull();
+  }
+}
