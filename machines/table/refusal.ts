@@ -5,9 +5,10 @@
  */
 import { PLAYER_COMMAND_TYPES, TABLE_EVENT_TYPES, type TableEvent, type TableEventType } from './events.js';
 import { phaseOf, type Phase, type TableSnapshot } from './snapshot.js';
-import type { TableContext } from './context.js';
+import { isSeat, type TableContext } from './context.js';
+import { describeNonCard, isCard } from '../cards/card.js';
 import type { Seat } from '../rules/trick.js';
-import { seatJoinRefusal, seatLeaveRefusal } from '../fragments/seating.js';
+import { seatJoinRefusal, seatLeaveRefusal, seatRangeMessage } from '../fragments/seating.js';
 import { dealRefusal } from '../fragments/dealing.js';
 import { passRefusal, seatsYetToPass, tablePasses } from '../fragments/passing.js';
 import { playRefusal } from '../fragments/trickPlay.js';
@@ -43,22 +44,49 @@ const PHASE_OF_EVENT: Partial<Record<TableEventType, Phase>> = {
 };
 
 /**
+ * Malformed: not a well-formed command (unknown type, seat out of range, not
+ * a card). NotNow: well-formed but not at this moment (wrong turn or phase,
+ * already done, game over). Illegal: against the rules (a card not in hand,
+ * failing to follow suit).
+ */
+export type RefusalKind = 'malformed' | 'notNow' | 'illegal';
+
+export interface Refusal {
+  readonly kind: RefusalKind;
+  readonly message: string;
+}
+
+/**
  * Null when the table accepts `event` now; otherwise what is wrong with it
  * and, where it helps, what would be right.
  */
 export function refusalOf(snapshot: TableSnapshot, event: unknown): string | null {
+  return explainRefusal(snapshot, event)?.message ?? null;
+}
+
+export function explainRefusal(snapshot: TableSnapshot, event: unknown): Refusal | null {
   const shape = shapeRefusal(event);
-  if (shape !== null) return shape;
+  if (shape !== null) return { kind: 'malformed', message: shape };
   const command = event as TableEvent;
   const { context } = snapshot;
+  const field = fieldRefusal(context, command);
+  if (field !== null) return { kind: 'malformed', message: field };
   if (command.type === 'traitor.accused' && context.game !== 'traitorOfLove') {
-    return 'only A Traitor of Love has accusations';
+    return { kind: 'illegal', message: 'only A Traitor of Love has accusations' };
   }
   if (command.type === 'cards.passed' && !tablePasses(context)) {
-    return 'this table does not pass cards (its passing option is none)';
+    return { kind: 'illegal', message: 'this table does not pass cards (its passing option is none)' };
   }
   const expected = PHASE_OF_EVENT[command.type];
-  if (expected !== undefined && phaseOf(snapshot) !== expected) return notNow(snapshot, command.type);
+  if (expected !== undefined && phaseOf(snapshot) !== expected) {
+    return { kind: 'notNow', message: notNow(snapshot, command.type) };
+  }
+  const message = ruleRefusal(context, command);
+  if (message === null) return null;
+  return { kind: isAboutTiming(context, command) ? 'notNow' : 'illegal', message };
+}
+
+function ruleRefusal(context: TableContext, command: TableEvent): string | null {
   switch (command.type) {
     case 'seat.joined':
       return seatJoinRefusal(context, command);
@@ -72,6 +100,47 @@ export function refusalOf(snapshot: TableSnapshot, event: unknown): string | nul
       return playRefusal(context, command);
     case 'traitor.accused':
       return accusationRefusal(context, command);
+  }
+}
+
+/** The fields every command of its type must have, whatever the state of the table. */
+function fieldRefusal(context: TableContext, command: TableEvent): string | null {
+  if (command.type === 'hand.dealt') return null;
+  if (!isSeat(context, command.seat)) return seatRangeMessage(context, command.seat);
+  switch (command.type) {
+    case 'card.played':
+      return isCard(command.card) ? null : describeNonCard(command.card);
+    case 'cards.passed': {
+      if (!Array.isArray(command.passes)) return 'passes must be a list of { "to": seat, "card": card }';
+      for (const pass of command.passes as unknown[]) {
+        if (typeof pass !== 'object' || pass === null) return 'passes must be a list of { "to": seat, "card": card }';
+        const { to, card } = pass as { to: unknown; card: unknown };
+        if (!isSeat(context, to)) return `a pass recipient: ${seatRangeMessage(context, to)}`;
+        if (!isCard(card)) return describeNonCard(card);
+      }
+      return null;
+    }
+    case 'traitor.accused':
+      return isSeat(context, command.accused) ? null : `the accused: ${seatRangeMessage(context, command.accused)}`;
+    default:
+      return null;
+  }
+}
+
+/** Whether a rule refusal is about the moment (not your turn, already done) rather than the move. */
+function isAboutTiming(context: TableContext, command: TableEvent): boolean {
+  const hand = context.hand;
+  switch (command.type) {
+    case 'card.played':
+      return hand?.turn !== command.seat;
+    case 'cards.passed':
+      return hand?.passChoices?.[command.seat] != null;
+    case 'traitor.accused':
+      return hand?.accusations?.[command.seat] != null;
+    case 'seat.joined':
+      return context.occupants[command.seat] !== null;
+    default:
+      return false;
   }
 }
 
