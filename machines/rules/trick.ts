@@ -29,18 +29,20 @@ export function ledSuitOf(plays: readonly Play[]): Suit | null {
 }
 
 /**
- * The cards a seat may play to a trick holding `plays`. Special cards may
- * always be played, but not led while a suit card is held; a suit card must
- * follow the suit led when it can.
+ * Whether `card`, held in `holding`, may be played to a trick holding
+ * `plays`. Special cards may always be played, but not led while a suit
+ * card is held; a suit card must follow the suit led when it can.
  */
-export function legalPlays(holding: readonly Card[], plays: readonly Play[]): Card[] {
+export function mayPlay(holding: readonly Card[], plays: readonly Play[], card: Card): boolean {
+  if (!holding.includes(card)) return false;
+  if (isSpecial(card)) return plays.length > 0 || holding.every(isSpecial);
   const led = ledSuitOf(plays);
-  if (led === null) {
-    if (plays.length > 0 || holding.every(isSpecial)) return holding.slice();
-    return holding.filter((card) => !isSpecial(card));
-  }
-  const followers = holding.filter((card) => suitOf(card) === led);
-  return followers.length === 0 ? holding.slice() : holding.filter((card) => isSpecial(card) || suitOf(card) === led);
+  if (led === null || suitOf(card) === led) return true;
+  return !holding.some((held) => suitOf(held) === led);
+}
+
+export function legalPlays(holding: readonly Card[], plays: readonly Play[]): Card[] {
+  return holding.filter((card) => mayPlay(holding, plays, card));
 }
 
 /**
@@ -49,7 +51,7 @@ export function legalPlays(holding: readonly Card[], plays: readonly Play[]): Ca
  */
 export function playRefusal(seat: Seat, holding: readonly Card[], plays: readonly Play[], card: Card): string | null {
   if (!holding.includes(card)) return `${card} is not in seat ${seat}'s hand`;
-  if (legalPlays(holding, plays).includes(card)) return null;
+  if (mayPlay(holding, plays, card)) return null;
   if (plays.length === 0) {
     const suitCard = holding.find((held) => !isSpecial(held));
     return `seat ${seat} may not lead a special card while holding a suit card (${suitCard} is in hand)`;

@@ -3,8 +3,12 @@
  * commands/ and is registered here.
  */
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { isTableRefusal } from '../host/errors.js';
 import { simulateCommand } from './commands/simulate.js';
 import { checkCommand } from './commands/check.js';
+import { replayCommand } from './commands/replay.js';
+import { exportCommand } from './commands/export.js';
+import { importCommand } from './commands/import.js';
 
 export interface Command {
   readonly name: string;
@@ -14,7 +18,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const COMMANDS: readonly Command[] = [simulateCommand, checkCommand];
+const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand];
 
 function help(): string {
   const lines = COMMANDS.map((command) => `  ${command.usage}\n      ${command.summary}`);
@@ -38,6 +42,10 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`suitors ${name}: ${error.message}\nusage: ${command.usage}\n`);
       return 2;
+    }
+    if (isTableRefusal(error)) {
+      process.stderr.write(`suitors ${name}: ${error.message}\n`);
+      return 1;
     }
     throw error;
   }

@@ -1,0 +1,60 @@
+/**
+ * Event store benchmark: appends per second into the embedded SQLite store
+ * (WAL, synchronous=FULL, group commit), on the file system of the OS temp
+ * directory or BENCH_DIR. Not a test: it prints figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NewEvent } from '../services/eventstore/eventStore.js';
+import { openSqliteEventStore, type GroupCommit } from '../services/eventstore/sqliteEventStore.js';
+
+const TABLES = 1_000;
+const APPENDS = 10_000;
+const directory = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'eventstore-bench-'));
+
+function played(table: number, version: number): NewEvent {
+  return { type: 'card.played', at: new Date().toISOString(), data: { seat: version % 4, card: `${table % 7}-${version % 9}` } };
+}
+
+/** Issues APPENDS single-event appends over TABLES tables, `perBatch` at a time, awaiting each batch. */
+async function measure(label: string, perBatch: number): Promise<void> {
+  const commits: GroupCommit[] = [];
+  const store = openSqliteEventStore(join(directory, `${perBatch}.db`), { onCommit: (commit) => commits.push(commit) });
+  const versions = new Array<number>(TABLES).fill(0);
+  const started = performance.now();
+  for (let issued = 0; issued < APPENDS; ) {
+    const batch: Promise<number>[] = [];
+    for (const end = Math.min(APPENDS, issued + perBatch); issued < end; issued++) {
+      const table = issued % TABLES;
+      batch.push(store.append(`table-${table}`, [played(table, versions[table])], versions[table]++));
+    }
+    await Promise.all(batch);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  const commitMs = commits.map((commit) => commit.durationMs).sort((a, b) => a - b);
+  const median = commitMs[Math.floor(commitMs.length / 2)];
+  console.log(
+    `${label.padEnd(34)} ${String(Math.round(APPENDS / seconds)).padStart(7)} appends/s ` +
+      `(${seconds.toFixed(2)} s, ${commits.length} commits, median commit ${median.toFixed(1)} ms)`,
+  );
+}
+
+/** Awaits every append before the next: one fsync per append, the floor group commit lifts. */
+async function measureOneByOne(appends: number): Promise<void> {
+  const store = openSqliteEventStore(join(directory, 'one-by-one.db'));
+  const started = performance.now();
+  for (let version = 0; version < appends; version++) await store.append('table-0', [played(0, version)], version);
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  console.log(`${`one at a time (${appends} appends)`.padEnd(34)} ${String(Math.round(appends / seconds)).padStart(7)} appends/s`);
+}
+
+console.log(`event store benchmark: ${APPENDS} single-event appends over ${TABLES} tables, SQLite WAL, synchronous=FULL, in ${directory}`);
+try {
+  await measureOneByOne(500);
+  for (const perBatch of [10, 100, 1_000, 10_000]) await measure(`batches of ${perBatch} concurrent`, perBatch);
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

@@ -1,0 +1,91 @@
+/**
+ * Table host benchmark on the embedded SQLite store: bot games across many
+ * concurrent tables in one process. Prints accepted commands/s, command
+ * latency to acknowledgement, resident memory per table and replay speed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRng } from '../machines/cards/shuffle.js';
+import { GAMES, type GameName } from '../machines/table/options.js';
+import { nextBotMove } from '../services/bots/botDriver.js';
+import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
+import { foldLog } from '../services/host/replay.js';
+import { TableHost } from '../services/host/tableHost.js';
+import { latencySummary, megabytes } from './stats.js';
+
+const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const GAME = (process.env.BENCH_GAME ?? 'sevenSuitors') as GameName;
+
+const directory = mkdtempSync(join(tmpdir(), 'suitors-bench-'));
+const store = openSqliteEventStore(join(directory, 'bench.db'));
+const host = new TableHost({ store });
+const players = Array.from({ length: GAMES[GAME].seats }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
+
+console.log(`host benchmark: ${TABLES} concurrent ${GAME} tables of bots, SQLite (WAL, synchronous=FULL), ${SECONDS}s`);
+global.gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+const tableIds: string[] = [];
+for (let i = 0; i < TABLES; i++) tableIds.push((await host.createTable({ game: GAME, players, seed: `bench-${i}` })).tableId);
+global.gc?.();
+const heapPerTable = (process.memoryUsage().heapUsed - heapBefore) / TABLES;
+
+const latencies: number[] = [];
+let accepted = 0;
+const deadline = performance.now() + SECONDS * 1000;
+const rng = createRng('bench');
+
+/** One table's bot loop: a move, wait for its acknowledgement, the next; a new game when one ends. */
+async function playTable(index: number): Promise<void> {
+  let tableId = tableIds[index];
+  while (performance.now() < deadline) {
+    const { snapshot } = await host.snapshot(tableId);
+    const move = nextBotMove(snapshot, rng);
+    if (move === null) {
+      tableId = (await host.createTable({ game: GAME, players, seed: `bench-${index}-${accepted}` })).tableId;
+      tableIds[index] = tableId;
+      continue;
+    }
+    const started = performance.now();
+    await host.submit(tableId, move);
+    latencies.push(performance.now() - started);
+    accepted++;
+  }
+}
+
+const started = performance.now();
+await Promise.all(tableIds.map((_, index) => playTable(index)));
+const elapsed = (performance.now() - started) / 1000;
+global.gc?.();
+const memory = process.memoryUsage();
+
+console.log(`accepted commands: ${accepted} in ${elapsed.toFixed(1)}s = ${(accepted / elapsed).toFixed(0)} commands/s`);
+console.log(`latency to acknowledgement: ${latencySummary(latencies)}`);
+const heapPerResident = (memory.heapUsed - heapBefore) / host.residentTables;
+console.log(
+  `memory: heap ${megabytes(memory.heapUsed)}, rss ${megabytes(memory.rss)} with ${host.residentTables} resident tables; ` +
+    `${(heapPerResident / 1024).toFixed(1)} KB heap per resident table in play, ` +
+    `${(heapPerTable / 1024).toFixed(1)} KB per freshly dealt one` +
+    (global.gc === undefined ? ' (run with node --expose-gc for steadier figures)' : ''),
+);
+
+const whole = await host.createTable({ game: GAME, players, seed: 'bench-replay' });
+while (true) {
+  const move = nextBotMove((await host.snapshot(whole.tableId)).snapshot, rng);
+  if (move === null) break;
+  await host.submit(whole.tableId, move);
+}
+const longest = await store.read(whole.tableId);
+const replayStarted = performance.now();
+let replayed = 0;
+while (performance.now() - replayStarted < 2000) {
+  foldLog('replay', longest).actor.stop();
+  replayed += longest.length;
+}
+const replaySeconds = (performance.now() - replayStarted) / 1000;
+console.log(`replay: ${(replayed / replaySeconds).toFixed(0)} events/s rebuilding a finished ${longest.length}-event game from its log`);
+
+await host.close();
+await store.close();
+rmSync(directory, { recursive: true, force: true });

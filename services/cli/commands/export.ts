@@ -1,0 +1,23 @@
+import { writeFileSync } from 'node:fs';
+import { optionalStringFlag, stringFlag } from '../args.js';
+import { withHost } from '../store.js';
+import type { Command } from '../main.js';
+
+export const exportCommand: Command = {
+  name: 'export',
+  usage: 'suitors export --table ID [--out FILE] [--db FILE]',
+  summary: 'write the game record of a table (docs/record-format.md) to FILE or standard output',
+  async run(args) {
+    const tableId = stringFlag(args, 'table');
+    const out = optionalStringFlag(args, 'out');
+    return withHost(args, async (host) => {
+      const text = `${JSON.stringify(await host.exportRecord(tableId), null, 2)}\n`;
+      if (out === undefined) process.stdout.write(text);
+      else {
+        writeFileSync(out, text);
+        console.log(`wrote the record of table ${tableId} to ${out}`);
+      }
+      return 0;
+    });
+  },
+};

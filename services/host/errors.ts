@@ -1,0 +1,22 @@
+/**
+ * Why the host refused something. Each kind maps to one HTTP status at the
+ * gateway; the message is for the person who sent the command.
+ */
+import type { RefusalKind as RuleRefusalKind } from '../../machines/table/refusal.js';
+
+/** The machine's kinds of refusal, plus the host's own: no such table, or a record that does not verify. */
+export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord';
+
+export class TableRefusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TableRefusal';
+  }
+}
+
+export function isTableRefusal(error: unknown): error is TableRefusal {
+  return error instanceof TableRefusal;
+}

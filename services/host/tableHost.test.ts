@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../machines/cards/shuffle.js';
+import { verifyRecord } from '../../machines/record/verify.js';
+import { awaitedActions } from '../../machines/table/refusal.js';
+import { phaseOf } from '../../machines/table/snapshot.js';
+import { randomMove } from '../../machines/bots/randomBot.js';
+import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
+import { nextBotMove, playBotTurns } from '../bots/botDriver.js';
+import { TableHost } from './tableHost.js';
+import { isTableRefusal } from './errors.js';
+
+const BOTS = (count: number) => Array.from({ length: count }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
+
+function newHost(store: EventStore = createMemoryEventStore(), snapshotEvery = 100) {
+  return { store, host: new TableHost({ store, snapshotEvery }) };
+}
+
+async function refusalOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isTableRefusal(error)) return { kind: error.kind, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the table host', () => {
+  it('deals as soon as every seat is taken, and plays a whole bot game into a verified record', async () => {
+    const { host, store } = newHost();
+    const { tableId, version } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'whole-game' });
+    expect(version).toBe(6); // created, four seats, the first deal
+    expect(phaseOf((await host.snapshot(tableId)).snapshot)).toBe('passing');
+    await playBotTurns(host, tableId, createRng('whole-game'));
+    const { snapshot } = await host.snapshot(tableId);
+    expect(phaseOf(snapshot)).toBe('gameOver');
+    const log = await store.read(tableId);
+    expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
+    const record = await host.exportRecord(tableId);
+    expect(record.result.finished).toBe(true);
+    expect(verifyRecord(JSON.parse(JSON.stringify(record))).problems).toEqual([]);
+    const [summary] = await host.listTables();
+    expect(summary).toMatchObject({ tableId, version: log.length, status: { game: 'sevenSuitors', phase: 'gameOver', finished: true } });
+  });
+
+  it('runs concurrent commands for one table one at a time: no gap, no duplicate', async () => {
+    const { host, store } = newHost();
+    const { tableId } = await host.createTable({ game: 'traitorOfLove', players: BOTS(6), seed: 'concurrent' });
+    const { snapshot } = await host.snapshot(tableId);
+    const rng = createRng('concurrent');
+    const passes = awaitedActions(snapshot).map(({ seat, action }) => randomMove(snapshot, seat, action, rng));
+    // Every pass twice, all at once: the queue takes the six first, so passing is over for the repeats.
+    const outcomes = await Promise.allSettled([...passes, ...passes].map((pass) => host.submit(tableId, pass)));
+    const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(accepted).toHaveLength(6);
+    const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    expect(refused).toHaveLength(6);
+    for (const error of refused) expect(error.message).toMatch(/^no passing now: passing is over; it is seat \d's turn to play$/);
+    const log = await store.read(tableId);
+    expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
+    expect(log.filter((event) => event.type === 'cards.passed')).toHaveLength(6);
+  });
+
+  it('refuses bad commands with a kind and a precise message, and leaves the log untouched', async () => {
+    const { host, store } = newHost();
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'refusals' });
+    const before = await store.read(tableId);
+    const { snapshot } = await host.snapshot(tableId);
+    const held = snapshot.context.hand!.holdings;
+    expect(await refusalOf(host.submit('no-such-table', { type: 'card.played', seat: 0, card: '1-1' }))).toEqual({
+      kind: 'unknownTable',
+      message: 'there is no table "no-such-table"',
+    });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }))).toMatchObject({
+      kind: 'malformed',
+      message: '"9-9" is not a card: suits are 1 to 7',
+    });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 7, card: '1-1' }))).toMatchObject({ kind: 'malformed' });
+    expect(await refusalOf(host.submit(tableId, { type: 'launch' }))).toMatchObject({ kind: 'malformed' });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 0, card: held[0][0] }))).toMatchObject({
+      kind: 'notNow',
+      message: expect.stringContaining('no card can be played now: the hand is in passing'),
+    });
+    const notHeld = held[1][0];
+    const badPass = { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to) => ({ to, card: notHeld })) };
+    expect(await refusalOf(host.submit(tableId, badPass))).toEqual({ kind: 'illegal', message: `${notHeld} is not in seat 0's hand` });
+    expect(await refusalOf(host.submit(tableId, { type: 'hand.dealt', deal: held, roles: null }))).toMatchObject({ kind: 'malformed' });
+    expect(await store.read(tableId)).toEqual(before);
+    expect((await host.snapshot(tableId)).snapshot).toBe(snapshot);
+  });
+
+  it('refuses to create a table with unknown or contradictory options', async () => {
+    const { host, store } = newHost();
+    expect(await refusalOf(host.createTable({ game: 'antiCupid', options: { specials: 'off' } }))).toMatchObject({
+      kind: 'malformed',
+      message: expect.stringContaining('specials "off" is impossible in antiCupid'),
+    });
+    expect(await refusalOf(host.createTable({ game: 'chess' }))).toMatchObject({ kind: 'malformed' });
+    expect(await refusalOf(host.createTable({ game: 'sevenSuitors', options: { trumps: 'none' } }))).toMatchObject({
+      message: expect.stringContaining('unknown option "trumps"'),
+    });
+    expect(await store.listTables()).toEqual([]);
+  });
+
+  it.each([
+    ['from the whole log', 10_000],
+    ['from a snapshot and the events after it', 7],
+  ])('passivates and rehydrates a table to the identical state (%s)', async (_, snapshotEvery) => {
+    const { host, store } = newHost(createMemoryEventStore(), snapshotEvery);
+    const { tableId } = await host.createTable({ game: 'antiCupid', options: { passing: 'oneEach' }, players: BOTS(5), seed: 'passivate' });
+    const rng = createRng('passivate');
+    for (let i = 0; i < 5; i++) {
+      for (let move = 0; move < 17; move++) {
+        const { snapshot } = await host.snapshot(tableId);
+        await host.submit(tableId, nextBotMove(snapshot, rng)!);
+      }
+      const live = (await host.snapshot(tableId)).snapshot;
+      await host.passivate(tableId);
+      expect(host.residentTables).toBe(0);
+      const rehydrated = await host.snapshot(tableId);
+      expect(rehydrated.version).toBe(await store.version(tableId));
+      expect(rehydrated.snapshot.value).toEqual(live.value);
+      expect(rehydrated.snapshot.context).toEqual(live.context);
+    }
+  });
+
+  it('replays the table at every event of a full game exactly as it was live', async () => {
+    const { host } = newHost();
+    const { tableId, version } = await host.createTable({ game: 'traitorOfLove', players: BOTS(6), seed: 'replay' });
+    const live = new Map<number, unknown>([[version, (await host.snapshot(tableId)).snapshot.context]]);
+    await playBotTurns(host, tableId, createRng('replay'), async (accepted) => {
+      live.set(accepted.version, (await host.snapshot(tableId)).snapshot.context);
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const [at, context] of live) {
+      expect((await host.replayAt(tableId, at)).snapshot.context).toEqual(context);
+    }
+    expect(live.size).toBeGreaterThan(200);
+  });
+
+  it('imports an exported record into a new table that verifies the same', async () => {
+    const { host } = newHost();
+    const { tableId } = await host.createTable({ game: 'antiCupid', options: { specials: 'powers' }, players: BOTS(5), seed: 'export' });
+    await playBotTurns(host, tableId, createRng('export'));
+    const record = await host.exportRecord(tableId);
+    const imported = await host.importRecord(JSON.parse(JSON.stringify(record)));
+    expect(await host.exportRecord(imported.tableId)).toEqual(record);
+    const broken = JSON.parse(JSON.stringify(record));
+    broken.hands[0].result.handScores[0] += 1;
+    expect(await refusalOf(host.importRecord(broken))).toMatchObject({
+      kind: 'invalidRecord',
+      message: expect.stringContaining('hands[0].result.handScores'),
+    });
+  });
+
+  it('a host with a stale table gets a VersionConflict, appends nothing, and recovers from the log', async () => {
+    const store = createMemoryEventStore();
+    const first = new TableHost({ store });
+    const second = new TableHost({ store });
+    const { tableId } = await first.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'stale' });
+    const stale = (await second.snapshot(tableId)).snapshot;
+    const rng = createRng('stale');
+    const move = nextBotMove(stale, rng)!;
+    await first.submit(tableId, move);
+    const before = await store.read(tableId);
+    const other = nextBotMove(stale, rng)!;
+    const error = await second.submit(tableId, other).catch((caught: unknown) => caught);
+    expect(isVersionConflict(error)).toBe(true);
+    expect(await store.read(tableId)).toEqual(before);
+    const fresh = (await second.snapshot(tableId)).snapshot;
+    expect(fresh.context).toEqual((await first.snapshot(tableId)).snapshot.context);
+  });
+});

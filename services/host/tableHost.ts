@@ -1,0 +1,383 @@
+/**
+ * The table host: one XState actor per table, fed only with events that are
+ * already durable. A command is checked against the machine, applied to the
+ * actor together with whatever the host owes the table next (the deal of a
+ * new hand), appended to the log with the expected version, and only then
+ * acknowledged and shown to anyone.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createRng } from '../../machines/cards/shuffle.js';
+import { shuffleDeal } from '../../machines/fragments/dealing.js';
+import { eventsFromRecord, type GameRecord } from '../../machines/record/record.js';
+import { verifyRecord } from '../../machines/record/verify.js';
+import type { Occupant, PlayerCommand, TableEvent } from '../../machines/table/events.js';
+import { DEFAULT_OPTIONS, isGameName, parseOptions } from '../../machines/table/options.js';
+import { explainRefusal } from '../../machines/table/refusal.js';
+import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
+import {
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+  type TableStatus,
+  type TableSummary,
+} from '../eventstore/eventStore.js';
+import { TableRefusal } from './errors.js';
+import { foldLog, applyLogEvents, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
+import { createdEvent, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+
+export interface TableHostOptions {
+  readonly store: EventStore;
+  /** A persisted snapshot is written after this many events since the last. */
+  readonly snapshotEvery?: number;
+  readonly now?: () => Date;
+}
+
+export interface CreateTableRequest {
+  readonly game: unknown;
+  readonly options?: unknown;
+  /** Occupants to seat at once, seat order; null leaves a seat open. */
+  readonly players?: readonly (Occupant | null)[];
+  readonly settings?: Record<string, unknown>;
+  /** Fixes the shuffles, for tests and reproducible games; random otherwise. */
+  readonly seed?: string;
+  /** Small deals for tests (see TableInput); never exposed to players. */
+  readonly cardsPerSeat?: number;
+}
+
+export interface Accepted {
+  readonly tableId: string;
+  readonly version: number;
+  /** Every event this call appended: the command, and the deal that followed it if a hand ended. */
+  readonly events: readonly StoredEvent[];
+}
+
+interface LiveTable {
+  readonly tableId: string;
+  readonly created: TableCreated;
+  readonly actor: TableActor;
+  /** The state as of the last durable event: what views and reads see. */
+  committed: TableSnapshot;
+  version: number;
+  snapshotVersion: number;
+  lastUsed: number;
+}
+
+const DEFAULT_SNAPSHOT_EVERY = 100;
+
+export class TableHost {
+  private readonly store: EventStore;
+  private readonly snapshotEvery: number;
+  private readonly now: () => Date;
+  private readonly live = new Map<string, LiveTable>();
+  private readonly loading = new Map<string, Promise<LiveTable>>();
+  /** The tail of each table's queue of work: commands for one table run one at a time. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: TableHostOptions) {
+    this.store = options.store;
+    this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get residentTables(): number {
+    return this.live.size;
+  }
+
+  async createTable(request: CreateTableRequest): Promise<Accepted> {
+    const { game } = request;
+    if (!isGameName(game)) {
+      throw new TableRefusal('malformed', `game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+    }
+    const given = request.options ?? {};
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      throw new TableRefusal('malformed', 'options must be an object of option names to values');
+    }
+    const parsed = parseOptions(game, given as Record<string, unknown>);
+    if (!parsed.ok) throw new TableRefusal('malformed', parsed.errors.join('; '));
+    const created: TableCreated = {
+      game,
+      options: parsed.options,
+      seed: request.seed ?? randomBytes(16).toString('hex'),
+      ...(request.cardsPerSeat === undefined ? {} : { cardsPerSeat: request.cardsPerSeat }),
+      ...(request.settings === undefined ? {} : { settings: request.settings }),
+    };
+    const seating: TableEvent[] = (request.players ?? []).flatMap((player, seat) =>
+      player === null ? [] : [{ type: 'seat.joined' as const, seat, player }],
+    );
+    return this.startNewTable(created, seating);
+  }
+
+  /** Creates a table from a game record, after checking the record against the rules. */
+  async importRecord(document: unknown): Promise<Accepted> {
+    const verification = verifyRecord(document);
+    if (!verification.ok) {
+      const problems = verification.problems.map((problem) => `${problem.field}: ${problem.message}`);
+      throw new TableRefusal('invalidRecord', `the record does not verify: ${problems.join('; ')}`);
+    }
+    const record = document as GameRecord;
+    const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
+    const parsed = parseOptions(record.game, rulesOptions);
+    if (!parsed.ok) throw new TableRefusal('invalidRecord', parsed.errors.join('; '));
+    const created: TableCreated = { game: record.game, options: parsed.options, seed: randomBytes(16).toString('hex') };
+    return this.startNewTable(created, eventsFromRecord(record));
+  }
+
+  private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
+    const tableId = newTableId();
+    return this.exclusive(tableId, async () => {
+      const table = this.adopt(tableId, created, startTable(created), 0);
+      for (const event of events) {
+        if (!offer(table.actor, event)) {
+          this.evict(tableId);
+          throw new TableRefusal('malformed', `the new table refuses its ${event.type} ${JSON.stringify(event)}`);
+        }
+      }
+      const owed = this.owedEvents(table);
+      const at = this.now().toISOString();
+      return this.commit(table, [createdEvent(created, at), ...[...events, ...owed].map((event) => toNewEvent(event, at))]);
+    });
+  }
+
+  /** Checks a command against the machine and, if it is allowed, makes it durable and applies it. */
+  async submit(tableId: string, command: unknown): Promise<Accepted> {
+    return this.exclusive(tableId, async () => {
+      const table = await this.load(tableId);
+      if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
+        throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
+      }
+      return this.accept(table, command);
+    });
+  }
+
+  /**
+   * A seat's turn clock ran out: records the timeout and `move` (a bot's
+   * move for that seat) in one append. Refused, changing nothing, when the
+   * table has moved on since `version` (the seat acted in time after all).
+   */
+  async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
+    return this.exclusive(tableId, async () => {
+      const table = await this.load(tableId);
+      if (table.version !== version) {
+        throw new TableRefusal('notNow', `table ${tableId} moved on from version ${version}; the turn did not time out`);
+      }
+      return this.accept(table, move, { type: TURN_TIMED_OUT, data: { seat: move.seat } });
+    });
+  }
+
+  /**
+   * Checks a command against the committed state, applies it and whatever
+   * the host owes the table after it, and commits them in one append,
+   * after `note` (a host event explaining the command) when there is one.
+   */
+  private accept(table: LiveTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
+    const refusal = explainRefusal(table.committed, command);
+    if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
+    const event = canonicalEvent(command as TableEvent);
+    if (!offer(table.actor, event)) throw new Error(`table ${table.tableId}: the machine refused a ${event.type} it had allowed`);
+    const owed = this.owedEvents(table);
+    const at = this.now().toISOString();
+    const notes: NewEvent[] = note === undefined ? [] : [{ ...note, at }];
+    return this.commit(table, [...notes, ...[event, ...owed].map((each) => toNewEvent(each, at))]);
+  }
+
+  async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
+    const table = await this.load(tableId);
+    return { version: table.version, snapshot: table.committed };
+  }
+
+  async view(tableId: string, viewer: Viewer): Promise<{ version: number; view: TableView }> {
+    const { version, snapshot } = await this.snapshot(tableId);
+    return { version, view: viewFor(snapshot, viewer) };
+  }
+
+  async events(tableId: string, afterVersion = 0): Promise<StoredEvent[]> {
+    const events = await this.store.read(tableId, afterVersion);
+    if (events.length === 0 && (await this.store.version(tableId)) === 0) throw unknownTable(tableId);
+    return events;
+  }
+
+  /** The table right after event `at` of its log (its current state when omitted). */
+  async replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
+    return replayLog(tableId, await this.events(tableId), at);
+  }
+
+  async exportRecord(tableId: string): Promise<GameRecord> {
+    return recordOfLog(tableId, await this.events(tableId));
+  }
+
+  async listTables(): Promise<TableSummary[]> {
+    return this.store.listTables();
+  }
+
+  /**
+   * Stops the actors of tables idle for `idleMs` and releases them, saving a
+   * snapshot first so the next command rehydrates quickly. Returns how many.
+   */
+  async passivateIdle(idleMs: number): Promise<number> {
+    const cutoff = Date.now() - idleMs;
+    let count = 0;
+    for (const table of [...this.live.values()]) {
+      if (table.lastUsed > cutoff || this.queues.has(table.tableId)) continue;
+      await this.passivate(table.tableId);
+      count++;
+    }
+    return count;
+  }
+
+  async passivate(tableId: string): Promise<void> {
+    await this.exclusive(tableId, async () => {
+      const table = this.live.get(tableId);
+      if (table === undefined) return;
+      if (table.version > table.snapshotVersion) await this.saveSnapshot(table);
+      this.evict(tableId);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()]);
+    for (const tableId of [...this.live.keys()]) this.evict(tableId);
+  }
+
+  /** What the host owes a table after its last event: the deal of the next hand. */
+  private owedEvents(table: LiveTable): TableEvent[] {
+    const owed: TableEvent[] = [];
+    while (phaseOf(table.actor.getSnapshot()) === 'dealing') {
+      const { context } = table.actor.getSnapshot();
+      const deal = shuffleDeal(context, createRng(`${table.created.seed}/hand/${context.handResults.length}`));
+      if (!offer(table.actor, deal)) throw new Error(`table ${table.tableId}: the machine refused the host's deal`);
+      owed.push(deal);
+    }
+    return owed;
+  }
+
+  /**
+   * Appends events the actor has already taken. Only once they are durable
+   * do reads see the new state; if the append fails the actor is discarded
+   * and the table is rebuilt from its log on next use.
+   */
+  private async commit(table: LiveTable, events: Parameters<EventStore['append']>[1]): Promise<Accepted> {
+    const next = table.actor.getSnapshot();
+    let version: number;
+    try {
+      version = await this.store.append(table.tableId, events, table.version, statusOf(next));
+    } catch (error) {
+      this.evict(table.tableId);
+      throw error;
+    }
+    const first = table.version + 1;
+    table.version = version;
+    table.committed = next;
+    table.lastUsed = Date.now();
+    if (version - table.snapshotVersion >= this.snapshotEvery) await this.saveSnapshot(table);
+    return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
+  }
+
+  private async saveSnapshot(table: LiveTable): Promise<void> {
+    const persisted = table.actor.getPersistedSnapshot();
+    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: { created: table.created, persisted } });
+    table.snapshotVersion = table.version;
+  }
+
+  private async load(tableId: string): Promise<LiveTable> {
+    const resident = this.live.get(tableId);
+    if (resident !== undefined) {
+      resident.lastUsed = Date.now();
+      return resident;
+    }
+    let pending = this.loading.get(tableId);
+    if (pending === undefined) {
+      pending = this.rehydrate(tableId).finally(() => this.loading.delete(tableId));
+      this.loading.set(tableId, pending);
+    }
+    return pending;
+  }
+
+  /** Rebuilds a table from its latest snapshot and the events after it (or from its whole log). */
+  private async rehydrate(tableId: string): Promise<LiveTable> {
+    const saved = await this.store.loadSnapshot(tableId);
+    if (saved !== null) {
+      const { created, persisted } = saved.snapshot as { created: TableCreated; persisted: unknown };
+      const actor = resumeTable(persisted);
+      const later = await this.store.read(tableId, saved.version);
+      applyLogEvents(tableId, actor, later);
+      return this.adopt(tableId, created, actor, saved.version + later.length, saved.version);
+    }
+    const events = await this.store.read(tableId);
+    if (events.length === 0) throw unknownTable(tableId);
+    const { created, actor } = foldLog(tableId, events);
+    return this.adopt(tableId, created, actor, events.length);
+  }
+
+  private adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, snapshotVersion = 0): LiveTable {
+    const table: LiveTable = {
+      tableId,
+      created,
+      actor,
+      committed: actor.getSnapshot(),
+      version,
+      snapshotVersion,
+      lastUsed: Date.now(),
+    };
+    this.live.set(tableId, table);
+    return table;
+  }
+
+  private evict(tableId: string): void {
+    this.live.get(tableId)?.actor.stop();
+    this.live.delete(tableId);
+  }
+
+  /** Runs `work` after every earlier piece of work for the same table has finished. */
+  private exclusive<T>(tableId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(tableId) ?? Promise.resolve();
+    const result = previous.then(work, work);
+    const tail = result.catch(() => undefined);
+    this.queues.set(tableId, tail);
+    void tail.then(() => {
+      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
+    });
+    return result;
+  }
+}
+
+function newTableId(): string {
+  return `t-${randomUUID().slice(0, 13)}`;
+}
+
+function unknownTable(tableId: string): TableRefusal {
+  return new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
+}
+
+/** The status the store keeps beside a table, so a lobby lists tables without replaying them. */
+export function statusOf(snapshot: TableSnapshot): TableStatus {
+  const { context } = snapshot;
+  return {
+    game: context.game,
+    phase: phaseOf(snapshot),
+    openSeats: context.occupants.flatMap((occupant, seat) => (occupant === null ? [seat] : [])),
+    hand: context.hand === null ? 0 : context.hand.index + 1,
+    finished: context.outcome?.finished ?? false,
+  };
+}
+
+/**
+ * Only the fields an event of its type has go into the log, so a command
+ * padded with extra fields cannot smuggle anything into it.
+ */
+function canonicalEvent(command: TableEvent): TableEvent {
+  switch (command.type) {
+    case 'seat.joined':
+      return { type: command.type, seat: command.seat, player: { name: command.player.name, bot: command.player.bot } };
+    case 'seat.left':
+      return { type: command.type, seat: command.seat };
+    case 'hand.dealt':
+      return { type: command.type, deal: command.deal, roles: command.roles };
+    case 'cards.passed':
+      return { type: command.type, seat: command.seat, passes: command.passes.map(({ to, card }) => ({ to, card })) };
+    case 'card.played':
+      return { type: command.type, seat: command.seat, card: command.card };
+    case 'traitor.accused':
+      return { type: command.type, seat: command.seat, accused: command.accused };
+  }
+}
