@@ -108,7 +108,6 @@ function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, reve
 function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean): HandView {
   const { context } = snapshot;
   const hand = context.hand!;
-  const ownPasses = (choices: readonly Pass[]) => choices.filter((pass) => pass.from === own);
   return {
     number: hand.index + 1,
     antiCupid: hand.antiCupid,
@@ -120,7 +119,7 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     cards: own === null ? null : hand.holdings[own],
     legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : legalPlaysFor(context, own),
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
-    passesSent: own === null ? [] : ownPasses(hand.passChoices?.[own] ?? []),
+    passesSent: own === null ? [] : (hand.passChoices?.[own] ?? []),
     passesReceived: own === null ? [] : hand.passes.filter((pass) => pass.to === own),
     accusation: own === null ? null : (hand.accusations?.[own] ?? null),
     traitor: revealed ? hand.roles!.indexOf(HEARTS) : null,

@@ -82,9 +82,11 @@ export const trickPlayState = {
   initial: 'leading',
   states: {
     leading: {
+      description: 'The trick is empty; the seat to lead plays its first card.',
       on: { 'card.played': { guard: 'isLegalPlay', actions: 'playCard', target: 'following' } },
     },
     following: {
+      description: 'The other seats play to the trick in turn; the last card resolves it.',
       on: {
         'card.played': [
           { guard: 'isLegalLastCardOfHand', actions: ['playCard', 'completeTrick'], target: 'playedOut' },
@@ -93,6 +95,6 @@ export const trickPlayState = {
         ],
       },
     },
-    playedOut: { type: 'final' },
+    playedOut: { type: 'final', description: 'Every card of the hand is played.' },
   },
 } as const;

@@ -6,6 +6,7 @@ import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { isTableRefusal } from '../host/errors.js';
 import { simulateCommand } from './commands/simulate.js';
 import { checkCommand } from './commands/check.js';
+import { diagramCommand } from './commands/diagram.js';
 import { replayCommand } from './commands/replay.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
@@ -18,7 +19,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand];
+const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand, diagramCommand];
 
 function help(): string {
   const lines = COMMANDS.map((command) => `  ${command.usage}\n      ${command.summary}`);
