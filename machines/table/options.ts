@@ -66,7 +66,7 @@ export function parseOptions(game: GameName, given: Record<string, unknown> = {}
   const allowed = ALLOWED[game];
   const options: Record<string, string> = { ...DEFAULT_OPTIONS[game] };
   for (const [key, value] of Object.entries(given)) {
-    if (!(key in allowed)) {
+    if (!Object.hasOwn(allowed, key)) {
       const known = Object.keys(allowed).join(', ');
       errors.push(`unknown option "${key}" for ${game}: its options are ${known}`);
       continue;

@@ -81,6 +81,10 @@ export function explainRefusal(snapshot: TableSnapshot, event: unknown): Refusal
   if (expected !== undefined && phaseOf(snapshot) !== expected) {
     return { kind: 'notNow', message: notNow(snapshot, command.type) };
   }
+  // Seats change in any phase but the last: a finished game's machine takes no event at all.
+  if (expected === undefined && phaseOf(snapshot) === 'gameOver') {
+    return { kind: 'notNow', message: notNow(snapshot, command.type) };
+  }
   const message = ruleRefusal(context, command);
   if (message === null) return null;
   return { kind: isAboutTiming(context, command) ? 'notNow' : 'illegal', message };
@@ -161,32 +165,40 @@ function notNow(snapshot: TableSnapshot, type: TableEventType): string {
 }
 
 const ACTION_WORDS: Partial<Record<TableEventType, string>> = {
+  'seat.joined': 'seat can be taken',
+  'seat.left': 'seat can be left',
   'cards.passed': 'passing',
   'card.played': 'card can be played',
   'traitor.accused': 'accusation',
 };
 
+/** "seat 3" or "seats 1, 2, 3". */
+function seatsPhrase(seats: readonly Seat[]): string {
+  return seats.length === 1 ? `seat ${seats[0]}` : `seats ${seats.join(', ')}`;
+}
+
 function phaseSentence(phase: Phase, context: TableContext, snapshot: TableSnapshot): string {
   const waitingFor = (action: Action) =>
-    awaitedActions(snapshot)
-      .filter((awaited) => awaited.action === action)
-      .map((awaited) => awaited.seat)
-      .join(', ');
+    seatsPhrase(
+      awaitedActions(snapshot)
+        .filter((awaited) => awaited.action === action)
+        .map((awaited) => awaited.seat),
+    );
   switch (phase) {
     case 'seating': {
       const empty = context.occupants.flatMap((occupant, seat) => (occupant === null ? [seat] : []));
-      return `the game has not started; seats ${empty.join(', ')} are empty`;
+      return `the game has not started; ${seatsPhrase(empty)} ${empty.length === 1 ? 'is' : 'are'} empty`;
     }
     case 'dealing':
       return 'the next hand has not been dealt yet';
     case 'passing':
-      return `the hand is in passing; waiting for seats ${waitingFor('pass')} to pass`;
+      return `the hand is in passing; waiting for ${waitingFor('pass')} to pass`;
     case 'trickPlay':
       return context.hand?.passChoices == null
         ? `the hand is in trick play; it is seat ${context.hand?.turn}'s turn`
         : `passing is over; it is seat ${context.hand.turn}'s turn to play`;
     case 'accusation':
-      return `every card is played; waiting for seats ${waitingFor('accuse')} to name a teammate`;
+      return `every card is played; waiting for ${waitingFor('accuse')} to name a teammate`;
     case 'scoring':
       return 'the hand is being scored';
     case 'gameOver':

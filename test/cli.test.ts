@@ -1,0 +1,173 @@
+/**
+ * The `suitors` command line end to end, as a user runs it: `simulate`
+ * writes a thousand records of each game and `check` passes them all; a
+ * tampered record fails with a line naming the problem; bad flags exit 2
+ * with a message saying what is wrong.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GameRecord } from '../machines/record/record.js';
+
+/** A record as the JSON document it is: every field can be tampered with. */
+type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
+type RecordDocument = Writable<GameRecord>;
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'services', 'cli', 'bin.js');
+/** 1000 by default, as the issue asks; CLI_GAMES overrides it for a quick local run. */
+const GAMES_PER_RUN = Number(process.env.CLI_GAMES ?? 1000);
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly seconds: number;
+}
+
+function suitors(...args: string[]): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'suitors-cli-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe(`simulate then check, ${GAMES_PER_RUN} games of each game`, () => {
+  it.concurrent.each(['sevenSuitors', 'antiCupid', 'traitorOfLove'])(
+    '%s',
+    async (game) => {
+      const out = join(scratch, `thousand-${game}`);
+      const simulated = await suitors('simulate', '--game', game, '--games', String(GAMES_PER_RUN), '--seed', 'cli-test', '--out', out);
+      expect(simulated.stderr).toBe('');
+      expect(simulated.code).toBe(0);
+      expect(simulated.stdout).toMatch(new RegExp(`^${GAMES_PER_RUN} games, \\d+ hands, \\d+ plays, [\\d.]+ seconds -> ${out}\\n$`));
+      const files = readdirSync(out);
+      expect(files).toHaveLength(GAMES_PER_RUN);
+      expect(files).toContain(`${game}-cli-test-1.json`);
+      expect(files).toContain(`${game}-cli-test-${GAMES_PER_RUN}.json`);
+
+      const checked = await suitors('check', out);
+      expect(checked.stderr).toBe('');
+      expect(checked.stdout).toBe(`${GAMES_PER_RUN} passed, 0 failed\n`);
+      expect(checked.code).toBe(0);
+      console.log(`${game}: simulate ${simulated.seconds.toFixed(1)} s, check ${checked.seconds.toFixed(1)} s`);
+    },
+    240_000,
+  );
+});
+
+describe('check reports tampered records', () => {
+  it('prints one line per problem, names the file and field, and exits 1', async () => {
+    const out = join(scratch, 'tampered');
+    const simulated = await suitors('simulate', '--game', 'sevenSuitors', '--games', '5', '--seed', 'tamper', '--out', out);
+    expect(simulated.code).toBe(0);
+    const file = (i: number) => join(out, `sevenSuitors-tamper-${i}.json`);
+    const read = (i: number) => JSON.parse(readFileSync(file(i), 'utf8')) as RecordDocument;
+    const write = (i: number, record: RecordDocument) => writeFileSync(file(i), JSON.stringify(record));
+    const expected: string[] = [];
+
+    // 1: an illegal card: the first card of the game, swapped for one the leader never held.
+    const illegal = read(1);
+    const [leader] = illegal.hands[0].plays[0];
+    const received = new Set(illegal.hands[0].passes.filter((pass) => pass.to === leader).map((pass) => pass.card));
+    const foreign = illegal.hands[0].deal[(leader + 1) % 4].find((card) => !received.has(card))!;
+    illegal.hands[0].plays[0] = [leader, foreign];
+    write(1, illegal);
+    expected.push(`${file(1)}: hands[0].plays[0]: ${foreign} is not in seat ${leader}'s hand`);
+    if (illegal.hands.length > 1) expected.push(`${file(1)}: hands[1]: not checked: an earlier hand could not be replayed`);
+
+    // 2: a wrong trick winner.
+    const winner = read(2);
+    const trick = winner.hands[0].result!.tricks[3];
+    const wrong = (trick.winner + 1) % 4;
+    expected.push(`${file(2)}: hands[0].result.tricks[3].winner: recorded ${wrong}, the rules give ${trick.winner}`);
+    trick.winner = wrong;
+    write(2, winner);
+
+    // 3: a wrong score.
+    const score = read(3);
+    const scores = score.result.scores;
+    score.result.scores = scores.map((value) => value + 1);
+    write(3, score);
+    expected.push(`${file(3)}: result.scores: recorded ${JSON.stringify(score.result.scores)}, the rules give ${JSON.stringify(scores)}`);
+
+    // 4: a missing pass.
+    const pass = read(4);
+    const dropped = pass.hands[0].passes.findIndex((candidate) => candidate.from === 2);
+    pass.hands[0].passes.splice(dropped, 1);
+    write(4, pass);
+    expected.push(`${file(4)}: hands[0].passes (seat 2): seat 2 must pass one card to each of seats 0, 1, 3`);
+    if (pass.hands.length > 1) expected.push(`${file(4)}: hands[1]: not checked: an earlier hand could not be replayed`);
+
+    // 6: not JSON at all.
+    const broken = join(out, 'sevenSuitors-tamper-6.json');
+    writeFileSync(broken, '{ "format": ');
+
+    const checked = await suitors('check', out);
+    const lines = checked.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, expected.length)).toEqual(expected);
+    expect(lines[expected.length]).toMatch(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read a JSON record: `));
+    expect(lines.slice(expected.length + 1)).toEqual(['1 passed, 5 failed']);
+    expect(checked.code).toBe(1);
+
+    // The untouched record still passes alone, named as a file rather than a directory.
+    const alone = await suitors('check', file(5));
+    expect(alone.stdout).toBe('1 passed, 0 failed\n');
+    expect(alone.code).toBe(0);
+  }, 60_000);
+
+  it('reports a file that does not exist', async () => {
+    const missing = join(scratch, 'no-such-record.json');
+    const checked = await suitors('check', missing);
+    expect(checked.stdout).toMatch(new RegExp(`^${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read a JSON record: ENOENT`));
+    expect(checked.stdout.endsWith('0 passed, 1 failed\n')).toBe(true);
+    expect(checked.code).toBe(1);
+  }, 30_000);
+});
+
+// Each run starts node and tsx (about half a second of CPU), so the messages the core makes
+// (parseOptions, tested in machines/table/options.test.ts) are sampled here, not repeated.
+describe('bad flags exit 2 with a clear message', () => {
+  const out = () => join(scratch, 'never-written');
+  const simulateUsage =
+    'usage: suitors simulate --game sevenSuitors|antiCupid|traitorOfLove --games N --seed S [--specials off|plain|powers] [--end allSuits|hands:K|marriages:M] [--passing none|oneEach] [--max-hands H] --out DIR\n';
+
+  it.concurrent.each([
+    [['--games', '5', '--seed', 's', '--out', 'OUT'], '--game is required'],
+    [['--game', 'chess', '--games', '5', '--seed', 's', '--out', 'OUT'], '--game must be sevenSuitors, antiCupid or traitorOfLove, not "chess"'],
+    [['--game', 'antiCupid', '--specials', 'off', '--games', '5', '--seed', 's', '--out', 'OUT'], 'specials "off" is impossible in antiCupid: its hand size needs the 60-card deck; use plain or powers'],
+    [['--game', 'sevenSuitors', '--passing', 'oneEach', '--games', '5', '--seed', 's', '--out', 'OUT'], 'unknown option "passing" for sevenSuitors: its options are end, specials'],
+    [['--game', 'sevenSuitors', '--games', 'many', '--seed', 's', '--out', 'OUT'], '--games must be a whole number, not "many"'],
+    [['--game', 'sevenSuitors', '--games', '5', '--seed', 's'], '--out is required'],
+  ])('simulate %j', async (args, message) => {
+    const run = await suitors('simulate', ...args.map((arg) => (arg === 'OUT' ? out() : arg)));
+    expect(run.stderr).toBe(`suitors simulate: ${message}\n${simulateUsage}`);
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(2);
+  }, 30_000);
+
+  it.concurrent('check with no file', async () => {
+    const run = await suitors('check');
+    expect(run.stderr).toBe('suitors check: name at least one record file\nusage: suitors check FILE...\n');
+    expect(run.code).toBe(2);
+  }, 30_000);
+
+  it.concurrent('an unknown command', async () => {
+    const run = await suitors('simulat', '--game', 'sevenSuitors');
+    expect(run.stderr.startsWith('suitors: unknown command "simulat"\n')).toBe(true);
+    expect(run.stderr).toContain('suitors simulate --game');
+    expect(run.code).toBe(2);
+  }, 30_000);
+});
