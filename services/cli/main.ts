@@ -14,6 +14,8 @@ import { importCommand } from './commands/import.js';
 export interface Command {
   readonly name: string;
   readonly usage: string;
+  /** Every --flag the command takes; any other is a usage error, so a typo never falls back to a default. */
+  readonly flags: readonly string[];
   readonly summary: string;
   /** Resolves to the process exit status. */
   run(args: ParsedArgs): Promise<number>;
@@ -38,7 +40,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(parseArgs(rest));
+    const args = parseArgs(rest);
+    const unknown = [...args.flags.keys()].filter((flag) => !command.flags.includes(flag));
+    if (unknown.length > 0) {
+      const takes = command.flags.length === 0 ? 'no flags' : command.flags.map((flag) => `--${flag}`).join(', ');
+      throw new UsageError(`unknown flag ${unknown.map((flag) => `--${flag}`).join(', ')}; ${name} takes ${takes}`);
+    }
+    return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`suitors ${name}: ${error.message}\nusage: ${command.usage}\n`);

@@ -15,6 +15,7 @@ function recordFiles(paths: readonly string[]): string[] {
 
 export const checkCommand: Command = {
   name: 'check',
+  flags: [],
   usage: 'suitors check FILE...',
   summary: 'verify game records against the rules; a line per problem, then "N passed, M failed"',
   async run(args) {

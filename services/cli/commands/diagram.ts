@@ -24,6 +24,7 @@ const FORMAT_OF_EXTENSION: Record<string, DiagramFormat> = {
 
 export const diagramCommand: Command = {
   name: 'diagram',
+  flags: ['game', 'format', 'out', 'all', 'out-dir', 'doc'],
   usage:
     'suitors diagram --game sevenSuitors|antiCupid|traitorOfLove [--format svg|dot|mermaid] --out FILE|-  (or: --all --out-dir DIR [--doc FILE])',
   summary:

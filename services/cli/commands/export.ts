@@ -5,6 +5,7 @@ import type { Command } from '../main.js';
 
 export const exportCommand: Command = {
   name: 'export',
+  flags: ['table', 'out', 'db'],
   usage: 'suitors export --table ID [--out FILE] [--db FILE]',
   summary: 'write the game record of a table (docs/record-format.md) to FILE or standard output',
   async run(args) {

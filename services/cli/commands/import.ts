@@ -5,6 +5,7 @@ import type { Command } from '../main.js';
 
 export const importCommand: Command = {
   name: 'import',
+  flags: ['db'],
   usage: 'suitors import FILE [--db FILE]',
   summary: 'create a table from a game record, after verifying the record against the rules',
   async run(args) {

@@ -6,6 +6,7 @@ import type { Command } from '../main.js';
 
 export const replayCommand: Command = {
   name: 'replay',
+  flags: ['table', 'at', 'db'],
   usage: 'suitors replay --table ID [--at N] [--db FILE]',
   summary: "rebuild a table from its log, at its end or right after event N; print its state and the public view",
   async run(args) {

@@ -11,6 +11,7 @@ const DEFAULT_MAX_HANDS = 200;
 
 export const simulateCommand: Command = {
   name: 'simulate',
+  flags: ['game', 'games', 'seed', 'specials', 'end', 'passing', 'max-hands', 'out'],
   usage:
     'suitors simulate --game sevenSuitors|antiCupid|traitorOfLove --games N --seed S [--specials off|plain|powers] [--end allSuits|hands:K|marriages:M] [--passing none|oneEach] [--max-hands H] --out DIR',
   summary: 'play N games with random bots through the real machines and write one record per game',

@@ -1,0 +1,102 @@
+/**
+ * The turn clock. A table created with `turnSeconds` gives the seats it
+ * awaits that long from its last event; when the time runs out the host
+ * records `turn.timedOut` and a bot's move for each seat still awaited.
+ *
+ * Deadlines come from the log alone (the `at` of the last event and the
+ * table's settings), never from a timer's memory, so they survive
+ * passivation and restarts: a service that starts after a deadline passed
+ * times the seats out at once.
+ */
+import { heuristicMove } from '../../machines/bots/heuristicBot.js';
+import { createRng } from '../../machines/cards/shuffle.js';
+import type { PlayerCommand } from '../../machines/table/events.js';
+import { awaitedActions, type AwaitedAction } from '../../machines/table/refusal.js';
+import type { TableSnapshot } from '../../machines/table/snapshot.js';
+import { viewFor } from '../../machines/view.js';
+import { isTableRefusal } from '../host/errors.js';
+
+/** The awaited actions the clock runs for: those of seats not held by a bot (bots move by themselves). */
+export function clockedActions(snapshot: TableSnapshot): AwaitedAction[] {
+  const { occupants } = snapshot.context;
+  return awaitedActions(snapshot).filter(({ seat }) => occupants[seat]?.bot !== true);
+}
+
+/** When the turn clock runs out (ISO time), or null when the table has no clock or awaits no player. */
+export function turnDeadline(snapshot: TableSnapshot, turnSeconds: number | null, lastEventAt: string): string | null {
+  if (turnSeconds === null || clockedActions(snapshot).length === 0) return null;
+  return new Date(Date.parse(lastEventAt) + turnSeconds * 1000).toISOString();
+}
+
+export interface TurnClockOptions {
+  readonly snapshot: (tableId: string) => Promise<{ version: number; snapshot: TableSnapshot }>;
+  /** Records a timeout and the move made for the seat, if the table is still at `version`. */
+  readonly timeOut: (tableId: string, version: number, move: PlayerCommand) => Promise<{ version: number }>;
+  readonly now?: () => number;
+  readonly onError?: (error: unknown, tableId: string) => void;
+}
+
+export interface TurnClock {
+  /** A table changed: (re)sets its timer for `deadline` (turnDeadline of the change), or clears it. */
+  tableChanged(tableId: string, version: number, deadline: string | null): void;
+  /** How many tables have a clock running. */
+  readonly running: number;
+  close(): Promise<void>;
+}
+
+export function createTurnClock(options: TurnClockOptions): TurnClock {
+  const now = options.now ?? Date.now;
+  const onError = options.onError ?? ((error, tableId) => console.error(`turn clock of table ${tableId} failed:`, error));
+  const timers = new Map<string, NodeJS.Timeout>();
+  const expiring = new Set<Promise<void>>();
+  let closed = false;
+
+  async function expire(tableId: string, version: number): Promise<void> {
+    const current = await options.snapshot(tableId);
+    if (current.version !== version) return;
+    // Every seat still awaited runs out together; their moves do not depend on one another (passes and accusations are secret until all are in).
+    const moves = clockedActions(current.snapshot).map(({ seat, action }) =>
+      heuristicMove(viewFor(current.snapshot, seat), action, createRng(`${tableId}/${version}/${seat}/timeout`)),
+    );
+    let at = version;
+    for (const move of moves) {
+      try {
+        at = (await options.timeOut(tableId, at, move)).version;
+      } catch (error) {
+        // Someone acted just in time: the table moved on and its next change sets the clock again.
+        if (isTableRefusal(error) && error.kind === 'notNow') return;
+        throw error;
+      }
+    }
+  }
+
+  return {
+    tableChanged(tableId, version, deadline) {
+      const previous = timers.get(tableId);
+      if (previous !== undefined) clearTimeout(previous);
+      timers.delete(tableId);
+      if (deadline === null || closed) return;
+      const wait = Math.max(0, Date.parse(deadline) - now());
+      const timer = setTimeout(() => {
+        timers.delete(tableId);
+        const run = expire(tableId, version)
+          .catch((error: unknown) => onError(error, tableId))
+          .finally(() => expiring.delete(run));
+        expiring.add(run);
+      }, wait);
+      timer.unref();
+      timers.set(tableId, timer);
+    },
+
+    get running() {
+      return timers.size;
+    },
+
+    async close() {
+      closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...expiring]);
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/** What the gateway's routes share: the ways to tables, tokens, sockets and limits. */
+import type { TableHost } from '../host/tableHost.js';
+import type { Authenticator } from './auth.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { RateLimit } from './rateLimit.js';
+import type { Seating } from './seating.js';
+import type { TableFeed } from './tableFeed.js';
+import type { TableWatchers } from './tableWatchers.js';
+
+export interface GatewayContext {
+  readonly host: TableHost;
+  readonly feed: TableFeed;
+  readonly auth: Authenticator;
+  readonly seating: Seating;
+  readonly watchers: TableWatchers;
+  readonly metrics: GatewayMetrics;
+  readonly socketRateLimit: RateLimit;
+}

@@ -1,0 +1,114 @@
+/**
+ * The turn clock and restarts: deadlines come from the log, so they hold
+ * across passivation and a restart of the whole service on its SQLite file,
+ * where seat tokens persist too and bots play on.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
+import type { StoredEvent } from '../eventstore/eventStore.js';
+import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
+import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'gateway-clock-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const services: TestService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+function service(options: Parameters<typeof startService>[0] = {}): TestService {
+  const started = startService(options);
+  services.push(started);
+  return started;
+}
+
+async function logOf(app: TestService['app'], tableId: string): Promise<StoredEvent[]> {
+  return (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers: ADMIN })).json().events;
+}
+
+async function seatedTable(app: TestService['app'], turnSeconds: number) {
+  const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3], turnSeconds } });
+  const { tableId } = created.json();
+  const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
+  return { tableId, token: token as string };
+}
+
+describe('the turn clock', () => {
+  it('times out a seat that lets its turn run out: the host records the timeout and a bot moves for it, also after passivation', async () => {
+    const { app, host } = service();
+    const { tableId, token } = await seatedTable(app, 0.3);
+    const { turnDeadline } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
+    const dealt = (await logOf(app, tableId)).find((event) => event.type === 'hand.dealt')!;
+    expect(Date.parse(turnDeadline) - Date.parse(dealt.at)).toBeGreaterThanOrEqual(300);
+    await host.passivate(tableId);
+    const log = await waitFor(async () => {
+      const events = await logOf(app, tableId);
+      return events.some((event) => event.type === 'turn.timedOut') && events;
+    }, 'a timeout');
+    const timedOut = log.findIndex((event) => event.type === 'turn.timedOut');
+    expect(log[timedOut].data).toEqual({ seat: 0 });
+    expect(log[timedOut + 1]).toMatchObject({ type: 'cards.passed', data: { seat: 0 }, at: log[timedOut].at });
+    expect(Date.parse(log[timedOut].at) - Date.parse(log[timedOut - 1].at)).toBeGreaterThanOrEqual(300);
+    // The player acting in time stops the clock for that turn.
+    const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
+    if (view.awaiting.some((each: { seat: number }) => each.seat === 0)) {
+      const played = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: { type: 'card.played', card: view.hand.legalCards[0] }, headers: bearer(token) });
+      expect(played.statusCode, played.body).toBe(200);
+    }
+  });
+
+  it('keeps bots playing, seat tokens and deadlines across restarts of the service on its SQLite file', async () => {
+    const path = join(dir, 'restart.db');
+    const run = async <T>(options: Parameters<typeof startService>[0], work: (service: TestService) => Promise<T>): Promise<T> => {
+      const store = openSqliteEventStore(path);
+      const tokens = openSqliteSeatTokens(path);
+      const started = startService({ ...options, store, tokens });
+      try {
+        return await work(started);
+      } finally {
+        await started.close();
+        await tokens.close();
+        await store.close();
+      }
+    };
+    // Bots too slow to move before the first restart, so the next service must take their game up.
+    const botTable = await run({ botDelayMs: 60_000 }, async ({ app }) => {
+      const bots = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] } });
+      return bots.json().tableId as string;
+    });
+    const { tableId, token, lastBefore } = await run({}, async ({ app }) => {
+      await waitFor(async () => (await app.inject({ method: 'GET', url: `/api/tables/${botTable}/view` })).json().view.phase === 'gameOver', 'the bot game to finish');
+      const seated = await seatedTable(app, 1.5);
+      // The bots pass at once; then only seat 0 is awaited, and its clock runs from the last bot pass.
+      await waitFor(async () => {
+        const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${seated.tableId}/view` })).json();
+        return view.awaiting.length === 1;
+      }, 'the bots to pass');
+      const lastBefore = (await logOf(app, seated.tableId)).at(-1)!;
+      const { turnDeadline } = (await app.inject({ method: 'GET', url: `/api/tables/${seated.tableId}/view` })).json();
+      expect(turnDeadline).toBe(new Date(Date.parse(lastBefore.at) + 1500).toISOString());
+      return { ...seated, lastBefore };
+    });
+
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const restartedAt = Date.now();
+    await run({}, async ({ app }) => {
+      const seatView = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) });
+      expect(seatView.statusCode).toBe(200);
+      expect(seatView.json().view.viewer).toBe(0);
+      const log = await waitFor(async () => {
+        const events = await logOf(app, tableId);
+        return events.some((event) => event.type === 'turn.timedOut') && events;
+      }, 'the timeout after the restart');
+      const timedOut = log.find((event) => event.type === 'turn.timedOut')!;
+      expect(timedOut.seq).toBe(lastBefore.seq + 1);
+      // Due 1.5 s after the last event before the restart, not 1.5 s after the restart.
+      expect(Date.parse(timedOut.at) - Date.parse(lastBefore.at)).toBeGreaterThanOrEqual(1500);
+      expect(Date.parse(timedOut.at) - restartedAt).toBeLessThan(1400);
+    });
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The gateway: the service's HTTP API, WebSocket, OpenAPI docs, metrics and
+ * web client (docs/api.md), around a table host. It also runs the table's
+ * helpers that react to changes: the bot runner and the turn clock, so a
+ * gateway on its own is the whole running service.
+ */
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import pino, { type Logger } from 'pino';
+import { createBotRunner } from '../bots/botRunner.js';
+import { createTurnClock } from '../clock/turnClock.js';
+import type { TableHost } from '../host/tableHost.js';
+import type { SeatTokens } from '../tokens/seatTokens.js';
+import { createAuthenticator } from './auth.js';
+import type { GatewayContext } from './context.js';
+import { createMetrics } from './metrics.js';
+import { ClientBuckets, type RateLimit } from './rateLimit.js';
+import { refusalOf, STATUS_OF } from './refusals.js';
+import { recordRoutes } from './routes/recordRoutes.js';
+import { seatRoutes } from './routes/seatRoutes.js';
+import { socketRoute } from './routes/socketRoute.js';
+import { tableRoutes } from './routes/tableRoutes.js';
+import { createSeating } from './seating.js';
+import { botKindOf } from './tableFacts.js';
+import { TableFeed } from './tableFeed.js';
+import { TableWatchers } from './tableWatchers.js';
+import { validatorCompiler } from './validation.js';
+
+export interface GatewayOptions {
+  readonly host: TableHost;
+  readonly tokens: SeatTokens;
+  /** The operator's token (SUITORS_ADMIN_TOKEN): reads any log and record. None: no admin. */
+  readonly adminToken?: string;
+  /** Wait before each bot move, in ms (default 600; 0 in tests). */
+  readonly botDelayMs?: number;
+  readonly logger?: Logger;
+  /** Requests per client address (default 30 a second, bursts of 120). */
+  readonly httpRateLimit?: RateLimit;
+  /** Messages per socket (default 5 a second, bursts of 20). */
+  readonly socketRateLimit?: RateLimit;
+  /** The largest request body, in bytes (default 16 KiB; records may be 1 MiB). */
+  readonly bodyLimit?: number;
+  /** The largest socket message, in bytes (default 16 KiB). */
+  readonly socketMessageLimit?: number;
+  /** The built web client, served at `/` if the folder exists (default services/gateway/web/dist). */
+  readonly webRoot?: string;
+  /** Export the process's own metrics too (CPU, memory, event loop). */
+  readonly processMetrics?: boolean;
+}
+
+export type Gateway = FastifyInstance<
+  import('node:http').Server,
+  IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export const DEFAULT_BOT_DELAY_MS = 600;
+const DEFAULT_HTTP_RATE_LIMIT: RateLimit = { perSecond: 30, burst: 120 };
+const DEFAULT_SOCKET_RATE_LIMIT: RateLimit = { perSecond: 5, burst: 20 };
+const DEFAULT_BODY_LIMIT = 16 * 1024;
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export function defaultLogger(): Logger {
+  return pino({ level: process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info') });
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const { host, tokens } = options;
+  const logger = (options.logger ?? defaultLogger()).child({}, { serializers: { req: requestForLog } });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  })
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .setValidatorCompiler(validatorCompiler)
+    // Response schemas document the API; replies are sent as they are.
+    .setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Every body is JSON; Fastify would otherwise hand a text/plain body to the routes as a string.
+  app.removeContentTypeParser('text/plain');
+
+  const metrics = createMetrics({
+    residentTables: () => host.residentTables,
+    tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
+    processMetrics: options.processMetrics,
+  });
+  const feed = new TableFeed({ host, metrics, onError: (error, tableId) => app.log.error({ err: error, tableId }, 'announcing a table change failed') });
+  const watchers = new TableWatchers();
+  const bots = createBotRunner({
+    snapshot: (tableId) => host.snapshot(tableId),
+    submit: (tableId, move) => feed.submit(tableId, move, 'bot'),
+    delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
+    onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a bot move failed'),
+  });
+  const clock = createTurnClock({
+    snapshot: (tableId) => host.snapshot(tableId),
+    timeOut: (tableId, version, move) => feed.timeOut(tableId, version, move),
+    onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a turn timeout failed'),
+  });
+  feed.subscribe((change) => {
+    watchers.publish(change);
+    bots.tableChanged(change.tableId, change.snapshot, (seat) => botKindOf(change.facts.settings, seat));
+    clock.tableChanged(change.tableId, change.version, change.turnDeadline);
+  });
+  const context: GatewayContext = {
+    host,
+    feed,
+    auth: createAuthenticator(tokens, options.adminToken),
+    seating: createSeating(feed, tokens, watchers),
+    watchers,
+    metrics,
+    socketRateLimit: options.socketRateLimit ?? DEFAULT_SOCKET_RATE_LIMIT,
+  };
+
+  const httpBuckets = new ClientBuckets(options.httpRateLimit ?? DEFAULT_HTTP_RATE_LIMIT);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (!request.url.startsWith('/api/')) return;
+    const taken = httpBuckets.take(request.ip);
+    if (!taken.ok) {
+      return reply
+        .code(STATUS_OF.rateLimited)
+        .header('retry-after', String(taken.retryAfter))
+        .send({ error: 'rateLimited', message: `too many requests from ${request.ip}; try again in ${taken.retryAfter} s` });
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const refusal = refusalOf(error);
+    if (refusal !== null) {
+      request.log.info({ refusal: refusal.error }, refusal.message);
+      return reply.code(STATUS_OF[refusal.error]).send(refusal);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ error: 'internal', message: `the service failed (request ${request.id}); the operator can find it in the log` });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: 'notFound', message: `there is no ${request.method} ${request.url.split('?')[0]}; the API is under /api, described at /docs` }),
+  );
+
+  app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Seven Suitors service',
+        description: 'Tables of Seven Suitors, Anti-Cupid and A Traitor of Love (docs/api.md).',
+        version: '0.1.0',
+      },
+      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.register(fastifyWebsocket, { options: { maxPayload: options.socketMessageLimit ?? DEFAULT_BODY_LIMIT } });
+  app.register(tableRoutes(context));
+  app.register(seatRoutes(context));
+  app.register(recordRoutes(context));
+  app.register(socketRoute(context));
+  app.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
+
+  // Tables under way when the service starts: their bots play on and their clocks run from the log.
+  app.addHook('onReady', async () => {
+    for (const { tableId, status } of await host.listTables()) {
+      if (status === null || status.finished === true || status.phase === 'seating') continue;
+      await feed.announceCurrent(tableId).catch((error: unknown) => app.log.error({ err: error, tableId }, 'resuming a table failed'));
+    }
+  });
+  app.addHook('preClose', async () => {
+    watchers.closeAll(1001, 'the service is shutting down');
+  });
+  app.addHook('onClose', async () => {
+    await bots.close();
+    await clock.close();
+  });
+  return app as unknown as Gateway;
+}
+
+/** Requests as logged: socket URLs carry seat tokens, which must never reach a log. */
+function requestForLog(request: { method: string; url: string; ip?: string; id?: string }) {
+  return { method: request.method, url: request.url.replace(/([?&]token=)[^&]*/g, '$1<redacted>'), remoteAddress: request.ip };
+}

@@ -1,0 +1,81 @@
+/**
+ * The service's Prometheus metrics, served at /metrics: tables active,
+ * commands accepted and refused, command latency, connected sockets. Each
+ * gateway has its own registry, so several can run in one process (tests).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Who sent a command: a player (HTTP or socket), a bot, or the turn clock. */
+export type CommandSource = 'player' | 'bot' | 'clock';
+export type SocketRole = 'seat' | 'spectator';
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  commandSettled(source: CommandSource, outcome: 'accepted' | { refused: string }, seconds: number): void;
+  socketOpened(role: SocketRole): void;
+  socketClosed(role: SocketRole): void;
+}
+
+export interface MetricsSources {
+  /** Tables whose actor is in memory. */
+  readonly residentTables: () => number;
+  /** Tables whose game is under way (seated or in play, not finished). */
+  readonly tablesInPlay: () => Promise<number>;
+  /** Also export the process's own metrics (CPU, memory, event loop). */
+  readonly processMetrics?: boolean;
+}
+
+export function createMetrics(sources: MetricsSources): GatewayMetrics {
+  const registry = new Registry();
+  if (sources.processMetrics === true) collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'suitors_tables_active',
+    help: 'Tables whose game is not finished',
+    registers: [registry],
+    async collect() {
+      this.set(await sources.tablesInPlay());
+    },
+  });
+  new Gauge({
+    name: 'suitors_tables_resident',
+    help: 'Tables held in memory by the table host (the rest are passivated)',
+    registers: [registry],
+    collect() {
+      this.set(sources.residentTables());
+    },
+  });
+  const commands = new Counter({
+    name: 'suitors_commands_total',
+    help: 'Commands submitted to tables, by source and outcome (accepted, or the refusal kind)',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'suitors_command_duration_seconds',
+    help: 'From a command reaching the gateway to its acceptance or refusal (durable when accepted)',
+    labelNames: ['source'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  const sockets = new Gauge({
+    name: 'suitors_sockets_connected',
+    help: 'Open WebSocket connections, by role',
+    labelNames: ['role'] as const,
+    registers: [registry],
+  });
+  sockets.set({ role: 'seat' }, 0);
+  sockets.set({ role: 'spectator' }, 0);
+  return {
+    registry,
+    commandSettled(source, outcome, seconds) {
+      commands.inc({ source, outcome: outcome === 'accepted' ? 'accepted' : outcome.refused });
+      latency.observe({ source }, seconds);
+    },
+    socketOpened(role) {
+      sockets.inc({ role });
+    },
+    socketClosed(role) {
+      sockets.dec({ role });
+    },
+  };
+}

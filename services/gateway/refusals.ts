@@ -1,0 +1,95 @@
+/**
+ * Every refusal the gateway sends: `{ error, message }` with the status of
+ * docs/api.md. Refusals of the table host, of the event store and of Fastify
+ * itself are all mapped here, in one place.
+ */
+import { isVersionConflict } from '../eventstore/eventStore.js';
+import { isTableRefusal, type RefusalKind } from '../host/errors.js';
+
+export type ErrorKind =
+  | 'badRequest'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unknownTable'
+  | 'notFound'
+  | 'notNow'
+  | 'tooLarge'
+  | 'malformed'
+  | 'illegal'
+  | 'invalidRecord'
+  | 'rateLimited'
+  | 'internal';
+
+export interface RefusalBody {
+  readonly error: ErrorKind;
+  readonly message: string;
+}
+
+export const STATUS_OF: Record<ErrorKind, number> = {
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  unknownTable: 404,
+  notFound: 404,
+  notNow: 409,
+  tooLarge: 413,
+  malformed: 422,
+  illegal: 422,
+  invalidRecord: 422,
+  rateLimited: 429,
+  internal: 500,
+};
+
+/** A refusal decided by the gateway (authentication, shape, rate). */
+export class GatewayRefusal extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GatewayRefusal';
+  }
+
+  get status(): number {
+    return STATUS_OF[this.kind];
+  }
+}
+
+const HOST_KINDS: Record<RefusalKind, ErrorKind> = {
+  malformed: 'malformed',
+  notNow: 'notNow',
+  illegal: 'illegal',
+  unknownTable: 'unknownTable',
+  invalidRecord: 'invalidRecord',
+};
+
+/** What Fastify's own errors (body parsing, validation) mean to a client. */
+function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: unknown }): RefusalBody | null {
+  switch (error.code) {
+    case 'FST_ERR_VALIDATION':
+      return { error: 'badRequest', message: error.message };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { error: 'badRequest', message: 'the body is not valid JSON' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { error: 'badRequest', message: 'the body is empty; send a JSON object' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { error: 'badRequest', message: 'the body must be JSON, sent with Content-Type: application/json' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { error: 'tooLarge', message: error.message.replace(/^Request body is too large$/, 'the body is over the size limit') };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { error: 'badRequest', message: 'the Content-Length does not match the body' };
+  }
+  // Body parsing errors without a code: a prototype-poisoning attempt or a JSON syntax error.
+  if (error.statusCode === 400) return { error: 'badRequest', message: error.message };
+  if (error.statusCode === 413) return { error: 'tooLarge', message: 'the body is over the size limit' };
+  return null;
+}
+
+/** The client-facing refusal for any error; null when it is the service's own fault. */
+export function refusalOf(error: unknown): RefusalBody | null {
+  if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message };
+  if (isTableRefusal(error)) return { error: HOST_KINDS[error.kind], message: error.message };
+  if (isVersionConflict(error)) return { error: 'notNow', message: `${error.message}; the table moved on, try again` };
+  if (error instanceof Error) return fastifyRefusal(error as Error & { code?: unknown; statusCode?: unknown });
+  return null;
+}

@@ -1,0 +1,68 @@
+/** Seats: join, leave, and a seat's commands. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { seatOf } from '../auth.js';
+import type { GatewayContext } from '../context.js';
+import { submitForSeat } from '../playerCommands.js';
+import { CommandAccepted, CommandBody, ErrorBody, JoinSeatBody, JoinedSeat, LeftSeat, SeatParams, TableParams } from '../schemas.js';
+
+const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
+  const { feed, auth, seating } = context;
+  return async (app) => {
+    app.post(
+      '/api/tables/:tableId/seats/:seat',
+      {
+        schema: {
+          summary: 'Take a seat: an open one, or one a bot holds for a player who left',
+          description: 'Answers with the seat token, the credential for every later request of the seat.',
+          tags: ['seats'],
+          params: SeatParams,
+          body: JoinSeatBody,
+          response: { 201: JoinedSeat, ...refusals(400, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { tableId, seat } = request.params;
+        const { version, token } = await seating.join(tableId, seat, request.body.name);
+        return reply.code(201).send({ tableId, seat, token, version });
+      },
+    );
+
+    app.delete(
+      '/api/tables/:tableId/seats/:seat',
+      {
+        schema: {
+          summary: 'Leave a seat (seat token): a bot plays it until someone takes it',
+          tags: ['seats'],
+          params: SeatParams,
+          response: { 200: LeftSeat, ...refusals(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId, seat } = request.params;
+        const grant = seatOf(await auth.fromHeader(request.headers.authorization), tableId, seat);
+        const { version } = await seating.leave(grant);
+        return { tableId, seat, version };
+      },
+    );
+
+    app.post(
+      '/api/tables/:tableId/commands',
+      {
+        schema: {
+          summary: "A seat's command (seat token): pass, play or accuse",
+          tags: ['seats'],
+          params: TableParams,
+          body: CommandBody,
+          response: { 200: CommandAccepted, ...refusals(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request) => {
+        const grant = seatOf(await auth.fromHeader(request.headers.authorization), request.params.tableId);
+        const accepted = await submitForSeat(feed, grant, request.body);
+        return { version: accepted.version, events: accepted.events.map(({ seq, type }) => ({ seq, type })) };
+      },
+    );
+  };
+}

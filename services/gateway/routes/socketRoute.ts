@@ -1,0 +1,164 @@
+/**
+ * A table's socket: a seat (by token) or a spectator receives its own view
+ * at once and after every change, and a seat may send commands. A client
+ * that reconnects with `after` = the last version it saw is sent only later
+ * versions. Each socket has its own rate limit; a flood closes it.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { WebSocket, type RawData } from 'ws';
+import type { Viewer } from '../../../machines/view.js';
+import type { SeatGrant } from '../../tokens/seatTokens.js';
+import { seatOf } from '../auth.js';
+import type { GatewayContext } from '../context.js';
+import { submitForSeat } from '../playerCommands.js';
+import { TokenBucket } from '../rateLimit.js';
+import { GatewayRefusal, refusalOf, type ErrorKind } from '../refusals.js';
+import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
+import { compileChecker } from '../validation.js';
+
+/** Close codes: a flood of messages (RFC 6455 policy violation). */
+export const CLOSE_FLOOD = 1008;
+const HEARTBEAT_MS = 30_000;
+
+const messageChecker = compileChecker(SocketMessage);
+const commandChecker = compileChecker(CommandBody);
+
+type Reply =
+  | { type: 'accepted'; id: string | number | null; version: number }
+  | { type: 'refused'; id: string | number | null; error: ErrorKind; message: string };
+
+export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox {
+  const { feed, auth, watchers, metrics, socketRateLimit } = context;
+  // Who a socket is, decided before the upgrade so refusals are plain HTTP answers.
+  const callers = new WeakMap<FastifyRequest, SeatGrant | null>();
+
+  return async (app) => {
+    app.route({
+      method: 'GET',
+      url: '/api/tables/:tableId/socket',
+      // A plain GET (no Upgrade) is answered, so the route shows in the OpenAPI document with what it wants.
+      handler: async () => {
+        throw new GatewayRefusal('badRequest', 'this is a WebSocket: connect with "Connection: Upgrade" and "Upgrade: websocket"');
+      },
+      schema: {
+          summary: "A table's WebSocket: views on every change; a seat may send commands",
+          description:
+            'Server messages: {type:"view",version,view,turnDeadline}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
+            'Client messages: {type:"command",id,command}.',
+          tags: ['sockets'],
+          params: TableParams,
+          querystring: SocketQuery,
+          response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+      },
+      preHandler: async (request) => {
+          const { tableId } = request.params as { tableId: string };
+          const { token } = request.query as { token?: string };
+          const caller = await auth.fromToken(token);
+          const grant = caller.kind === 'seat' ? seatOf(caller, tableId) : null;
+          await feed.current(tableId);
+          callers.set(request, grant);
+      },
+      wsHandler: (socket, request) => {
+        const { tableId } = request.params;
+        const { after } = request.query;
+        const grant = callers.get(request) ?? null;
+        const viewer: Viewer = grant === null ? 'spectator' : grant.seat;
+        const role = grant === null ? 'spectator' : 'seat';
+        const send = (text: string) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(text);
+        };
+        const watcher = { viewer, lastVersion: after ?? 0, send, close: (code: number, reason: string) => socket.close(code, reason) };
+        const unwatch = watchers.watch(tableId, watcher);
+        metrics.socketOpened(role);
+        // A client that stops answering pings (a dropped connection) is let go.
+        let alive = true;
+        socket.on('pong', () => (alive = true));
+        const heartbeat = setInterval(() => {
+          if (!alive) {
+            socket.terminate();
+            return;
+          }
+          alive = false;
+          socket.ping();
+        }, HEARTBEAT_MS);
+        heartbeat.unref();
+        socket.on('close', () => {
+          clearInterval(heartbeat);
+          unwatch();
+          metrics.socketClosed(role);
+        });
+        socket.on('error', (error) => request.log.debug({ err: error }, 'socket error'));
+
+        void feed.current(tableId).then(
+          (change) => {
+            // A client ahead of the table (a version from another service) starts over from the table as it is.
+            if (after !== undefined && after > change.version && watcher.lastVersion === after) watcher.lastVersion = 0;
+            watchers.deliver(change, watcher);
+          },
+          (error: unknown) => {
+            request.log.error({ err: error }, 'reading the table for a new socket failed');
+            socket.close(1011, 'the table could not be read');
+          },
+        );
+
+        const bucket = new TokenBucket(socketRateLimit);
+        let floodCount = 0;
+        socket.on('message', (data: RawData, isBinary: boolean) => {
+          if (!bucket.take()) {
+            floodCount++;
+            if (floodCount > socketRateLimit.burst) {
+              socket.close(CLOSE_FLOOD, 'too many messages');
+              return;
+            }
+            send(JSON.stringify(refused(null, new GatewayRefusal('rateLimited', `at most ${socketRateLimit.perSecond} messages a second (bursts of ${socketRateLimit.burst}); slow down`))));
+            return;
+          }
+          floodCount = 0;
+          void answer(grant, data, isBinary).then((reply) => send(JSON.stringify(reply)));
+        });
+
+        async function answer(grant: SeatGrant | null, data: RawData, isBinary: boolean): Promise<Reply> {
+          let message: unknown;
+          try {
+            if (isBinary) throw new Error('binary');
+            message = JSON.parse(rawText(data));
+          } catch {
+            return refused(null, new GatewayRefusal('badRequest', 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}'));
+          }
+          const id = idOf(message);
+          try {
+            const problem = messageChecker.problem(message, 'message');
+            if (problem !== null) throw new GatewayRefusal('badRequest', problem);
+            if (grant === null) throw new GatewayRefusal('unauthorized', 'a spectator cannot act; connect with a seat token to send commands');
+            const command = (message as SocketMessage).command;
+            const commandProblem = commandChecker.problem(command, 'command');
+            if (commandProblem !== null) throw new GatewayRefusal('badRequest', commandProblem);
+            const accepted = await submitForSeat(feed, grant, command as Command);
+            return { type: 'accepted', id, version: accepted.version };
+          } catch (error) {
+            const refusal = refusalOf(error);
+            if (refusal === null) request.log.error({ err: error }, 'a socket command failed');
+            return refused(id, error);
+          }
+        }
+      },
+    });
+  };
+}
+
+function refused(id: string | number | null, error: unknown): Reply {
+  const refusal = refusalOf(error) ?? { error: 'internal' as const, message: 'the service failed; the operator can find it in the log' };
+  return { type: 'refused', id, error: refusal.error, message: refusal.message };
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}

@@ -1,0 +1,181 @@
+/**
+ * Tables: create, list (the lobby), views, the log and record of a game,
+ * replays.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { GAMES } from '../../../machines/table/options.js';
+import { phaseOf, type TableSnapshot } from '../../../machines/table/snapshot.js';
+import type { Occupant } from '../../../machines/table/events.js';
+import { viewFor } from '../../../machines/view.js';
+import { DEFAULT_BOT_KIND, type BotKind } from '../../bots/botRunner.js';
+import { seatOf, type Caller } from '../auth.js';
+import type { GatewayContext } from '../context.js';
+import { openViewFor } from '../openView.js';
+import { GatewayRefusal } from '../refusals.js';
+import {
+  CreateTableBody,
+  CreatedTable,
+  ErrorBody,
+  Lobby,
+  LogResponse,
+  RecordDocument,
+  ReplayQuery,
+  ReplayResponse,
+  TableParams,
+  ViewResponse,
+} from '../schemas.js';
+import { settingsRecord } from '../tableFacts.js';
+
+const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
+  const { host, feed, auth } = context;
+  return async (app) => {
+    app.post(
+      '/api/tables',
+      {
+        schema: {
+          summary: 'Create a table',
+          description: 'Bots take the seats listed in `bots` at once; a table whose seats are all taken deals and starts.',
+          tags: ['tables'],
+          body: CreateTableBody,
+          response: { 201: CreatedTable, ...refusals(400, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { game, options, bots, turnSeconds } = request.body;
+        const botSeats = botSeatsOf(game, bots ?? []);
+        const players: (Occupant | null)[] = Array.from({ length: GAMES[game].seats }, (_, seat) => {
+          const kind = botSeats.get(seat);
+          return kind === undefined ? null : { name: botName(kind, seat), bot: true };
+        });
+        const settings = settingsRecord({ turnSeconds: turnSeconds ?? null, botKinds: Object.fromEntries(botSeats) });
+        const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
+        return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+      },
+    );
+
+    app.get(
+      '/api/tables',
+      { schema: { summary: 'The lobby: every table, its game, phase and open seats', tags: ['tables'], response: { 200: Lobby } } },
+      async () => {
+        const tables = (await host.listTables()).map(({ tableId, version, status }) => ({
+          tableId,
+          game: status?.game ?? 'unknown',
+          phase: status?.phase ?? 'unknown',
+          openSeats: (status?.openSeats as number[] | undefined) ?? [],
+          hand: (status?.hand as number | undefined) ?? 0,
+          finished: status?.finished === true,
+          version,
+        }));
+        return { tables };
+      },
+    );
+
+    app.get(
+      '/api/tables/:tableId/view',
+      {
+        schema: {
+          summary: "A seat's view (with its token), else the spectator's",
+          tags: ['tables'],
+          params: TableParams,
+          response: { 200: ViewResponse, ...refusals(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        const caller = await auth.fromHeader(request.headers.authorization);
+        const viewer = caller.kind === 'seat' ? seatOf(caller, tableId).seat : 'spectator';
+        const change = await feed.current(tableId);
+        return { version: change.version, view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline };
+      },
+    );
+
+    app.get(
+      '/api/tables/:tableId/log',
+      {
+        schema: {
+          summary: "The table's event log: once the game is over, or with the admin token",
+          tags: ['records'],
+          params: TableParams,
+          response: { 200: LogResponse, ...refusals(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        await mayReadWholeGame(await auth.fromHeader(request.headers.authorization), tableId, 'log');
+        return { events: await host.events(tableId) };
+      },
+    );
+
+    app.get(
+      '/api/tables/:tableId/record',
+      {
+        schema: {
+          summary: "The table's game record (docs/record-format.md): once the game is over, or with the admin token",
+          tags: ['records'],
+          params: TableParams,
+          response: { 200: RecordDocument, ...refusals(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        await mayReadWholeGame(await auth.fromHeader(request.headers.authorization), tableId, 'record');
+        return host.exportRecord(tableId);
+      },
+    );
+
+    app.get(
+      '/api/tables/:tableId/replay',
+      {
+        schema: {
+          summary: 'The table right after event `at`: the spectator view, or every hand open once the game is over',
+          tags: ['records'],
+          params: TableParams,
+          querystring: ReplayQuery,
+          response: { 200: ReplayResponse, ...refusals(400, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        const { at } = request.query;
+        const { version, snapshot: now } = await host.snapshot(tableId);
+        if (at > version) throw new GatewayRefusal('notNow', `table ${tableId} has ${version} events; replay at 1 to ${version}, not ${at}`);
+        const { snapshot } = await host.replayAt(tableId, at);
+        const view = isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
+        return { at, version, phase: phaseOf(snapshot), state: snapshot.value, view };
+      },
+    );
+  };
+
+  /** The log and the record hold every hand: anyone may read them once the game is over, before that only the operator. */
+  async function mayReadWholeGame(caller: Caller, tableId: string, what: string): Promise<void> {
+    const { snapshot } = await host.snapshot(tableId);
+    if (caller.kind === 'admin' || isFinished(snapshot)) return;
+    if (caller.kind === 'seat') {
+      throw new GatewayRefusal('forbidden', `the ${what} of a game in play shows every hand; a seat token cannot read it before the game is over`);
+    }
+    throw new GatewayRefusal('notNow', `the ${what} of table ${tableId} opens when its game is over (it is in ${phaseOf(snapshot)}); operators may read it earlier with the admin token`);
+  }
+}
+
+function isFinished(snapshot: TableSnapshot): boolean {
+  return snapshot.context.outcome?.finished === true;
+}
+
+function botName(kind: BotKind, seat: number): string {
+  return `${kind === 'random' ? 'Random' : 'Heuristic'} bot ${seat}`;
+}
+
+/** The bot seats a new table asks for, each checked against the game's seats. */
+function botSeatsOf(game: keyof typeof GAMES, bots: CreateTableBody['bots'] & object): Map<number, BotKind> {
+  const seats = GAMES[game].seats;
+  const chosen = new Map<number, BotKind>();
+  for (const bot of bots) {
+    const { seat, kind } = typeof bot === 'number' ? { seat: bot, kind: DEFAULT_BOT_KIND } : bot;
+    if (seat >= seats) throw new GatewayRefusal('malformed', `bots: ${GAMES[game].title} has seats 0 to ${seats - 1}, not ${seat}`);
+    if (chosen.has(seat)) throw new GatewayRefusal('malformed', `bots: seat ${seat} is named twice`);
+    chosen.set(seat, kind);
+  }
+  return chosen;
+}

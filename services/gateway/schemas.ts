@@ -1,0 +1,148 @@
+/**
+ * The shapes of the API's requests and responses (docs/api.md), as TypeBox
+ * schemas: Fastify validates requests against them and the OpenAPI document
+ * at /docs is written from them.
+ */
+import { Type, type Static } from 'typebox';
+import type { GameName } from '../../machines/table/options.js';
+import type { BotKind } from '../bots/botRunner.js';
+
+export const MAX_TURN_SECONDS = 86_400;
+
+const Seat = Type.Integer({ minimum: 0, description: 'a seat number, 0 to seats - 1' });
+const CardName = Type.String({ maxLength: 12, description: 'a card: "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card' });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'badRequest, unauthorized, forbidden, unknownTable, notFound, notNow, tooLarge, malformed, illegal, invalidRecord, rateLimited' }),
+    message: Type.String({ description: 'what was wrong and what would be right' }),
+  },
+  { $id: 'Refusal' },
+);
+
+export const TableParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const SeatParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }), seat: Seat });
+
+const BotSeat = Type.Union([
+  Seat,
+  Type.Object({ seat: Seat, kind: Type.Union([Type.Literal('heuristic'), Type.Literal('random')]) }, { additionalProperties: false }),
+], { description: 'a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }' });
+
+export const CreateTableBody = Type.Object(
+  {
+    game: Type.Union([Type.Literal('sevenSuitors'), Type.Literal('antiCupid'), Type.Literal('traitorOfLove')], { description: 'sevenSuitors, antiCupid or traitorOfLove' }),
+    options: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'rules options (docs/rules.md, "Table options"); defaults filled in' }),
+    ),
+    bots: Type.Optional(
+      Type.Array(BotSeat, {
+        maxItems: 6,
+        description: 'seats bots take at once: a seat number (the heuristic bot) or { seat, kind: "heuristic" | "random" }',
+      }),
+    ),
+    turnSeconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: MAX_TURN_SECONDS, description: 'a turn clock: a seat that lets it run out is played by a bot for that turn' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateTableBody = Static<typeof CreateTableBody>;
+// The schema spells out the games and bot kinds; these fail to compile when the core's lists change.
+const sameGames: GameName extends CreateTableBody['game'] ? (CreateTableBody['game'] extends GameName ? true : never) : never = true;
+type BotKindInBody = Exclude<NonNullable<CreateTableBody['bots']>[number], number>['kind'];
+const sameBotKinds: BotKind extends BotKindInBody ? (BotKindInBody extends BotKind ? true : never) : never = true;
+void sameGames;
+void sameBotKinds;
+
+export const CreatedTable = Type.Object({ tableId: Type.String(), version: Type.Integer() });
+
+export const LobbyEntry = Type.Object({
+  tableId: Type.String(),
+  game: Type.String(),
+  phase: Type.String(),
+  openSeats: Type.Array(Type.Integer()),
+  hand: Type.Integer({ description: 'the hand in play, from 1; 0 before the first deal' }),
+  finished: Type.Boolean(),
+  version: Type.Integer(),
+});
+export const Lobby = Type.Object({ tables: Type.Array(LobbyEntry) });
+
+export const JoinSeatBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 40, description: 'the name the table shows' }) },
+  { additionalProperties: false },
+);
+export const JoinedSeat = Type.Object({
+  tableId: Type.String(),
+  seat: Type.Integer(),
+  token: Type.String({ description: 'the seat credential: send it as Authorization: Bearer <token>' }),
+  version: Type.Integer(),
+});
+export const LeftSeat = Type.Object({ tableId: Type.String(), seat: Type.Integer(), version: Type.Integer() });
+
+const CommandSeat = Type.Optional(Type.Integer({ description: 'the seat the command is for; taken from the token when omitted' }));
+
+export const CommandBody = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('cards.passed'),
+      seat: CommandSeat,
+      passes: Type.Array(Type.Object({ to: Seat, card: CardName }, { additionalProperties: false }), { maxItems: 6 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('card.played'), seat: CommandSeat, card: CardName }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('traitor.accused'), seat: CommandSeat, accused: Seat }, { additionalProperties: false }),
+]);
+export type CommandBody = Static<typeof CommandBody>;
+
+export const CommandAccepted = Type.Object({
+  version: Type.Integer(),
+  events: Type.Array(Type.Object({ seq: Type.Integer(), type: Type.String() })),
+});
+
+const TableViewSchema = Type.Unknown({
+  description: 'what the viewer may see of the table (docs/rules.md section 8): game, phase, seats, awaiting, hand, scores, outcome',
+});
+
+export const ViewResponse = Type.Object({
+  version: Type.Integer(),
+  view: TableViewSchema,
+  turnDeadline: Type.Union([Type.String(), Type.Null()], { description: 'when the turn clock runs out for the seats awaited (ISO time), or null' }),
+});
+
+export const LogResponse = Type.Object({
+  events: Type.Array(Type.Object({ seq: Type.Integer(), type: Type.String(), at: Type.String(), data: Type.Unknown() })),
+});
+
+export const RecordDocument = Type.Object(
+  { format: Type.String(), game: Type.String() },
+  { additionalProperties: true, description: 'a game record (docs/record-format.md)' },
+);
+
+export const ReplayQuery = Type.Object({ at: Type.Integer({ minimum: 1, description: 'the event to replay to (1 = created)' }) });
+export const ReplayResponse = Type.Object({
+  at: Type.Integer(),
+  version: Type.Integer({ description: 'the table\'s last event: replays may go up to here' }),
+  phase: Type.String(),
+  state: Type.Unknown({ description: 'the statechart state right after event `at`' }),
+  view: Type.Unknown({ description: 'the spectator view; once the game is over, the view with every hand open' }),
+});
+
+export const SocketQuery = Type.Object(
+  {
+    token: Type.Optional(Type.String({ maxLength: 100 })),
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'the last version the client saw; only later changes are sent' })),
+  },
+  { additionalProperties: false },
+);
+
+/** A message a client sends over a table's socket. */
+export const SocketMessage = Type.Object(
+  {
+    type: Type.Literal('command'),
+    id: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Number()])),
+    command: Type.Unknown(),
+  },
+  { additionalProperties: false },
+);
+export type SocketMessage = Static<typeof SocketMessage>;

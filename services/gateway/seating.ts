@@ -1,0 +1,80 @@
+/**
+ * Seats changing hands. A person takes an open seat, or a seat whose bot
+ * stands in for a player who left (the bot leaves first). A player who
+ * leaves a game under way is replaced by a standing-in bot at once; before
+ * the game starts the seat just opens again. Tokens follow: issued on
+ * joining, revoked on leaving, and the leaver's sockets are closed, since
+ * from then on that seat's view is someone else's.
+ */
+import { GAMES } from '../../machines/table/options.js';
+import { phaseOf } from '../../machines/table/snapshot.js';
+import type { Seat } from '../../machines/rules/trick.js';
+import type { SeatGrant, SeatTokens } from '../tokens/seatTokens.js';
+import { GatewayRefusal } from './refusals.js';
+import type { TableFeed } from './tableFeed.js';
+import type { TableWatchers } from './tableWatchers.js';
+
+/** The close code a seat's sockets get when the seat changes hands. */
+export const SEAT_CHANGED_HANDS = 4001;
+
+const NAME_LIMIT = 40;
+
+export function standInName(leaver: string): string {
+  return `Bot for ${leaver}`.slice(0, NAME_LIMIT);
+}
+
+export interface Seating {
+  join(tableId: string, seat: Seat, name: string): Promise<{ version: number; token: string }>;
+  leave(grant: SeatGrant): Promise<{ version: number }>;
+}
+
+export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: TableWatchers): Seating {
+  return {
+    join(tableId, seat, name) {
+      return feed.withTable(tableId, 'player', async (table) => {
+        const { snapshot, facts } = table.current;
+        const { context } = snapshot;
+        if (seat >= context.seatCount) {
+          const { title } = GAMES[context.game];
+          throw new GatewayRefusal('malformed', `seat must be from 0 to ${context.seatCount - 1} at a table of ${title}, not ${seat}`);
+        }
+        if (phaseOf(snapshot) === 'gameOver') throw new GatewayRefusal('notNow', `the game at table ${tableId} is over; its seats can no longer be taken`);
+        const occupant = context.occupants[seat];
+        if (occupant !== null && !occupant.bot) throw new GatewayRefusal('notNow', `seat ${seat} is taken by ${occupant.name}`);
+        if (occupant !== null && !facts.standIns.has(seat)) {
+          const open = context.occupants.flatMap((each, other) => (each === null || facts.standIns.has(other) ? [other] : []));
+          const choices = open.length === 0 ? 'no seat at this table is free' : `seats free to take: ${open.join(', ')}`;
+          throw new GatewayRefusal('notNow', `seat ${seat} is played by a bot the table was made with; ${choices}`);
+        }
+        if (occupant !== null) {
+          await table.submit({ type: 'seat.left', seat });
+          watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
+        }
+        await table.submit({ type: 'seat.joined', seat, player: { name, bot: false } });
+        const token = await tokens.issue({ tableId, seat });
+        return { version: table.current.version, token };
+      });
+    },
+
+    leave(grant) {
+      const { tableId, seat } = grant;
+      return feed.withTable(tableId, 'player', async (table) => {
+        const { snapshot } = table.current;
+        const occupant = snapshot.context.occupants[seat];
+        await tokens.revokeSeat(grant);
+        watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} was left`);
+        if (occupant === null || occupant.bot) {
+          throw new GatewayRefusal('forbidden', `seat ${seat} at table ${tableId} is no longer held by this token's player`);
+        }
+        const phase = phaseOf(snapshot);
+        // A finished game keeps its players on record; leaving it only gives the token up.
+        if (phase === 'gameOver') return { version: table.current.version };
+        await table.submit({ type: 'seat.left', seat });
+        if (phase !== 'seating') {
+          await table.submit({ type: 'seat.joined', seat, player: { name: standInName(occupant.name), bot: true } });
+        }
+        return { version: table.current.version };
+      });
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * What the gateway needs to know of a table beyond its machine state, read
+ * from its log: the service settings of `table.created` (turn clock, bot
+ * kinds), which bot seats stand in for a player who left, and when the last
+ * event was accepted. Kept per table and brought up to date incrementally.
+ */
+import type { Seat } from '../../machines/rules/trick.js';
+import type { StoredEvent } from '../eventstore/eventStore.js';
+import { TABLE_CREATED, type TableCreated } from '../host/tableLog.js';
+import { BOT_KINDS, DEFAULT_BOT_KIND, type BotKind } from '../bots/botRunner.js';
+
+export interface TableSettings {
+  /** The turn clock in seconds; null for none. */
+  readonly turnSeconds: number | null;
+  /** The bot kind chosen for a seat; seats not named play the default. */
+  readonly botKinds: Readonly<Record<number, BotKind>>;
+}
+
+export interface TableFacts {
+  readonly version: number;
+  readonly settings: TableSettings;
+  /** Bot seats holding the place of a player who left; a person may take them. */
+  readonly standIns: ReadonlySet<Seat>;
+  readonly lastEventAt: string;
+}
+
+const NO_SETTINGS: TableSettings = { turnSeconds: null, botKinds: {} };
+
+/** The settings a new table keeps in its `table.created` event. */
+export function settingsRecord(settings: TableSettings): Record<string, unknown> {
+  return {
+    ...(settings.turnSeconds === null ? {} : { turnSeconds: settings.turnSeconds }),
+    ...(Object.keys(settings.botKinds).length === 0 ? {} : { botKinds: settings.botKinds }),
+  };
+}
+
+/** The settings of a `table.created` event; anything unreadable (an imported table has none) is no setting. */
+export function settingsOf(created: Partial<TableCreated>): TableSettings {
+  const given = (created.settings ?? {}) as { turnSeconds?: unknown; botKinds?: unknown };
+  const turnSeconds = typeof given.turnSeconds === 'number' && given.turnSeconds > 0 ? given.turnSeconds : null;
+  const botKinds: Record<number, BotKind> = {};
+  if (typeof given.botKinds === 'object' && given.botKinds !== null) {
+    for (const [seat, kind] of Object.entries(given.botKinds)) {
+      if ((BOT_KINDS as readonly unknown[]).includes(kind)) botKinds[Number(seat)] = kind as BotKind;
+    }
+  }
+  return { turnSeconds, botKinds };
+}
+
+export function botKindOf(settings: TableSettings, seat: Seat): BotKind {
+  return settings.botKinds[seat] ?? DEFAULT_BOT_KIND;
+}
+
+interface FactsInProgress {
+  version: number;
+  settings: TableSettings;
+  standIns: Set<Seat>;
+  /** Seats left and not yet taken again: a bot that takes one stands in. */
+  vacated: Set<Seat>;
+  lastEventAt: string;
+}
+
+function foldEvent(facts: FactsInProgress, event: StoredEvent): void {
+  facts.version = event.seq;
+  facts.lastEventAt = event.at;
+  const data = event.data as { seat?: Seat; player?: { bot?: boolean } };
+  switch (event.type) {
+    case TABLE_CREATED:
+      facts.settings = settingsOf(event.data as Partial<TableCreated>);
+      break;
+    case 'seat.left':
+      facts.vacated.add(data.seat!);
+      facts.standIns.delete(data.seat!);
+      break;
+    case 'seat.joined':
+      if (data.player?.bot === true && facts.vacated.has(data.seat!)) facts.standIns.add(data.seat!);
+      else facts.standIns.delete(data.seat!);
+      facts.vacated.delete(data.seat!);
+      break;
+  }
+}
+
+export class TableFactsCache {
+  private readonly kept = new Map<string, FactsInProgress>();
+  /** Reads of one table run one after another, so no event is folded twice. */
+  private readonly reading = new Map<string, Promise<TableFacts>>();
+
+  constructor(private readonly readEvents: (tableId: string, afterVersion: number) => Promise<StoredEvent[]>) {}
+
+  /** The facts as of the table's latest event. Rejects with the host's unknownTable refusal for no such table. */
+  of(tableId: string): Promise<TableFacts> {
+    const previous = this.reading.get(tableId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.catchUp(tableId));
+    this.reading.set(tableId, next);
+    void next.finally(() => {
+      if (this.reading.get(tableId) === next) this.reading.delete(tableId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  /** Drops what is kept of a table (it is re-read from the log on next use). */
+  forget(tableId: string): void {
+    this.kept.delete(tableId);
+  }
+
+  private async catchUp(tableId: string): Promise<TableFacts> {
+    const facts = this.kept.get(tableId) ?? { version: 0, settings: NO_SETTINGS, standIns: new Set(), vacated: new Set(), lastEventAt: '' };
+    for (const event of await this.readEvents(tableId, facts.version)) foldEvent(facts, event);
+    this.kept.set(tableId, facts);
+    return { version: facts.version, settings: facts.settings, standIns: new Set(facts.standIns), lastEventAt: facts.lastEventAt };
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The one way the running service changes tables: players' commands, bot
+ * moves, turn timeouts, seat changes, new and imported tables all go through
+ * here to the host. Each acknowledged change is announced, with the table's
+ * state exactly as of that change, to the listeners (sockets, bot runner,
+ * turn clock). Changes to one table are made and announced one at a time, so
+ * listeners see every change once, in order.
+ */
+import type { PlayerCommand } from '../../machines/table/events.js';
+import type { TableSnapshot } from '../../machines/table/snapshot.js';
+import { turnDeadline } from '../clock/turnClock.js';
+import type { Accepted, CreateTableRequest, TableHost } from '../host/tableHost.js';
+import type { CommandSource, GatewayMetrics } from './metrics.js';
+import { refusalOf } from './refusals.js';
+import { TableFactsCache, type TableFacts } from './tableFacts.js';
+
+export interface TableChange {
+  readonly tableId: string;
+  readonly version: number;
+  /** The committed state at `version`. Only viewFor may turn it into anything a client sees. */
+  readonly snapshot: TableSnapshot;
+  readonly facts: TableFacts;
+  readonly turnDeadline: string | null;
+}
+
+export type ChangeListener = (change: TableChange) => void;
+
+/** A table held for a sequence of changes no other writer may come between (a seat changing hands). */
+export interface TableAtHand {
+  readonly current: TableChange;
+  submit(command: unknown): Promise<Accepted>;
+}
+
+export interface TableFeedOptions {
+  readonly host: TableHost;
+  readonly metrics?: GatewayMetrics;
+  /** A listener failed, or a change could not be announced; the change itself stands. */
+  readonly onError?: (error: unknown, tableId: string) => void;
+}
+
+export class TableFeed {
+  private readonly host: TableHost;
+  private readonly facts: TableFactsCache;
+  private readonly metrics: GatewayMetrics | undefined;
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly onError: (error: unknown, tableId: string) => void;
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: TableFeedOptions) {
+    this.host = options.host;
+    this.metrics = options.metrics;
+    this.facts = new TableFactsCache((tableId, after) => this.host.events(tableId, after));
+    this.onError = options.onError ?? ((error, tableId) => console.error(`announcing a change of table ${tableId} failed:`, error));
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async createTable(request: CreateTableRequest): Promise<Accepted> {
+    const accepted = await this.host.createTable(request);
+    await this.announceNew(accepted.tableId);
+    return accepted;
+  }
+
+  async importRecord(document: unknown): Promise<Accepted> {
+    const accepted = await this.host.importRecord(document);
+    await this.announceNew(accepted.tableId);
+    return accepted;
+  }
+
+  async submit(tableId: string, command: unknown, source: CommandSource): Promise<Accepted> {
+    const { accepted } = await this.exclusive(tableId, () => this.measured(source, () => this.host.submit(tableId, command), tableId));
+    return accepted;
+  }
+
+  /** The turn clock ran out at `version`: the timeout and `move` are recorded together, if the table is still there. */
+  async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
+    const { accepted } = await this.exclusive(tableId, () =>
+      this.measured('clock', () => this.host.timeOut(tableId, version, move), tableId),
+    );
+    return accepted;
+  }
+
+  /** Runs `work` with the table held: its submits are the only changes to the table until it ends. */
+  withTable<T>(tableId: string, source: CommandSource, work: (table: TableAtHand) => Promise<T>): Promise<T> {
+    return this.exclusive(tableId, async () => {
+      let current = await this.current(tableId);
+      return work({
+        get current() {
+          return current;
+        },
+        submit: async (command) => {
+          const done = await this.measured(source, () => this.host.submit(tableId, command), tableId);
+          current = done.change ?? (await this.current(tableId));
+          return done.accepted;
+        },
+      });
+    });
+  }
+
+  /** The table as it stands, with its facts, without announcing anything. */
+  async current(tableId: string): Promise<TableChange> {
+    const { version, snapshot } = await this.host.snapshot(tableId);
+    const facts = await this.facts.of(tableId);
+    return { tableId, version, snapshot, facts, turnDeadline: turnDeadline(snapshot, facts.settings.turnSeconds, facts.lastEventAt) };
+  }
+
+  /** Announces the table as it stands, e.g. after a restart, so bots and clocks pick it up. */
+  announceCurrent(tableId: string): Promise<TableChange> {
+    return this.exclusive(tableId, () => this.announceCurrentNow(tableId));
+  }
+
+  private async announceNew(tableId: string): Promise<void> {
+    await this.announceCurrent(tableId).catch((error: unknown) => this.onError(error, tableId));
+  }
+
+  private async announceCurrentNow(tableId: string): Promise<TableChange> {
+    const change = await this.current(tableId);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.onError(error, tableId);
+      }
+    }
+    // A finished game changes no more: what is kept of it is read from the log again if it is ever asked for.
+    if (change.snapshot.context.outcome?.finished === true) this.facts.forget(tableId);
+    return change;
+  }
+
+  /** Makes a write, counts it, and announces the change it made (null when the announcement failed). */
+  private async measured(
+    source: CommandSource,
+    write: () => Promise<Accepted>,
+    tableId: string,
+  ): Promise<{ accepted: Accepted; change: TableChange | null }> {
+    const started = performance.now();
+    let accepted: Accepted;
+    try {
+      accepted = await write();
+    } catch (error) {
+      this.metrics?.commandSettled(source, { refused: refusalOf(error)?.error ?? 'internal' }, (performance.now() - started) / 1000);
+      throw error;
+    }
+    this.metrics?.commandSettled(source, 'accepted', (performance.now() - started) / 1000);
+    const change = await this.announceCurrentNow(tableId).catch((error: unknown) => {
+      this.onError(error, tableId);
+      return null;
+    });
+    return { accepted, change };
+  }
+
+  /** Runs `work` after every earlier piece of work for the same table has finished. */
+  private exclusive<T>(tableId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(tableId) ?? Promise.resolve();
+    const result = previous.then(work, work);
+    const tail = result.catch(() => undefined);
+    this.queues.set(tableId, tail);
+    void tail.then(() => {
+      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
+    });
+    return result;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Helpers for the gateway's tests: a gateway on a memory store (or a given
+ * one), listening on a free port for real WebSocket clients, and a socket
+ * client that keeps every message it receives.
+ */
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { expect } from 'vitest';
+import { WebSocket } from 'ws';
+import type { TableInput } from '../../machines/table/context.js';
+import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { viewFor, type Viewer } from '../../machines/view.js';
+import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
+import { isMachineEvent, toTableEvent } from '../host/tableLog.js';
+import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { TableHost } from '../host/tableHost.js';
+import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
+import type { SeatTokens } from '../tokens/seatTokens.js';
+import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+
+export interface TestService {
+  readonly app: Gateway;
+  readonly host: TableHost;
+  readonly store: EventStore;
+  readonly tokens: SeatTokens;
+  /** Closes the gateway and the host (not the store or tokens, which a restart may reuse). */
+  close(): Promise<void>;
+}
+
+export function startService(options: Partial<GatewayOptions> & { store?: EventStore; tokens?: SeatTokens } = {}): TestService {
+  const store = options.store ?? createMemoryEventStore();
+  const tokens = options.tokens ?? createMemorySeatTokens();
+  const host = options.host ?? new TableHost({ store });
+  const app = createGateway({
+    logger: pino({ level: 'silent' }),
+    botDelayMs: 0,
+    adminToken: 'admin-secret-for-tests',
+    webRoot: '/nonexistent',
+    ...options,
+    host,
+    tokens,
+  });
+  return {
+    app,
+    host,
+    store,
+    tokens,
+    async close() {
+      await app.close();
+      await host.close();
+    },
+  };
+}
+
+export const ADMIN = { authorization: 'Bearer admin-secret-for-tests' };
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Starts listening on a free port; the ws:// base URL. */
+export async function listen(app: Gateway): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return `ws://127.0.0.1:${port}`;
+}
+
+export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Message = any;
+
+/** A WebSocket client that records every message, with helpers to wait for one. */
+export class SocketClient {
+  readonly messages: Message[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private readonly arrivals = new Set<() => void>();
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.messages.push(JSON.parse(data.toString()));
+      for (const arrival of [...this.arrivals]) arrival();
+    });
+    socket.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+    });
+  }
+
+  static async open(url: string): Promise<SocketClient> {
+    const socket = new WebSocket(url);
+    const client = new SocketClient(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+      socket.once('unexpected-response', (_, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    });
+    return client;
+  }
+
+  /** The HTTP status and body of a refused upgrade. */
+  static async refusal(url: string): Promise<{ status: number; body: Message }> {
+    const socket = new WebSocket(url);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => reject(new Error('the socket was accepted')));
+      socket.once('error', () => undefined);
+      socket.once('unexpected-response', (_, response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+          socket.terminate();
+        });
+      });
+    });
+  }
+
+  get views(): Message[] {
+    return this.messages.filter((message) => message.type === 'view');
+  }
+
+  get lastView(): Message | undefined {
+    return this.views.at(-1);
+  }
+
+  send(message: unknown): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The first message received so far, or from now on, that matches. */
+  next(predicate: (message: Message) => boolean, what: string, timeoutMs = 20_000): Promise<Message> {
+    const found = this.messages.find(predicate);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      let checked = this.messages.length;
+      const timer = setTimeout(() => {
+        this.arrivals.delete(arrival);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const arrival = () => {
+        for (; checked < this.messages.length; checked++) {
+          if (!predicate(this.messages[checked])) continue;
+          clearTimeout(timer);
+          this.arrivals.delete(arrival);
+          resolve(this.messages[checked]);
+          return;
+        }
+      };
+      this.arrivals.add(arrival);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed !== null) return;
+    const closed = new Promise((resolve) => this.socket.once('close', resolve));
+    this.socket.close();
+    await closed;
+  }
+}
+
+/** The table's state right after each event of its log (index = seq), folded through the machine. */
+export function statesOfLog(events: readonly StoredEvent[]): TableSnapshot[] {
+  const created = events[0].data as TableInput;
+  const table = startTable(created);
+  const states: TableSnapshot[] = [];
+  states[1] = table.getSnapshot();
+  for (const event of events.slice(1)) {
+    if (isMachineEvent(event) && !offer(table, toTableEvent(event))) throw new Error(`event ${event.seq} is refused on replay`);
+    states[event.seq] = table.getSnapshot();
+  }
+  table.stop();
+  return states;
+}
+
+const CARD_PATTERN = /"(\d-(?:\d+|7a|7b)|cupid|chaperone|rival|go-between)"/g;
+
+/**
+ * Checks one view message a viewer received against the table at that
+ * version: it is exactly viewFor's view, and holds no card of another seat's
+ * hand (but those the viewer passed them), no role before the reveal, no
+ * other seat's passes, no accusation before all are in. (Plain checks, not
+ * expect(), in the loops: a game has hundreds of messages.)
+ */
+export function expectNoLeak(message: Message, viewer: Viewer, states: readonly TableSnapshot[]): void {
+  const leak = (what: string) => expect.fail(`${what} reached ${viewer} at version ${message.version}`);
+  const snapshot = states[message.version];
+  if (snapshot === undefined) expect.fail(`version ${message.version} is not in the log`);
+  const expected = JSON.stringify(viewFor(snapshot, viewer));
+  // Compared as text (the message is that text parsed): a deep comparison of hundreds of views is slow.
+  if (JSON.stringify(message.view) !== expected) expect(message.view).toEqual(JSON.parse(expected));
+  const text = JSON.stringify(message);
+  for (const internal of ['"holdings"', '"deal"', '"seed"', '"passChoices"', '"roles"']) if (text.includes(internal)) leak(internal);
+  const { context } = snapshot;
+  const hand = context.hand;
+  if (hand === null) return;
+  const own = viewer === 'spectator' ? null : viewer;
+  const seen = new Set(text.match(CARD_PATTERN) ?? []);
+  const passedAway = new Set((own === null ? [] : (hand.passChoices?.[own] ?? [])).map((pass) => pass.card));
+  const revealed = hand.accusations?.every((accused) => accused !== null) ?? false;
+  for (let other = 0; other < context.seatCount; other++) {
+    if (other === own) continue;
+    for (const card of hand.holdings[other]) {
+      if (!passedAway.has(card) && seen.has(`"${card}"`)) leak(`${card} of seat ${other}`);
+    }
+    if (!revealed && message.view.seats[other].role !== null) leak(`the role of seat ${other}`);
+  }
+  const view = message.view.hand;
+  for (const pass of [...view.passesSent, ...view.passesReceived]) {
+    if (pass.from !== own && pass.to !== own) leak(`a pass from ${pass.from} to ${pass.to}`);
+  }
+  if (!revealed && (view.traitor !== null || view.accusations !== null)) leak('the Traitor or the accusations before the reveal');
+  if (view.accusation !== (own === null ? null : (hand.accusations?.[own] ?? null))) leak('an accusation not its own');
+  if (own === null && view.cards !== null) leak('a hand');
+}

@@ -1,0 +1,57 @@
+/**
+ * Seat tokens in the service's SQLite file, beside the event store's tables,
+ * so players keep their seats across restarts. Only SHA-256 hashes are kept.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { hashToken, looksLikeToken, newToken, type SeatTokens } from './seatTokens.js';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS seat_tokens (
+    token_hash TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    issued_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS seat_tokens_by_seat ON seat_tokens (table_id, seat);
+`;
+
+export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTokens {
+  const inMemory = path === ':memory:' || path === '';
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(SCHEMA);
+  const insert = db.prepare('INSERT INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)');
+  const find = db.prepare('SELECT table_id, seat FROM seat_tokens WHERE token_hash = ?');
+  const revoke = db.prepare('DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?');
+  let closed = false;
+  const checkOpen = () => {
+    if (closed) throw new Error(`the seat tokens of ${path} are closed`);
+  };
+  return {
+    async issue({ tableId, seat }) {
+      checkOpen();
+      const token = newToken();
+      insert.run(hashToken(token), tableId, seat, new Date().toISOString());
+      return token;
+    },
+    async resolve(token) {
+      checkOpen();
+      if (!looksLikeToken(token)) return null;
+      const row = find.get(hashToken(token)) as { table_id: string; seat: number } | undefined;
+      return row === undefined ? null : { tableId: row.table_id, seat: row.seat };
+    },
+    async revokeSeat({ tableId, seat }) {
+      checkOpen();
+      return revoke.run(tableId, seat).changes;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
