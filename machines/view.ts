@@ -4,7 +4,7 @@
  * else: hidden information is filtered in this one place.
  */
 import { HEARTS, type Card, type Suit } from './cards/card.js';
-import type { CompletedTrick, HandResult, Pass, TableContext, TeamTally, TrickInProgress, GameOutcome } from './table/context.js';
+import type { CompletedHand, CompletedTrick, HandResult, Pass, TableContext, TeamTally, TrickInProgress, GameOutcome } from './table/context.js';
 import type { Occupant } from './table/events.js';
 import { GAMES, type GameName, type TableOptions } from './table/options.js';
 import { awaitedActions, type AwaitedAction } from './table/refusal.js';
@@ -64,6 +64,8 @@ export interface TableView {
   readonly awaiting: readonly AwaitedAction[];
   readonly hand: HandView | null;
   readonly handResults: readonly HandResult[];
+  /** The hand scored last, all of it public by then: its tricks (the last one included), Traitor and accusations. */
+  readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
   readonly marked: TeamTally<readonly Suit[]> | null;
   readonly marriageCount: TeamTally<number> | null;
@@ -92,6 +94,7 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
     awaiting: awaitedActions(snapshot),
     hand: hand === null ? null : handView(snapshot, own, revealed),
     handResults: context.handResults,
+    lastHand: context.lastHand,
     scores: context.scores,
     marked: context.marked,
     marriageCount: context.marriageCount,

@@ -2,13 +2,23 @@
  * Scoring: at the end of every hand the hand is scored, and the game either
  * ends or goes on to the next deal.
  */
-import type { TableContext } from '../table/context.js';
+import { HEARTS } from '../cards/card.js';
+import { currentHand, type TableContext } from '../table/context.js';
 import { scoreHand } from '../rules/scoring.js';
 
 export function recordHandScore(context: TableContext): Partial<TableContext> {
   const scored = scoreHand(context);
+  const hand = currentHand(context);
   return {
     handResults: [...context.handResults, scored.result],
+    lastHand: {
+      index: hand.index,
+      trump: hand.trump,
+      antiCupid: hand.antiCupid,
+      tricks: hand.tricks,
+      traitor: hand.roles === null ? null : hand.roles.indexOf(HEARTS),
+      accusations: hand.accusations,
+    },
     scores: scored.scores,
     marked: scored.marked,
     marriageCount: scored.marriageCount,

@@ -66,6 +66,21 @@ export interface HandState {
   readonly accusations: readonly (Seat | null)[] | null;
 }
 
+/**
+ * What stays public of the hand just scored: its tricks with their cards,
+ * and in A Traitor of Love the Traitor and the accusations. The next deal
+ * replaces the hand at once, so without this no seat would see the hand's
+ * last trick.
+ */
+export interface CompletedHand {
+  readonly index: number;
+  readonly trump: Suit | null;
+  readonly antiCupid: Seat | null;
+  readonly tricks: readonly CompletedTrick[];
+  readonly traitor: Seat | null;
+  readonly accusations: readonly (Seat | null)[] | null;
+}
+
 export interface GameOutcome {
   readonly finished: boolean;
   readonly scores: readonly number[];
@@ -80,6 +95,7 @@ export interface TableContext {
   readonly occupants: readonly (Occupant | null)[];
   readonly hand: HandState | null;
   readonly handResults: readonly HandResult[];
+  readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
   /** Seven Suitors only. */
   readonly marked: TeamTally<readonly Suit[]> | null;
@@ -113,6 +129,7 @@ export function initialContext(input: TableInput): TableContext {
     occupants: Array.from({ length: seatCount }, () => null),
     hand: null,
     handResults: [],
+    lastHand: null,
     scores: Array.from({ length: seatCount }, () => 0),
     marked: sevenSuitors ? { A: [], B: [] } : null,
     marriageCount: sevenSuitors ? { A: 0, B: 0 } : null,

@@ -1,0 +1,127 @@
+/**
+ * The service's HTTP API (docs/api.md), typed for the client. Every refusal
+ * comes back as an ApiError carrying the service's own message.
+ */
+import type { Card, Suit } from '../../../../machines/cards/card.js';
+import type { Pass } from '../../../../machines/table/context.js';
+import type { GameName } from '../../../../machines/table/options.js';
+import type { TableView } from '../../../../machines/view.js';
+
+export interface LobbyTable {
+  readonly tableId: string;
+  readonly game: GameName;
+  readonly phase: string;
+  readonly openSeats: readonly number[];
+  readonly hand: number;
+  readonly finished: boolean;
+  readonly version: number;
+}
+
+export interface NewTable {
+  readonly game: GameName;
+  readonly options: Record<string, string>;
+  readonly bots: readonly number[];
+  readonly turnSeconds?: number;
+}
+
+export interface SeatTaken {
+  readonly tableId: string;
+  readonly seat: number;
+  readonly token: string;
+}
+
+export interface VersionedView {
+  readonly version: number;
+  readonly view: TableView;
+  /** When the turn clock runs out for the seats awaited (ISO time); null without a clock. */
+  readonly turnDeadline?: string | null;
+}
+
+/** What each seat saw of its own hand, shown in a replay once the game is over. */
+export interface OpenHand {
+  readonly seat: number;
+  readonly cards: readonly Card[];
+  readonly roleCard: Suit | null;
+  readonly role: 'traitor' | 'matchmaker' | null;
+  readonly passesSent: readonly Pass[];
+  readonly passesReceived: readonly Pass[];
+  readonly accusation: number | null;
+}
+
+/** A replay's view: the spectator's, and once the game is over, every hand open too. */
+export type ReplayView = TableView & { readonly open?: true; readonly openHands?: readonly OpenHand[] };
+
+export interface ReplayStep {
+  readonly at: number;
+  /** The table's last event: the end of the timeline. */
+  readonly version: number;
+  readonly phase: string;
+  readonly state: unknown;
+  readonly view: ReplayView;
+}
+
+export interface LoggedEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly at: string;
+  readonly data: Record<string, unknown>;
+}
+
+export type PlayerCommand =
+  | { readonly type: 'cards.passed'; readonly passes: readonly { readonly to: number; readonly card: Card }[] }
+  | { readonly type: 'card.played'; readonly card: Card }
+  | { readonly type: 'traitor.accused'; readonly accused: number };
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request<T>(method: string, path: string, options: { body?: unknown; token?: string | null } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  const json: unknown = text === '' ? null : JSON.parse(text);
+  if (!response.ok) {
+    const refusal = (json ?? {}) as { error?: string; message?: string };
+    throw new ApiError(response.status, refusal.error ?? 'error', refusal.message ?? `${method} ${path} answered ${response.status}`);
+  }
+  return json as T;
+}
+
+const table = (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`;
+
+export const api = {
+  listTables: () => request<{ tables: LobbyTable[] }>('GET', '/api/tables').then((answer) => answer.tables),
+  createTable: (body: NewTable) => request<{ tableId: string; version: number }>('POST', '/api/tables', { body }),
+  takeSeat: (tableId: string, seat: number, name: string) =>
+    request<SeatTaken>('POST', `${table(tableId)}/seats/${seat}`, { body: { name } }),
+  leaveSeat: (tableId: string, seat: number, token: string) => request<unknown>('DELETE', `${table(tableId)}/seats/${seat}`, { token }),
+  view: (tableId: string, token: string | null) => request<VersionedView>('GET', `${table(tableId)}/view`, { token }),
+  send: (tableId: string, token: string, command: PlayerCommand) =>
+    request<{ version: number }>('POST', `${table(tableId)}/commands`, { body: command, token }),
+  log: (tableId: string) => request<{ events: LoggedEvent[] }>('GET', `${table(tableId)}/log`).then((answer) => answer.events),
+  replay: (tableId: string, at?: number) =>
+    request<ReplayStep>('GET', `${table(tableId)}/replay${at === undefined ? '' : `?at=${at}`}`),
+};
+
+export function socketUrl(tableId: string, token: string | null, after: number | null): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const query = new URLSearchParams();
+  if (token) query.set('token', token);
+  if (after !== null) query.set('after', String(after));
+  const search = query.toString();
+  return `${scheme}://${location.host}${table(tableId)}/socket${search === '' ? '' : `?${search}`}`;
+}

@@ -1,0 +1,75 @@
+/**
+ * A table's live views over the WebSocket. After a drop it reconnects with
+ * `after` = the last version seen, so it misses no change and sees none twice.
+ */
+import type { TableView } from '../../../../machines/view.js';
+import { socketUrl } from './api.js';
+
+export type LiveState = 'connecting' | 'open' | 'reconnecting';
+
+export interface LiveHandlers {
+  readonly onView: (version: number, view: TableView, turnDeadline: string | null) => void;
+  readonly onState: (state: LiveState) => void;
+  readonly onRefused?: (message: string) => void;
+  /** The seat was left or changed hands (close code 4001): its token is no longer good. */
+  readonly onSeatLost?: () => void;
+}
+
+const SEAT_CHANGED_HANDS = 4001;
+
+type ServerMessage =
+  | { type: 'view'; version: number; view: TableView; turnDeadline?: string | null }
+  | { type: 'accepted'; id: string; version: number }
+  | { type: 'refused'; id: string; error: string; message: string }
+  | { type: string; message?: string };
+
+const MAX_DELAY_MS = 5_000;
+
+/** Follows a table until the returned function is called. */
+export function followTable(tableId: string, token: string | null, after: number, handlers: LiveHandlers): () => void {
+  let lastVersion = after;
+  let socket: WebSocket | null = null;
+  let retryDelay = 250;
+  let retryTimer: number | undefined;
+  let stopped = false;
+
+  const connect = () => {
+    handlers.onState(socket === null ? 'connecting' : 'reconnecting');
+    socket = new WebSocket(socketUrl(tableId, token, lastVersion));
+    // The first view of a connection is taken whatever its version: a service that lost its tables starts over.
+    let first = true;
+    socket.addEventListener('open', () => {
+      retryDelay = 250;
+      handlers.onState('open');
+    });
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as ServerMessage;
+      if (message.type === 'view' && 'view' in message) {
+        if (message.version <= lastVersion && !first) return;
+        first = false;
+        lastVersion = message.version;
+        handlers.onView(message.version, message.view, message.turnDeadline ?? null);
+      } else if (message.type === 'refused' && typeof message.message === 'string') {
+        handlers.onRefused?.(message.message);
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      if (stopped) return;
+      if (event.code === SEAT_CHANGED_HANDS && token !== null) {
+        stopped = true;
+        handlers.onSeatLost?.();
+        return;
+      }
+      handlers.onState('reconnecting');
+      retryTimer = window.setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, MAX_DELAY_MS);
+    });
+  };
+  connect();
+
+  return () => {
+    stopped = true;
+    window.clearTimeout(retryTimer);
+    socket?.close();
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The real service in-process for browser tests: a memory event store, the
+ * table host and the gateway serving the web client freshly built from
+ * source (into a folder of its own, so other tests' dist/ is never touched),
+ * on a free port of 127.0.0.1, with bots that move at once.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildWeb } from '../../scripts/build-web.js';
+import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
+import { createGateway } from '../../services/gateway/gateway.js';
+import { TableHost } from '../../services/host/tableHost.js';
+import { createMemorySeatTokens } from '../../services/tokens/memorySeatTokens.js';
+
+export interface RunningService {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startService(): Promise<RunningService> {
+  const webRoot = await mkdtemp(join(tmpdir(), 'suitors-web-'));
+  await buildWeb(webRoot);
+  const store = createMemoryEventStore();
+  const host = new TableHost({ store });
+  const tokens = createMemorySeatTokens();
+  const gateway = createGateway({ host, tokens, webRoot, botDelayMs: 0, httpRateLimit: { perSecond: 1_000, burst: 1_000 } });
+  const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    close: async () => {
+      await gateway.close();
+      await host.close();
+      await tokens.close();
+      await store.close();
+      await rm(webRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Calls the API as a script would. */
+export async function apiCall<T>(url: string, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

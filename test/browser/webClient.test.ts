@@ -1,0 +1,224 @@
+/**
+ * The web client in a real headless Chromium against the real service:
+ * a person plays whole hands by clicking, a spectator watches, and a
+ * finished game is stepped through on the replay page. Screenshots are
+ * kept in test-artifacts/browser/.
+ */
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TableView } from '../../machines/view.js';
+import { launchChromium, pageErrors, screenshot } from './browser.js';
+import { apiCall, eventually, startService, type RunningService } from './service.js';
+
+const SUITS = ['Spades', 'Moons', 'Diamonds', 'Clubs', 'Stars', 'Pyramids', 'Hearts'];
+
+// Started by the first test that needs them, so a missing browser fails every test rather than skipping them.
+let browser: Promise<Browser> | undefined;
+let running: Promise<RunningService> | undefined;
+let service: RunningService;
+
+beforeEach(async () => {
+  service = await (running ??= startService());
+});
+
+afterAll(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+  await (await running?.catch(() => undefined))?.close();
+});
+
+/** Polls until the page shows what is expected: bots and sockets answer in milliseconds, but a busy machine is slower. */
+function settle<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 20_000 });
+}
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 } });
+  return { page, errors: pageErrors(page) };
+}
+
+/** Opens a table from the lobby form with the person at seat 0 and bots in every other seat. */
+async function openTableAsPerson(page: Page, game: string, options: Record<string, string> = {}): Promise<string> {
+  await page.goto(`${service.url}/#/`);
+  await page.getByLabel('Your name').fill('Ada');
+  await page.getByLabel('Game', { exact: true }).selectOption(game);
+  for (const [label, value] of Object.entries(options)) await page.getByLabel(label).selectOption(value);
+  await settle(() => page.getByLabel(/^Seat 0/).inputValue()).toBe('me');
+  await page.getByRole('button', { name: 'Open table' }).click();
+  await page.waitForURL(/#\/table\/t-/);
+  return decodeURIComponent(page.url().split('#/table/')[1]);
+}
+
+/** Clicks one card for each pass recipient, then passes. */
+async function passByClicking(page: Page, recipients: number): Promise<void> {
+  await page.getByText('Your turn: choose one card').waitFor();
+  const cards = page.locator('.hand .card-button');
+  for (let i = 0; i < recipients; i++) await cards.nth(i).click();
+  await settle(() => page.locator('.hand .card-button.selected').count()).toBe(recipients);
+  await page.getByRole('button', { name: 'Pass these cards' }).click();
+}
+
+/**
+ * Plays the first highlighted card each time it is the person's turn, until
+ * `done` shows. Returns how many cards were played; calls `onPlay` after each.
+ */
+async function playByClicking(page: Page, done: string, onPlay?: (plays: number) => Promise<void>): Promise<number> {
+  const cards = page.locator('.hand .card-button');
+  const playable = page.locator('.hand button.legal:not([disabled])');
+  let plays = 0;
+  for (;;) {
+    await page.locator(`.hand button.legal:not([disabled]), ${done}`).first().waitFor();
+    if ((await page.locator(done).count()) > 0) return plays;
+    const before = await cards.count();
+    const card = playable.first();
+    expect(await card.getAttribute('aria-label')).toMatch(/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/);
+    await card.click();
+    plays++;
+    await settle(() => cards.count()).toBe(before - 1);
+    await onPlay?.(plays);
+  }
+}
+
+async function spectatorView(tableId: string): Promise<TableView> {
+  return (await apiCall<{ view: TableView }>(service.url, 'GET', `/api/tables/${tableId}/view`)).view;
+}
+
+// Each test plays through a hand in a real browser; on a busy machine that takes a while.
+describe('the web client in Chromium', { timeout: 120_000 }, () => {
+  it('lets a person open a Seven Suitors table with three bots, play a whole hand by clicking, and see the score', async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${service.url}/#/`);
+    await screenshot(page, 'lobby');
+    const tableId = await openTableAsPerson(page, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await settle(() => page.locator('.hand .card-button').count()).toBe(14);
+    await screenshot(page, 'seven-suitors-passing');
+    await passByClicking(page, 3);
+
+    const plays = await playByClicking(page, '.outcome', async (played) => {
+      if (played !== 5) return;
+      await screenshot(page, 'seven-suitors-trick-play');
+      const watcher = await openPage();
+      await watcher.page.goto(`${service.url}/#/watch/${tableId}`);
+      await watcher.page.getByText('Spectating').waitFor();
+      expect(await watcher.page.locator('.hand').count()).toBe(0);
+      await settle(() => watcher.page.locator('.seat').count()).toBe(4);
+      expect(await watcher.page.locator('.seat').first().textContent()).toContain('Seat 0 · Ada');
+      await screenshot(watcher.page, 'seven-suitors-spectator');
+      await watcher.page.close();
+      expect(watcher.errors).toEqual([]);
+    });
+    expect(plays).toBe(14);
+
+    const view = await spectatorView(tableId);
+    expect(view.outcome?.finished).toBe(true);
+    await settle(() => page.locator('.status').textContent()).toMatch(/^Game over\./);
+    for (const team of ['A', 'B'] as const) {
+      const row = page.locator(`.scores tr[data-team="${team}"]`);
+      const marked = view.marked![team];
+      expect(await row.locator('.marked').textContent()).toContain(`(${marked.length}/7)`);
+      for (const suit of marked) expect(await row.locator('.marked').textContent()).toContain(SUITS[suit - 1]);
+      expect(await row.locator('.marriage-count').textContent()).toBe(String(view.marriageCount![team]));
+    }
+    const marriages = view.handResults[0].marriages.length;
+    expect(await page.locator('.last-hand .marriages li').count()).toBe(marriages);
+    await screenshot(page, 'seven-suitors-hand-over');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lets a person at A Traitor of Love pass to the other team, play the hand and name a teammate', async () => {
+    const { page, errors } = await openPage();
+    await openTableAsPerson(page, 'traitorOfLove');
+    await settle(() => page.locator('.passing .recipient').allTextContents()).toEqual([
+      expect.stringMatching(/^To Seat 1 · /),
+      expect.stringMatching(/^To Seat 3 · /),
+      expect.stringMatching(/^To Seat 5 · /),
+    ]);
+    expect(await page.locator('.role').textContent()).toMatch(/^Your role this hand: (the Traitor|a Matchmaker)/);
+    await passByClicking(page, 3);
+    const plays = await playByClicking(page, '.accusation');
+    expect(plays).toBe(10);
+    const accuse = page.locator('.accusation button');
+    expect(await accuse.allTextContents()).toEqual([expect.stringMatching(/^Accuse Seat 2 · /), expect.stringMatching(/^Accuse Seat 4 · /)]);
+    await screenshot(page, 'traitor-of-love-accusation');
+    await accuse.first().click();
+    await page.locator('.last-hand').waitFor();
+    expect(await page.locator('.last-hand').textContent()).toMatch(/Hand points: You -?\d+, Seat 1 · .+ -?\d+/);
+    await screenshot(page, 'traitor-of-love-hand-over');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lets a person take an open seat from the lobby, keep it across a reload, and leave it', async () => {
+    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 1, 3, 4] });
+    const { page, errors } = await openPage();
+    await page.goto(`${service.url}/#/`);
+    await page.getByLabel('Your name').fill('Grace');
+    await page.locator(`tr[data-table="${tableId}"]`).getByRole('button', { name: 'Sit at seat 2' }).click();
+    await page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await settle(() => page.locator('.hand .card-button').count()).toBe(12);
+    expect(await page.locator('.seat.own').textContent()).toMatch(/^You/);
+    await page.reload();
+    await settle(() => page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 2/);
+    expect(await page.locator('.seat').allTextContents()).toContainEqual(expect.stringMatching(/Anti-Cupid/));
+    await screenshot(page, 'anti-cupid-joined');
+
+    await page.getByRole('button', { name: 'Leave seat' }).click();
+    await page.waitForURL(/#\/$/);
+    const row = page.locator(`tr[data-table="${tableId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).not.toContain('Back to seat');
+    expect(await page.evaluate((id) => localStorage.getItem(`suitors.seat.${id}`), tableId)).toBeNull();
+    const seat = (await spectatorView(tableId)).seats[2];
+    expect(seat.occupant).toMatchObject({ bot: true }); // a bot plays the seat until someone takes it
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('steps through a finished all-bot game on the replay page', async () => {
+    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', {
+      game: 'sevenSuitors',
+      options: { end: 'hands:1' },
+      bots: [0, 1, 2, 3],
+    });
+    await eventually('the bot game to finish', async () => {
+      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(service.url, 'GET', '/api/tables');
+      return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
+    });
+    const { events } = await apiCall<{ events: unknown[] }>(service.url, 'GET', `/api/tables/${tableId}/log`);
+    const last = events.length;
+
+    const { page, errors } = await openPage();
+    await page.goto(`${service.url}/#/replay/${tableId}`);
+    const position = page.locator('.position');
+    const status = page.locator('.replay-frame .status');
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${last} of ${last}: `));
+    expect(await status.textContent()).toContain('Game over');
+    expect(await page.getByRole('button', { name: 'Next event' }).isDisabled()).toBe(true);
+    expect(await page.locator('#timeline').inputValue()).toBe(String(last));
+
+    await page.getByRole('button', { name: 'First event' }).click();
+    await settle(() => position.textContent()).toBe(`Event 1 of ${last}: table opened`);
+    expect(await status.textContent()).toContain('Waiting for players: seats 0, 1, 2, 3 open');
+
+    await page.getByRole('button', { name: 'Next event' }).click();
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event 2 of ${last}: .+ \\(bot\\) sat at seat 0$`));
+    expect(await status.textContent()).toContain('seats 1, 2, 3 open');
+
+    const middle = Math.floor(last / 2);
+    await page.locator('#timeline').fill(String(middle));
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle} of ${last}: Seat \\d played `));
+    expect(await status.textContent()).toContain('Trick play');
+    expect(await page.locator('.trick').textContent()).toMatch(/Trump: \S+ (Spades|Moons|Diamonds|Clubs|Stars|Pyramids|Hearts)/);
+    expect(page.url()).toContain(`?at=${middle}`);
+    await settle(() => page.locator('.open-hands li').count()).toBe(4); // a finished game's replay opens every hand
+    await screenshot(page, 'replay-middle');
+
+    await page.getByRole('button', { name: 'Previous event' }).click();
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle - 1} of ${last}: `));
+    await page.getByRole('button', { name: 'Last event' }).click();
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${last} of ${last}: `));
+    await screenshot(page, 'replay-end');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
