@@ -12,6 +12,8 @@ import { phaseOf, type Phase, type TableSnapshot } from './table/snapshot.js';
 import { capturedSevens, type CapturedSeven } from './rules/marriage.js';
 import { legalPlaysFor } from './fragments/trickPlay.js';
 import { allSeatsHaveAccused } from './fragments/accusation.js';
+import { passRecipients } from './fragments/passing.js';
+import { teammatesOf } from './rules/sides.js';
 import type { Seat } from './rules/trick.js';
 
 export type Viewer = Seat | 'spectator';
@@ -44,6 +46,10 @@ export interface HandView {
   readonly legalCards: readonly Card[];
   /** The viewer's own tracking card suit (A Traitor of Love). */
   readonly roleCard: Suit | null;
+  /** The seats the viewer must pass one card each to, while it has not passed; empty otherwise. */
+  readonly passTo: readonly Seat[];
+  /** The teammates the viewer may name, while it has not accused; empty otherwise. */
+  readonly mayAccuse: readonly Seat[];
   /** Passes the viewer chose or made. */
   readonly passesSent: readonly Pass[];
   /** Passes the viewer received, once every seat has passed. */
@@ -122,6 +128,11 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     cards: own === null ? null : hand.holdings[own],
     legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : legalPlaysFor(context, own),
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
+    passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : [],
+    mayAccuse:
+      own !== null && phaseOf(snapshot) === 'accusation' && hand.accusations?.[own] === null
+        ? teammatesOf(own, context.seatCount)
+        : [],
     passesSent: own === null ? [] : (hand.passChoices?.[own] ?? []),
     passesReceived: own === null ? [] : hand.passes.filter((pass) => pass.to === own),
     accusation: own === null ? null : (hand.accusations?.[own] ?? null),
