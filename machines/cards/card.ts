@@ -74,8 +74,17 @@ export function faceOf(card: Card): SuitCardFace | undefined {
   return FACES.get(card);
 }
 
+const CHAR_0 = 48;
+const CHAR_DASH = 45;
+
+/**
+ * The suit of a suit card, read from its first character (every suit card
+ * is "<suit>-..." with a one-digit suit); undefined for a special card. Trick
+ * play asks this for every card it looks at, so it avoids the map lookup.
+ */
 export function suitOf(card: Card): Suit | undefined {
-  return FACES.get(card)?.suit;
+  const digit = card.charCodeAt(0) - CHAR_0;
+  return digit >= 1 && digit <= 7 && card.charCodeAt(1) === CHAR_DASH ? (digit as Suit) : undefined;
 }
 
 export function isSeven(card: Card): boolean {

@@ -33,12 +33,10 @@ export function playCard(context: TableContext, event: CardPlayed): Partial<Tabl
   const hand = currentHand(context);
   const trick = hand.trick!;
   const holdings = hand.holdings.slice();
-  const held = holdings[event.seat].slice();
-  held.splice(held.indexOf(event.card), 1);
-  holdings[event.seat] = held;
+  holdings[event.seat] = holdings[event.seat].filter((card) => card !== event.card);
   // Trump is the suit of the first card led in the hand; a special card led first sets none.
   const trump = hand.trump ?? (hand.tricks.length === 0 ? (suitOf(event.card) ?? null) : null);
-  const plays = trick.plays.concat({ seat: event.seat, card: event.card });
+  const plays = [...trick.plays, { seat: event.seat, card: event.card }];
   return {
     hand: {
       ...hand,
