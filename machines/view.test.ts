@@ -62,6 +62,8 @@ function publicPart(seen: TableView): unknown {
     cards: _cards,
     legalCards: _legal,
     roleCard: _roleCard,
+    passTo: _passTo,
+    mayAccuse: _mayAccuse,
     passesSent: _sent,
     passesReceived: _received,
     accusation: _accusation,
