@@ -4,6 +4,7 @@ import { verifyRecord } from '../../machines/record/verify.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
+import { shuffleDeal } from '../../machines/fragments/dealing.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { nextBotMove, playBotTurns } from '../bots/botDriver.js';
@@ -170,5 +171,25 @@ describe('the table host', () => {
     expect(await store.read(tableId)).toEqual(before);
     const fresh = (await second.snapshot(tableId)).snapshot;
     expect(fresh.context).toEqual((await first.snapshot(tableId)).snapshot.context);
+  });
+
+  it('lets an external dealer deal when configured so, and only then', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store, dealing: 'external' });
+    const { tableId, version } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4) });
+    expect(version).toBe(5);
+    const { snapshot } = await host.snapshot(tableId);
+    expect(phaseOf(snapshot)).toBe('dealing');
+    const deal = shuffleDeal(snapshot.context, createRng('boards'));
+    expect(await refusalOf(host.submit(tableId, deal))).toMatchObject({ kind: 'malformed' });
+    expect(await refusalOf(host.deal(tableId, { ...deal, deal: deal.deal.slice(1) }))).toMatchObject({
+      kind: 'illegal',
+      message: 'a deal has one hand for each of the 4 seats',
+    });
+    await host.deal(tableId, deal);
+    expect(phaseOf((await host.snapshot(tableId)).snapshot)).toBe('passing');
+    const shuffling = newHost().host;
+    const other = await shuffling.createTable({ game: 'sevenSuitors', players: BOTS(4) });
+    expect(await refusalOf(shuffling.deal(other.tableId, deal))).toMatchObject({ kind: 'malformed' });
   });
 });

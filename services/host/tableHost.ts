@@ -31,6 +31,12 @@ export interface TableHostOptions {
   /** A persisted snapshot is written after this many events since the last. */
   readonly snapshotEvery?: number;
   readonly now?: () => Date;
+  /**
+   * Who deals: the host, shuffling with each table's seed (the default), or
+   * the caller through `deal()` — pre-dealt boards, and tests that must
+   * drive the host through the deals a model chose.
+   */
+  readonly dealing?: 'shuffled' | 'external';
 }
 
 export interface CreateTableRequest {
@@ -69,6 +75,7 @@ export class TableHost {
   private readonly store: EventStore;
   private readonly snapshotEvery: number;
   private readonly now: () => Date;
+  private readonly dealing: 'shuffled' | 'external';
   private readonly live = new Map<string, LiveTable>();
   private readonly loading = new Map<string, Promise<LiveTable>>();
   /** The tail of each table's queue of work: commands for one table run one at a time. */
@@ -78,6 +85,7 @@ export class TableHost {
     this.store = options.store;
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.now = options.now ?? (() => new Date());
+    this.dealing = options.dealing ?? 'shuffled';
   }
 
   get residentTables(): number {
@@ -239,9 +247,24 @@ export class TableHost {
     for (const tableId of [...this.live.keys()]) this.evict(tableId);
   }
 
-  /** What the host owes a table after its last event: the deal of the next hand. */
+  /** Deals the next hand of a table whose host deals externally; checked like any command. */
+  async deal(tableId: string, deal: unknown): Promise<Accepted> {
+    return this.exclusive(tableId, async () => {
+      if (this.dealing !== 'external') {
+        throw new TableRefusal('malformed', 'this host shuffles and deals itself; deals are not sent to it');
+      }
+      const table = await this.load(tableId);
+      if ((deal as { type?: unknown } | null)?.type !== 'hand.dealt') {
+        throw new TableRefusal('malformed', 'a deal is a hand.dealt event');
+      }
+      return this.accept(table, deal);
+    });
+  }
+
+  /** What the host owes a table after its last event: the deal of the next hand, when it deals itself. */
   private owedEvents(table: LiveTable): TableEvent[] {
     const owed: TableEvent[] = [];
+    if (this.dealing === 'external') return owed;
     while (phaseOf(table.actor.getSnapshot()) === 'dealing') {
       const { context } = table.actor.getSnapshot();
       const deal = shuffleDeal(context, createRng(`${table.created.seed}/hand/${context.handResults.length}`));
