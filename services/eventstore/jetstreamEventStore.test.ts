@@ -1,0 +1,398 @@
+/**
+ * The JetStream event store against real nats-server processes: the shared
+ * contract on one server, what only JetStream does (one message per append,
+ * several processes on one stream, the index checked against the log), and
+ * a 3-node cluster losing its stream leader. Without nats-server these tests
+ * fail (startLocalNats says what to install); they are never skipped.
+ */
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startLocalNats, type LocalNats } from '../nats/localNats.js';
+import { measureRawPublishRate } from '../nats/publishRate.js';
+import { describeEventStoreContract, played } from './eventStore.contract.js';
+import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from './eventStore.js';
+import {
+  HEADER_APPEND,
+  HEADER_PREV,
+  HEADER_SEQ,
+  HEADER_VERSION,
+  jetstreamLayout,
+  openJetStreamEventStore,
+  tableIdOfToken,
+  tableToken,
+  type JetStreamEventStoreOptions,
+  type JetStreamLayout,
+} from './jetstreamEventStore.js';
+
+let nats: LocalNats;
+let admin: NatsConnection;
+let jsm: JetStreamManager;
+let fresh = 0;
+
+beforeAll(async () => {
+  nats = await startLocalNats(1);
+  admin = await connect({ servers: nats.urls });
+  jsm = await jetstreamManager(admin);
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await nats?.stop();
+});
+
+/** Names no other test uses: each store gets its own stream, subjects and buckets. */
+function freshNames(): Required<Pick<JetStreamEventStoreOptions, 'streamName' | 'prefix'>> {
+  fresh++;
+  return { streamName: `T${fresh}`, prefix: `t${fresh}.tables` };
+}
+
+async function deleteAll(layout: JetStreamLayout): Promise<void> {
+  for (const stream of [layout.streamName, `KV_${layout.tablesBucket}`, `KV_${layout.snapshotsBucket}`]) {
+    await jsm.streams.delete(stream).catch(() => undefined);
+  }
+}
+
+for (const [name, options] of [
+  ['jetstream', {}],
+  ['jetstream with the tables bucket', { tableIndex: true }],
+] as const) {
+  let layout: JetStreamLayout | undefined;
+  describeEventStoreContract(
+    name,
+    async () => {
+      const names = freshNames();
+      layout = jetstreamLayout(names);
+      return openJetStreamEventStore({ servers: nats.urls, ...names, ...options });
+    },
+    async () => {
+      if (layout !== undefined) await deleteAll(layout);
+    },
+  );
+}
+
+/** Opens `count` stores (as separate processes would) on one fresh stream, runs `body`, closes and deletes. */
+async function withStores(
+  count: number,
+  body: (stores: EventStore[], layout: JetStreamLayout) => Promise<void>,
+  options: JetStreamEventStoreOptions = {},
+): Promise<void> {
+  const names = freshNames();
+  const layout = jetstreamLayout(names);
+  const stores: EventStore[] = [];
+  try {
+    for (let i = 0; i < count; i++) stores.push(await openJetStreamEventStore({ servers: nats.urls, ...names, ...options }));
+    await body(stores, layout);
+  } finally {
+    await Promise.all(stores.map((store) => store.close()));
+    await deleteAll(layout);
+  }
+}
+
+function status(phase: string): TableStatus {
+  return { game: 'antiCupid', phase };
+}
+
+describe('jetstream event store', () => {
+  it('stores one message per append, numbered by headers, on the table subject', async () => {
+    await withStores(1, async ([store], layout) => {
+      await store.append('t1', [played('a')], 0, status('passing'));
+      await store.append('t2', [played('x')], 0);
+      await store.append('t1', [played('b'), played('c'), played('d')], 1);
+
+      const info = await jsm.streams.info(layout.streamName, { subjects_filter: layout.filter });
+      expect(info.state.messages).toBe(3);
+      expect(info.state.subjects).toEqual({ [`${layout.prefix}.t1.events`]: 2, [`${layout.prefix}.t2.events`]: 1 });
+      expect(info.config).toMatchObject({ deny_delete: true, deny_purge: true, num_replicas: 1 });
+
+      const last = await jsm.streams.getMessage(layout.streamName, { last_by_subj: `${layout.prefix}.t1.events` });
+      expect(last?.seq).toBe(3);
+      const numbering = [HEADER_SEQ, HEADER_VERSION, HEADER_APPEND, HEADER_PREV].map((name) => last?.header.get(name));
+      expect(numbering).toEqual(['2', '4', '2', '1']);
+      expect(last?.header.get('Nats-Msg-Id')).toMatch(/^t1\/1\/1\//); // table / expected version / expected subject seq
+      expect(last?.json()).toEqual({
+        events: [played('b'), played('c'), played('d')],
+        status: status('passing'), // carried forward: the append gave none
+      });
+      expect((await store.read('t1', 1)).map((event) => event.seq)).toEqual([2, 3, 4]);
+      expect((await store.read('t1', 2)).map((event) => event.seq)).toEqual([3, 4]);
+    });
+  });
+
+  it('reads long logs back along the chain, with a consumer or without one', async () => {
+    await withStores(1, async ([writer], layout) => {
+      const appends = 60;
+      for (let version = 0; version < appends * 2; version += 2) {
+        await writer.append('long', [played(`${version + 1}`), played(`${version + 2}`)], version);
+        await writer.append('other', [played('noise')], version / 2);
+      }
+      const seqs = (from: number) => Array.from({ length: appends * 2 - from }, (_, index) => from + index + 1);
+      const readers = [
+        writer, // walks 24 messages back, then a consumer fetches the rest
+        await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 1_000 }), // walks all the way
+        await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 2, consumerTimeoutMs: 1 }), // no consumer in time: walks on
+      ];
+      try {
+        for (const reader of readers) {
+          for (const after of [0, 1, 2, 57, 118, 119, 120]) {
+            const log = await reader.read('long', after);
+            expect(log.map((event) => event.seq)).toEqual(seqs(after));
+            expect(log.map((event) => (event.data as { card: string }).card)).toEqual(seqs(after).map(String));
+          }
+        }
+      } finally {
+        await Promise.all(readers.slice(1).map((reader) => reader.close()));
+      }
+    });
+  });
+
+  it('lets several stores (processes) share one stream: the server refuses the stale writer', async () => {
+    await withStores(2, async ([left, right]) => {
+      expect(await left.append('t1', [played('a')], 0)).toBe(1);
+      // right has never seen t1: it expects a new table, and the server says otherwise.
+      const refused = await right.append('t1', [played('b')], 0).catch((error: unknown) => error);
+      expect(isVersionConflict(refused)).toBe(true);
+      expect(refused).toMatchObject({ tableId: 't1', expectedVersion: 0, actualVersion: 1 });
+
+      expect(await right.append('t1', [played('b')], 1)).toBe(2);
+      // left still believes t1 is at 1: its stale expectation is refused by the server, reported as the real version.
+      const stale = await left.append('t1', [played('c')], 1).catch((error: unknown) => error);
+      expect(stale).toMatchObject({ name: 'VersionConflict', tableId: 't1', expectedVersion: 1, actualVersion: 2 });
+      // left catches up when the caller knows better than its cache.
+      expect(await left.append('t1', [played('c')], 2)).toBe(3);
+
+      for (const store of [left, right]) {
+        expect((await store.read('t1')).map((event) => (event.data as { card: string }).card)).toEqual(['a', 'b', 'c']);
+        expect(await store.version('t1')).toBe(3);
+      }
+    });
+  });
+
+  it('accepts exactly one of two processes racing many appends on one table, gapless', async () => {
+    await withStores(2, async (stores) => {
+      const target = 40;
+      const accepted = [0, 0];
+      await Promise.all(
+        stores.map(async (store, writer) => {
+          let version = 0;
+          while (version < target) {
+            try {
+              version = await store.append('contested', [{ ...played(`w${writer}`), data: { writer, after: version } }], version);
+              accepted[writer]++;
+            } catch (error) {
+              if (!isVersionConflict(error)) throw error;
+              version = error.actualVersion ?? (await store.version('contested'));
+            }
+          }
+        }),
+      );
+      expect(accepted[0] + accepted[1]).toBe(target);
+      const log = await stores[0].read('contested');
+      expect(log.map((event) => event.seq)).toEqual(Array.from({ length: target }, (_, index) => index + 1));
+      for (const event of log) expect((event.data as { after: number }).after).toBe(event.seq - 1);
+    });
+  });
+
+  it('tells subscribers of events appended by any process, in order per table, and only once stored', async () => {
+    await withStores(1, async ([writer], layout) => {
+      await writer.append('early', [played('before subscribing')], 0);
+      const reader = await openJetStreamEventStore({ servers: nats.urls, streamName: layout.streamName, prefix: layout.prefix });
+      try {
+        const heard: string[] = [];
+        const events: StoredEvent[] = [];
+        reader.subscribe((tableId, event) => {
+          heard.push(`${tableId}#${event.seq}`);
+          events.push(event);
+        });
+        await writer.append('t1', [played('a'), played('b')], 0);
+        await writer.append('t2', [played('c')], 0);
+        await writer.append('t1', [played('stale')], 0).catch(() => undefined); // refused: never heard
+        await reader.append('t1', [played('d')], 2);
+        await vi.waitFor(() => expect(heard).toHaveLength(4));
+        expect(heard).toEqual(['t1#1', 't1#2', 't2#1', 't1#3']);
+        expect(events[3]).toEqual({ seq: 3, type: 'card.played', at: played('d').at, data: { seat: 0, card: 'd' } });
+      } finally {
+        await reader.close();
+      }
+    });
+  });
+
+  it('lists tables from the log when the index lags it, and heals the index', async () => {
+    await withStores(1, async ([store], layout) => {
+      await store.append('t1', [played('a')], 0, status('passing'));
+      await store.append('t1', [played('b')], 1, status('trickPlay'));
+      await store.append('t2', [played('c')], 0, status('passing'));
+      await store.listTables();
+      // As if the writer had died between an append and its index write: t1's entry one append behind, t2's gone.
+      const kv = await new Kvm(admin).open(layout.tablesBucket);
+      await kv.put('t1', JSON.stringify({ version: 1, appends: 1, streamSeq: 1, status: status('passing') }));
+      await kv.purge('t2');
+
+      const expected = [
+        { tableId: 't1', version: 2, status: status('trickPlay') },
+        { tableId: 't2', version: 1, status: status('passing') },
+      ];
+      expect(await store.listTables()).toEqual(expected);
+      await vi.waitFor(async () => expect((await kv.get('t1'))?.json()).toMatchObject({ version: 2, appends: 2 }));
+      await vi.waitFor(async () => expect((await kv.get('t2'))?.json()).toMatchObject({ version: 1, appends: 1 }));
+      expect(await store.listTables()).toEqual(expected);
+    }, { tableIndex: true });
+  });
+
+  it('lists tables from their last messages when kept without the tables bucket', async () => {
+    await withStores(
+      1,
+      async ([store], layout) => {
+        await store.append('b', [played('a')], 0, status('passing'));
+        await store.append('a', [played('a'), played('b')], 0);
+        await store.append('b', [played('b')], 1);
+        expect(await store.listTables()).toEqual([
+          { tableId: 'a', version: 2, status: null },
+          { tableId: 'b', version: 2, status: status('passing') },
+        ]);
+        expect((await jsm.streams.info(`KV_${layout.tablesBucket}`)).state.messages).toBe(0);
+      },
+      { tableIndex: false },
+    );
+  });
+
+  it('keeps everything across close and reopen, and opening is idempotent, even when racing', async () => {
+    const names = freshNames();
+    const layout = jetstreamLayout(names);
+    try {
+      const [first, second] = await Promise.all([0, 1].map(() => openJetStreamEventStore({ servers: nats.urls, ...names })));
+      await first.append('t1', [played('a'), played('b')], 0, status('passing'));
+      await first.saveSnapshot('t1', { version: 2, snapshot: { phase: 'passing' } });
+      expect(await second.version('t1')).toBe(2);
+      await Promise.all([first.close(), second.close()]);
+
+      const reopened = await openJetStreamEventStore({ servers: nats.urls, ...names });
+      try {
+        expect((await reopened.read('t1')).map((event) => event.seq)).toEqual([1, 2]);
+        expect(await reopened.loadSnapshot('t1')).toEqual({ version: 2, snapshot: { phase: 'passing' } });
+        expect(await reopened.listTables()).toEqual([{ tableId: 't1', version: 2, status: status('passing') }]);
+        expect(await reopened.append('t1', [played('c')], 2)).toBe(3);
+      } finally {
+        await reopened.close();
+      }
+      await expect(reopened.read('t1')).rejects.toThrow(/closed/);
+    } finally {
+      await deleteAll(layout);
+    }
+  });
+
+  it('refuses to open on a stream of that name capturing other subjects', async () => {
+    const names = freshNames();
+    await jsm.streams.add({ name: names.streamName, subjects: ['somebody.else.>'] });
+    try {
+      await expect(openJetStreamEventStore({ servers: nats.urls, ...names })).rejects.toThrow(/captures .*somebody/);
+    } finally {
+      await jsm.streams.delete(names.streamName);
+    }
+  });
+
+  it('keeps table ids that are not subject tokens apart', async () => {
+    const ids = ['a.b', 'a b', 'a*', '>', '=x', 'é♥', 'a_b-C9'];
+    expect(ids.map(tableToken).map(tableIdOfToken)).toEqual(ids);
+    expect(tableToken('t-1a2b3c4d-5e6f')).toBe('t-1a2b3c4d-5e6f');
+    await withStores(1, async ([store]) => {
+      for (const [index, tableId] of ids.entries()) await store.append(tableId, [played(String(index))], 0);
+      await store.saveSnapshot('a.b', { version: 1, snapshot: 'dot' });
+      for (const [index, tableId] of ids.entries()) {
+        expect((await store.read(tableId)).map((event) => (event.data as { card: string }).card)).toEqual([String(index)]);
+      }
+      expect(await store.loadSnapshot('a.b')).toEqual({ version: 1, snapshot: 'dot' });
+      expect(await store.loadSnapshot('a b')).toBeNull();
+      expect((await store.listTables()).map((table) => table.tableId)).toEqual([...ids].sort());
+    });
+  });
+
+  it('refuses appends and snapshots larger than the server takes, before writing anything', async () => {
+    await withStores(1, async ([store]) => {
+      const big = 'x'.repeat(1024 * 1024);
+      await expect(store.append('t1', [{ type: 'huge', at: played('a').at, data: big }], 0)).rejects.toThrow(/max_payload/);
+      await store.append('t1', [played('a')], 0);
+      await expect(store.saveSnapshot('t1', { version: 1, snapshot: big })).rejects.toThrow(/max_payload/);
+      expect(await store.version('t1')).toBe(1);
+      expect(await store.loadSnapshot('t1')).toBeNull();
+    });
+  });
+
+  it('measures the raw publish rate, awaited one at a time and windowed', async () => {
+    const stream = `RAW${++fresh}`;
+    await jsm.streams.add({ name: stream, subjects: [`raw${fresh}.>`] });
+    try {
+      const js = jetstream(admin);
+      const single = await measureRawPublishRate(js, `raw${fresh}.x`, 50, 1);
+      const windowed = await measureRawPublishRate(js, `raw${fresh}.x`, 200, 32);
+      expect(single).toMatchObject({ messages: 50, window: 1 });
+      expect(windowed).toMatchObject({ messages: 200, window: 32 });
+      expect(single.perSecond).toBeGreaterThan(0);
+      expect((await jsm.streams.info(stream)).state.messages).toBe(250);
+    } finally {
+      await jsm.streams.delete(stream);
+    }
+  });
+});
+
+describe('jetstream event store on a 3-node cluster', () => {
+  let cluster: LocalNats;
+
+  beforeAll(async () => {
+    cluster = await startLocalNats(3);
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('keeps appending, gapless, when the node leading the stream is killed', async () => {
+    const store = await openJetStreamEventStore({ servers: cluster.urls, replicas: 3, requestTimeoutMs: 2000 });
+    const tables = Array.from({ length: 8 }, (_, index) => `table-${index}`);
+    const versions = new Map(tables.map((tableId) => [tableId, 0]));
+    const appendRound = async (round: number) => {
+      await Promise.all(
+        tables.map(async (tableId) => {
+          const version = versions.get(tableId) ?? 0;
+          versions.set(tableId, await store.append(tableId, [played(`${tableId}/${round}`)], version, status(`round ${round}`)));
+        }),
+      );
+    };
+    // A gateway's store, hearing every event through the failover.
+    const gateway = await openJetStreamEventStore({ servers: cluster.urls, replicas: 3, requestTimeoutMs: 2000 });
+    const heard = new Map<string, number[]>(tables.map((tableId) => [tableId, []]));
+    gateway.subscribe((tableId, event) => heard.get(tableId)?.push(event.seq));
+    const probe = await connect({ servers: cluster.urls });
+    try {
+      for (let round = 0; round < 3; round++) await appendRound(round);
+      const probeJsm = await jetstreamManager(probe);
+      const info = await probeJsm.streams.info('TABLE_EVENTS');
+      expect(info.config.num_replicas).toBe(3);
+      expect(info.cluster?.replicas).toHaveLength(2);
+      const leader = cluster.nodes.findIndex((node) => node.name === info.cluster?.leader);
+      expect(leader).toBeGreaterThanOrEqual(0);
+
+      await cluster.kill(leader);
+      for (let round = 3; round < 6; round++) await appendRound(round);
+
+      for (const tableId of tables) {
+        const log = await store.read(tableId);
+        expect(log.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(log.map((event) => (event.data as { card: string }).card)).toEqual(
+          [0, 1, 2, 3, 4, 5].map((round) => `${tableId}/${round}`),
+        );
+      }
+      expect(await store.listTables()).toEqual(tables.map((tableId) => ({ tableId, version: 6, status: status('round 5') })));
+      const after = await probeJsm.streams.info('TABLE_EVENTS');
+      expect(after.cluster?.leader).not.toBe(info.cluster?.leader);
+      expect(after.state.messages).toBe(tables.length * 6); // retried publishes were deduplicated, not stored twice
+      await vi.waitFor(() => expect([...heard.values()]).toEqual(tables.map(() => [1, 2, 3, 4, 5, 6])), { timeout: 15_000 });
+    } finally {
+      await gateway.close();
+      await store.close();
+      await probe.close();
+    }
+  });
+});

@@ -1,0 +1,919 @@
+/**
+ * The event store on NATS JetStream, for the distributed service: the same
+ * interface and contract as the SQLite store, with the log replicated by
+ * JetStream (R1 on one server, R3 on a cluster).
+ *
+ * Layout:
+ * - one stream (default TABLE_EVENTS) capturing `<prefix>.*.events`, one
+ *   subject per table (`tables.<table>.events`);
+ * - ONE MESSAGE PER APPEND: an append of several events is a single message
+ *   holding all of them, so it is stored whole or not at all (JetStream 2.9
+ *   has no atomic batch publish). Headers carry the table's numbering:
+ *   `Suitors-Seq` (seq of the message's first event), `Suitors-Version` (seq
+ *   of its last, the table's version after it), `Suitors-Append` (the
+ *   message's position among the table's messages) and `Suitors-Prev` (the
+ *   stream sequence of the table's previous message: each table's messages
+ *   form a chain a reader can walk back). The body is
+ *   `{"events":[{type,at,data}...],"status":<the table's status after it>}`.
+ * - optimistic concurrency by the server: every append is published with
+ *   `Nats-Expected-Last-Subject-Sequence` = the STREAM sequence of the
+ *   table's last message (0 for a new table). Versions (per table) and
+ *   stream sequences (global) are different numbers; the store keeps the
+ *   mapping as a "head" per table ({version, streamSeq}), learnt from its
+ *   own acks or from the table's last message (`STREAM.MSG.GET last_by_subj`,
+ *   answered by the stream leader). A stale expectation is refused by the
+ *   server and becomes the typed VersionConflict.
+ * - a unique `Nats-Msg-Id` per publish attempt-with-one-expectation, so the
+ *   client's retries (timeouts, no responders during a leader election)
+ *   are deduplicated by the server; a new expectation always gets a new id.
+ * - reads go to the stream leader (STREAM.MSG.GET), so a process reads what
+ *   any process has had acknowledged: a table is read from its last message
+ *   back along `Suitors-Prev` to the version asked for, which after a
+ *   snapshot is a few messages. A longer read fetches the rest forward with
+ *   a short-lived consumer, and walks on if that consumer cannot be had
+ *   (on 2.9 a new consumer may be placed on a dead node for a while).
+ * - KV bucket `<stream>-tables`: per table {version, appends, streamSeq,
+ *   status}, written after each append (coalesced, compare-and-set so it
+ *   never goes backwards), for listTables. It is an index: listTables checks
+ *   it against the stream's per-subject message counts and reads the log
+ *   for any table whose entry lags (a writer that died between its append
+ *   and the index write).
+ * - KV bucket `<stream>-snapshots`: one value per table, newest kept.
+ * - subscribe: an ordered consumer on the stream (one filter subject, as 2.9
+ *   requires), so listeners hear what any process appended, once stored, in
+ *   stream order; replaced by a new one when its node is lost.
+ *
+ * Appends to one table run one after another in call order (the second
+ * needs the stream sequence the first is given); appends to different
+ * tables are published without waiting for each other's acks.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { headers as natsHeaders, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import {
+  VersionConflict,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+  type StoredSnapshot,
+  type TableStatus,
+  type TableSummary,
+} from './eventStore.js';
+import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
+import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
+
+export interface JetStreamEventStoreOptions {
+  /** Server URLs: a list, or one comma-separated string as NATS_URL holds them. Not used when `connection` is given. */
+  readonly servers?: string | readonly string[];
+  /** An open connection to share; close() then leaves it open. */
+  readonly connection?: NatsConnection;
+  /** Replicas of the stream and buckets when this store creates them: 1 on one server, 3 on a cluster (default 1). */
+  readonly replicas?: number;
+  /** The stream's name (default TABLE_EVENTS); the buckets are named after it. */
+  readonly streamName?: string;
+  /** Subject prefix: a table's subject is `<prefix>.<table>.events` (default `tables`). */
+  readonly prefix?: string;
+  /** How long one request (a publish waiting for its ack, a read) waits for an answer, in ms (default 5000). */
+  readonly requestTimeoutMs?: number;
+  /**
+   * How long an operation keeps trying through timeouts, "no responders" and "temporarily unavailable" (a
+   * reconnect, a stream leader election), in ms (default 30000). A publish is retried with its message id and
+   * expectation unchanged, so the server stores it once.
+   */
+  readonly retryForMs?: number;
+  /** Messages a read fetches one by one, walking back from the table's last, before it tries a consumer (default 24). */
+  readonly walkLimit?: number;
+  /** How long a consumer of a long read may take to be created or to deliver, before the read walks instead, in ms (default 3000). */
+  readonly consumerTimeoutMs?: number;
+  /** How long open() keeps retrying while JetStream is not ready (a cluster electing its leader), in ms (default 30000). */
+  readonly openTimeoutMs?: number;
+  /**
+   * Keep the tables bucket (a KV entry per table: version and status) written after every append (default
+   * false). Without it an append is one publish instead of two — about twice the throughput — and
+   * listTables reads each table's last message, which carries the same facts, at the same cost.
+   */
+  readonly tableIndex?: boolean;
+  /** Called when a subscriber throws; the default writes to stderr. */
+  readonly onListenerError?: ListenerErrorHandler;
+  /** Called when a background write (the table index) or the subscription feed fails; the default writes to stderr. */
+  readonly onBackgroundError?: (error: unknown, what: string) => void;
+}
+
+/** The names a store derives from its options, for tests and operators. */
+export interface JetStreamLayout {
+  readonly streamName: string;
+  readonly prefix: string;
+  /** The subjects the stream captures, `<prefix>.*.events`. */
+  readonly filter: string;
+  readonly tablesBucket: string;
+  readonly snapshotsBucket: string;
+}
+
+export const HEADER_SEQ = 'Suitors-Seq';
+export const HEADER_VERSION = 'Suitors-Version';
+export const HEADER_APPEND = 'Suitors-Append';
+export const HEADER_PREV = 'Suitors-Prev';
+
+const DEFAULT_STREAM = 'TABLE_EVENTS';
+const DEFAULT_PREFIX = 'tables';
+/** Room left for headers when checking a body against the server's max_payload. */
+const HEADER_ROOM = 1024;
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+export function jetstreamLayout(options: Pick<JetStreamEventStoreOptions, 'streamName' | 'prefix'> = {}): JetStreamLayout {
+  const streamName = options.streamName ?? DEFAULT_STREAM;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (!/^[A-Za-z0-9_-]+$/.test(streamName)) {
+    throw new TypeError(`streamName must be letters, digits, '_' or '-', not ${JSON.stringify(streamName)}`);
+  }
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) {
+    throw new TypeError(`prefix must be dot-separated tokens of letters, digits, '_' or '-', not ${JSON.stringify(prefix)}`);
+  }
+  return {
+    streamName,
+    prefix,
+    filter: `${prefix}.*.events`,
+    tablesBucket: `${streamName}-tables`,
+    snapshotsBucket: `${streamName}-snapshots`,
+  };
+}
+
+const PLAIN_TOKEN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The subject token (and KV key) of a table: the id itself when it is made
+ * of letters, digits, '_' and '-' (ids like `t-1a2b3c4d-5e6f` are), else
+ * '=' and the base64url of its UTF-8 bytes, so every id maps to one token
+ * and back ('=' never starts a plain id).
+ */
+export function tableToken(tableId: string): string {
+  return PLAIN_TOKEN.test(tableId) ? tableId : `=${Buffer.from(tableId, 'utf8').toString('base64url')}`;
+}
+
+export function tableIdOfToken(token: string): string {
+  return token.startsWith('=') ? Buffer.from(token.slice(1), 'base64url').toString('utf8') : token;
+}
+
+/** What the store knows of a table's last message. */
+interface Head {
+  readonly version: number;
+  /** The stream sequence of the table's last message; 0 for a table without one. */
+  readonly streamSeq: number;
+  /** How many messages (appends) the table's subject holds. */
+  readonly appends: number;
+  /** The table's status after its last message, as JSON text. */
+  readonly statusJson: string | null;
+}
+
+const EMPTY_HEAD: Head = { version: 0, streamSeq: 0, appends: 0, statusJson: null };
+
+interface DecodedAppend {
+  /** This message's stream sequence. */
+  readonly streamSeq: number;
+  /** The stream sequence of the table's previous message; 0 for its first. */
+  readonly prev: number;
+  readonly first: number;
+  readonly version: number;
+  readonly appends: number;
+  readonly events: readonly { readonly type: string; readonly at: string; readonly data: unknown }[];
+  readonly status: TableStatus | null;
+}
+
+/** The table index entry kept in the tables bucket. */
+interface IndexEntry {
+  readonly version: number;
+  readonly appends: number;
+  readonly streamSeq: number;
+  readonly status: TableStatus | null;
+}
+
+interface IndexSlot {
+  /** The newest entry not yet written; null when the bucket is in step. */
+  wanted: { readonly head: Head } | null;
+  /** The bucket's revision of this key when known (0: known absent). */
+  revision: number | undefined;
+  /** The `appends` of the entry the bucket holds, when known. */
+  storedAppends: number;
+  running: Promise<void> | null;
+}
+
+class ConfigurationError extends Error {}
+
+export async function openJetStreamEventStore(options: JetStreamEventStoreOptions = {}): Promise<EventStore> {
+  const layout = jetstreamLayout(options);
+  const replicas = options.replicas ?? 1;
+  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new RangeError(`replicas must be 1 to 5, not ${replicas}`);
+  }
+  const ownsConnection = options.connection === undefined;
+  const nc = options.connection ?? (await connect({
+    servers: serverList(options.servers),
+    name: 'suitors-eventstore',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    // nats.js would otherwise build an Error, with its stack trace, for every request.
+    noAsyncTraces: true,
+  }));
+  try {
+    const opened = await withRetries(options.openTimeoutMs ?? 30_000, async () => {
+      const jsm = await jetstreamManager(nc);
+      const streamInfo = await ensureStream(jsm, layout, replicas);
+      const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+      const kvm = new Kvm(nc);
+      // allow_direct off: reads go to each bucket's leader, so a process reads what it has just written.
+      const bucketOptions = { replicas, history: 1, allow_direct: false, storage: StorageType.File };
+      const tables = await kvm.create(layout.tablesBucket, { ...bucketOptions, maxValueSize: maxPayload });
+      const snapshots = await kvm.create(layout.snapshotsBucket, { ...bucketOptions, maxValueSize: maxPayload });
+      return { jsm, tables, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
+    });
+    return createStore(nc, ownsConnection, layout, options, opened);
+  } catch (error) {
+    if (ownsConnection) await nc.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function serverList(servers: JetStreamEventStoreOptions['servers']): string[] {
+  const list = typeof servers === 'string' ? servers.split(',') : [...(servers ?? ['nats://127.0.0.1:4222'])];
+  const trimmed = list.map((server) => server.trim()).filter((server) => server !== '');
+  if (trimmed.length === 0) throw new TypeError('openJetStreamEventStore needs at least one server URL');
+  return trimmed;
+}
+
+/** Runs `attempt` until it succeeds, a ConfigurationError is thrown, or `timeoutMs` has passed. */
+async function withRetries<T>(timeoutMs: number, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof ConfigurationError || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** Creates the stream, or checks the one there captures our subjects. Safe to race with other processes. */
+async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, replicas: number) {
+  const config: Partial<StreamConfig> & { name: string } = {
+    name: layout.streamName,
+    description: 'Suitors table event logs: one subject per table, one message per append',
+    subjects: [layout.filter],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msgs: -1,
+    max_bytes: -1,
+    max_age: 0,
+    max_msgs_per_subject: -1,
+    // Should an operator ever set a limit, appends fail rather than old events silently disappearing.
+    discard: DiscardPolicy.New,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    // The log is append-only: no message is deleted and the stream is not purged (listTables counts messages).
+    deny_delete: true,
+    deny_purge: true,
+  };
+  let info;
+  try {
+    info = await jsm.streams.info(layout.streamName);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === 10059)) throw error; // 10059: stream not found
+    try {
+      info = await jsm.streams.add(config);
+    } catch (addError) {
+      // 10058: created meanwhile by another process with another configuration; look at what is there.
+      if (!(addError instanceof JetStreamApiError && addError.code === 10058)) throw addError;
+      info = await jsm.streams.info(layout.streamName);
+    }
+  }
+  if (!(info.config.subjects ?? []).includes(layout.filter)) {
+    throw new ConfigurationError(
+      `stream ${layout.streamName} exists but captures ${JSON.stringify(info.config.subjects)}, not ${layout.filter}; ` +
+        'choose another streamName or prefix',
+    );
+  }
+  return info;
+}
+
+interface Opened {
+  readonly jsm: JetStreamManager;
+  readonly tables: KV;
+  readonly snapshots: KV;
+  readonly maxPayload: number;
+  readonly lastSeq: number;
+}
+
+function createStore(
+  nc: NatsConnection,
+  ownsConnection: boolean,
+  layout: JetStreamLayout,
+  options: JetStreamEventStoreOptions,
+  { jsm, tables, snapshots, maxPayload, lastSeq }: Opened,
+): EventStore {
+  const js: JetStreamClient = jetstream(nc, { timeout: options.requestTimeoutMs ?? 5000 });
+  const retryForMs = options.retryForMs ?? 30_000;
+  const walkLimit = options.walkLimit ?? 24;
+  const tableIndex = options.tableIndex ?? false;
+  const consumerTimeoutMs = options.consumerTimeoutMs ?? 3000;
+  // Consumer requests of long reads give up early: the read walks on instead.
+  const quickJsm = jetstreamManager(nc, { timeout: consumerTimeoutMs, checkAPI: false });
+  const reportBackground =
+    options.onBackgroundError ?? ((error: unknown, what: string) => console.error(`JetStream event store: ${what}:`, error));
+  const subscribers = createSubscribers(options.onListenerError);
+  const { streamName, prefix } = layout;
+  const subjectOf = (tableId: string) => `${prefix}.${tableToken(tableId)}.events`;
+
+  /** Heads learnt from our acks and from lookups; only ever moved forward. */
+  const heads = new Map<string, Head>();
+  /** The tail of each table's chain of appends (and snapshot saves) in call order. */
+  const chains = new Map<string, Promise<unknown>>();
+  const indexSlots = new Map<string, IndexSlot>();
+  /** Everything started and not yet settled, for close(). */
+  const inflight = new Set<Promise<unknown>>();
+  /** The highest stream sequence this store has seen (at open, in acks, lookups and the feed). */
+  let highestSeq = lastSeq;
+  /** The stream sequence of the message the feed is delivering, for each listener's starting point. */
+  let deliveringSeq = 0;
+  let feed: { stop(): Promise<void> } | undefined;
+  let closed = false;
+
+  function checkOpen(): void {
+    if (closed) throw new Error(`the JetStream event store (stream ${streamName}) is closed`);
+  }
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inflight.add(promise);
+    const forget = () => inflight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** Runs `request` until it is answered, retrying what a leader election or a reconnect causes for `retryForMs`. */
+  async function persist<T>(request: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + retryForMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        if (!isTransient(error) || Date.now() >= deadline || nc.isClosed()) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      }
+    }
+  }
+
+  function learn(tableId: string, head: Head): void {
+    const known = heads.get(tableId);
+    if (known === undefined || head.streamSeq > known.streamSeq) heads.set(tableId, head);
+    if (head.streamSeq > highestSeq) highestSeq = head.streamSeq;
+  }
+
+  /** Runs `work` after everything already queued for the table, whatever became of it. */
+  function enqueue<T>(tableId: string, work: () => Promise<T>): Promise<T> {
+    const previous = chains.get(tableId);
+    const run = previous === undefined ? work() : previous.then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    chains.set(tableId, tail);
+    void tail.then(() => {
+      if (chains.get(tableId) === tail) chains.delete(tableId);
+    });
+    return track(run);
+  }
+
+  /** The table's last message, from the stream leader. */
+  async function lookup(tableId: string): Promise<{ head: Head; last: DecodedAppend | null }> {
+    const message = await persist(() => jsm.streams.getMessage(streamName, { last_by_subj: subjectOf(tableId) }));
+    if (message === null) return { head: EMPTY_HEAD, last: null };
+    const last = decodeAppend(message.subject, message.seq, message.header, message.data);
+    const head: Head = {
+      version: last.version,
+      streamSeq: message.seq,
+      appends: last.appends,
+      statusJson: last.status === null ? null : JSON.stringify(last.status),
+    };
+    learn(tableId, head);
+    return { head, last };
+  }
+
+  async function appendNow(
+    tableId: string,
+    body: (statusJson: string | null) => Uint8Array,
+    count: number,
+    expectedVersion: number,
+    statusJson: string | undefined,
+  ): Promise<number> {
+    let head = heads.get(tableId);
+    let fresh = false; // whether `head` was just read from the stream
+    if (head === undefined) {
+      // A table this store has not seen: expect it new when the caller does (the server says if it is not).
+      if (expectedVersion === 0) head = EMPTY_HEAD;
+      else [head, fresh] = [(await lookup(tableId)).head, true];
+    }
+    for (let attempt = 0; ; attempt++) {
+      if (head.version !== expectedVersion) {
+        // What we knew may be behind another writer: ask before refusing.
+        if (!fresh) [head, fresh] = [(await lookup(tableId)).head, true];
+        if (head.version !== expectedVersion) throw new VersionConflict(tableId, expectedVersion, head.version);
+      }
+      const effectiveStatus = statusJson ?? head.statusJson;
+      const payload = body(effectiveStatus);
+      const h = natsHeaders();
+      h.set(HEADER_SEQ, String(expectedVersion + 1));
+      h.set(HEADER_VERSION, String(expectedVersion + count));
+      h.set(HEADER_APPEND, String(head.appends + 1));
+      h.set(HEADER_PREV, String(head.streamSeq));
+      // One id per (append, expectation): retries of this very publish are deduplicated by the server.
+      const publishOptions = {
+        headers: h,
+        msgID: `${tableToken(tableId)}/${expectedVersion}/${head.streamSeq}/${randomBytes(9).toString('base64url')}`,
+        expect: { lastSubjectSequence: head.streamSeq },
+      };
+      let ack;
+      try {
+        ack = await persist(() => js.publish(subjectOf(tableId), payload, publishOptions));
+      } catch (error) {
+        if (!isWrongLastSequence(error)) {
+          // No answer even after the retries: the append may or may not be stored. Forget the head, so the
+          // next append to this table asks the stream first.
+          heads.delete(tableId);
+          throw error;
+        }
+        // Another writer moved the table on since we last looked. If it is still where the caller expects (our
+        // knowledge was stale, the caller's was not), try again with a fresh expectation and a fresh id.
+        [head, fresh] = [(await lookup(tableId)).head, true];
+        if (head.version !== expectedVersion || attempt >= 3) {
+          throw new VersionConflict(tableId, expectedVersion, head.version === expectedVersion ? null : head.version);
+        }
+        continue;
+      }
+      const appended: Head = {
+        version: expectedVersion + count,
+        streamSeq: ack.seq,
+        appends: head.appends + 1,
+        statusJson: effectiveStatus,
+      };
+      learn(tableId, appended);
+      if (tableIndex) writeIndex(tableId, appended);
+      return appended.version;
+    }
+  }
+
+  // ---- the table index (tables bucket) ----
+
+  /** Asks for the index entry of `head` to be written; writes for one table coalesce to the newest. */
+  function writeIndex(tableId: string, head: Head, bucketLags = false): void {
+    let slot = indexSlots.get(tableId);
+    if (slot === undefined) {
+      // A table we just created (one append, found empty) has no entry yet: no need to read the bucket first.
+      slot = { wanted: null, revision: head.appends === 1 ? 0 : undefined, storedAppends: 0, running: null };
+      indexSlots.set(tableId, slot);
+    }
+    if (bucketLags) slot.revision = undefined; // what this store knew of the bucket is wrong: read it again
+    if (slot.wanted === null || slot.wanted.head.appends < head.appends) slot.wanted = { head };
+    if (slot.running === null) {
+      const current = slot;
+      current.running = track(drainIndex(tableId, current)).finally(() => {
+        current.running = null;
+      });
+    }
+  }
+
+  async function drainIndex(tableId: string, slot: IndexSlot): Promise<void> {
+    while (slot.wanted !== null) {
+      const { head } = slot.wanted;
+      slot.wanted = null;
+      try {
+        await putIndex(tableId, slot, head);
+      } catch (error) {
+        slot.revision = undefined;
+        // The log has the append; listTables notices the lagging entry and reads the log instead.
+        if (!closed || !isClosedConnection(error)) reportBackground(error, `updating the index entry of table ${tableId}`);
+      }
+    }
+  }
+
+  async function putIndex(tableId: string, slot: IndexSlot, head: Head): Promise<void> {
+    const key = tableToken(tableId);
+    const value = indexValue(head);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      if (slot.revision === undefined) {
+        const entry = await persist(() => tables.get(key));
+        const live = entry !== null && entry.operation === 'PUT';
+        slot.revision = entry?.revision ?? 0;
+        slot.storedAppends = live ? (entry.json<IndexEntry>().appends ?? 0) : 0;
+      }
+      if (slot.storedAppends >= head.appends) return; // the bucket already has this or a later state
+      try {
+        slot.revision = await putIfAt(layout.tablesBucket, key, value, slot.revision);
+        slot.storedAppends = head.appends;
+        return;
+      } catch (error) {
+        if (!isWrongLastSequence(error)) throw error;
+        slot.revision = undefined; // another process wrote it: read and compare again
+      }
+    }
+    throw new Error(`the index entry of table ${tableId} kept changing under this writer`);
+  }
+
+  /**
+   * Puts a KV value only if the key is still at `revision` (0: absent), as
+   * KV.put({previousSeq}) does, but retried like an append, so a leader
+   * election is waited out rather than failed. No message id is needed: a
+   * retry of a put that was stored meets a newer revision, and the callers
+   * then read the key and find their value (or a newer one) there.
+   */
+  async function putIfAt(bucket: string, key: string, value: string | Uint8Array, revision: number): Promise<number> {
+    const publishOptions = { expect: { lastSubjectSequence: revision } };
+    return (await persist(() => js.publish(`$KV.${bucket}.${key}`, value, publishOptions))).seq;
+  }
+
+  async function flushIndex(): Promise<void> {
+    for (;;) {
+      const running = [...indexSlots.values()].map((slot) => slot.running).filter((p) => p !== null);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  /** The index entries of these tables, as the bucket's leader has them (a few requests in flight at once). */
+  async function readIndex(tokens: readonly string[]): Promise<Map<string, IndexEntry>> {
+    const entries = new Map<string, IndexEntry>();
+    await forEachLimited(tokens, 64, async (token) => {
+      const entry = await persist(() => tables.get(token));
+      if (entry !== null && entry.operation === 'PUT') entries.set(token, entry.json<IndexEntry>());
+    });
+    return entries;
+  }
+
+  async function getAppend(seq: number): Promise<DecodedAppend | null> {
+    const message = await persist(() => jsm.streams.getMessage(streamName, { seq }));
+    return message === null ? null : decodeAppend(message.subject, message.seq, message.header, message.data);
+  }
+
+  /**
+   * The table's messages holding events after `afterVersion`, oldest first:
+   * walked back from `last` along the chain of previous messages; past
+   * `walkLimit` messages, the older part is fetched forward by a consumer
+   * when one can be had.
+   */
+  async function appendsAfter(tableId: string, last: DecodedAppend, afterVersion: number): Promise<DecodedAppend[]> {
+    const newestFirst: DecodedAppend[] = [last];
+    let oldest = last;
+    let tryConsumer = true;
+    while (oldest.first > afterVersion + 1 && oldest.prev > 0) {
+      if (tryConsumer && newestFirst.length >= walkLimit) {
+        tryConsumer = false;
+        const older = await appendsForward(subjectOf(tableId), oldest.prev, afterVersion).catch(() => null);
+        if (older !== null) return [...older, ...newestFirst.reverse()];
+      }
+      const previous = await getAppend(oldest.prev);
+      if (previous === null) {
+        throw new Error(`table ${tableId}: stream message ${oldest.prev}, before ${oldest.streamSeq}, is missing`);
+      }
+      oldest = previous;
+      newestFirst.push(oldest);
+    }
+    return newestFirst.reverse();
+  }
+
+  /**
+   * The subject's messages up to stream sequence `untilSeq` holding events
+   * after `afterVersion`, by a short-lived consumer (memory, R1, no acks).
+   * Rejects when the consumer cannot be created or stalls.
+   */
+  async function appendsForward(subject: string, untilSeq: number, afterVersion: number): Promise<DecodedAppend[]> {
+    const info = await (await quickJsm).consumers.add(streamName, {
+      filter_subject: subject,
+      deliver_policy: DeliverPolicy.All,
+      ack_policy: AckPolicy.None,
+      mem_storage: true,
+      num_replicas: 1,
+      inactive_threshold: nanos(60_000),
+    });
+    const consumer = js.consumers.getConsumerFromInfo(info);
+    const found: DecodedAppend[] = [];
+    let messages: ConsumerMessages | undefined;
+    let stalled: NodeJS.Timeout | undefined;
+    const watch = () => {
+      clearTimeout(stalled);
+      stalled = setTimeout(() => void messages?.stop(), consumerTimeoutMs);
+    };
+    try {
+      watch();
+      messages = await consumer.consume({ max_messages: 500, expires: consumerTimeoutMs });
+      for await (const message of messages) {
+        watch();
+        if (message.seq > untilSeq) break;
+        const decoded = decodeAppend(message.subject, message.seq, message.headers, message.data);
+        if (decoded.version > afterVersion) found.push(decoded);
+        if (message.seq === untilSeq) return found;
+      }
+      throw new Error(`the consumer reading ${subject} stopped before stream message ${untilSeq}`);
+    } finally {
+      clearTimeout(stalled);
+      await messages?.close().catch(() => undefined);
+      // It would go after a minute on its own; deleting it now keeps the server tidy.
+      void consumer.delete().catch(() => undefined);
+    }
+  }
+
+  // ---- the subscription feed ----
+
+  function ensureFeed(fromSeq: number): void {
+    if (feed !== undefined) return;
+    let position = fromSeq; // the last stream sequence delivered (or skipped)
+    let stopped = false;
+    let messages: ConsumerMessages | undefined;
+    const run = async () => {
+      let failures = 0;
+      while (!stopped) {
+        try {
+          // An ordered consumer: in stream order, without gaps or repeats; it recreates itself on a hiccup.
+          const consumer = await js.consumers.get(streamName, { filter_subjects: layout.filter, opt_start_seq: position + 1 });
+          if (stopped) return;
+          // Short pulls: a consumer lost with its node is noticed (two missed heartbeats, 4 s) quickly.
+          const current = await consumer.consume({ max_messages: 1000, expires: 4000 });
+          messages = current;
+          if (stopped) {
+            await current.close();
+            return;
+          }
+          // When the consumer's node is gone, the ordered consumer asks after it forever (2.9 keeps it assigned to
+          // the dead node), and after a reconnect it does not even count missed heartbeats. So: a feed that has
+          // heard nothing, not even a heartbeat (every 2 s), for 8 s is replaced by a new consumer from where it
+          // stopped.
+          let heardAt = Date.now();
+          const watchdog = setInterval(() => {
+            if (Date.now() - heardAt > 8000) void current.stop();
+          }, 2000).unref();
+          void (async () => {
+            for await (const status of current.status()) {
+              if (status.type === 'heartbeat') heardAt = Date.now();
+              if (status.type === 'heartbeats_missed' && status.count >= 2) void current.stop();
+            }
+          })().catch(() => undefined);
+          try {
+            for await (const message of current) {
+              heardAt = Date.now();
+              failures = 0;
+              position = message.seq;
+              deliver(message);
+            }
+          } finally {
+            clearInterval(watchdog);
+          }
+          if (!stopped) await new Promise((resolve) => setTimeout(resolve, 250));
+        } catch (error) {
+          if (stopped) return;
+          // An election takes a few seconds: only a feed that stays down is worth a report.
+          if (++failures % 10 === 3) reportBackground(error, `the subscription feed (${failures} failed starts; retrying)`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    };
+    const running = run();
+    feed = {
+      async stop() {
+        stopped = true;
+        await messages?.close().catch(() => undefined);
+        await running;
+      },
+    };
+  }
+
+  function deliver(message: JsMsg): void {
+    if (message.seq > highestSeq) highestSeq = message.seq;
+    if (subscribers.size === 0) return;
+    let decoded: DecodedAppend;
+    let tableId: string;
+    try {
+      tableId = tableIdOfToken(message.subject.slice(prefix.length + 1, -'.events'.length));
+      decoded = decodeAppend(message.subject, message.seq, message.headers, message.data);
+    } catch (error) {
+      reportBackground(error, `decoding stream message ${message.seq} for subscribers`);
+      return;
+    }
+    deliveringSeq = message.seq;
+    decoded.events.forEach((event, index) => {
+      subscribers.publish(tableId, { seq: decoded.first + index, type: event.type, at: event.at, data: event.data });
+    });
+  }
+
+  return {
+    append(tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus) {
+      try {
+        checkOpen();
+        checkAppend(tableId, events, expectedVersion);
+        // Encoded now, so the caller may reuse its objects as soon as append returns.
+        const eventsJson = events
+          .map(
+            (event, index) =>
+              `{"type":${JSON.stringify(event.type)},"at":${JSON.stringify(event.at)},"data":${toJson(
+                event.data,
+                `data of event ${index + 1} (${event.type}) for table ${tableId}`,
+              )}}`,
+          )
+          .join(',');
+        const statusJson = status === undefined ? undefined : toJson(status, `status of table ${tableId}`);
+        const encoder = new TextEncoder();
+        const body = (effectiveStatus: string | null) => {
+          const bytes = encoder.encode(`{"events":[${eventsJson}],"status":${effectiveStatus ?? 'null'}}`);
+          if (bytes.length > maxPayload - HEADER_ROOM) {
+            throw new RangeError(
+              `append to table ${tableId} is ${bytes.length} bytes; one append (all its events) must fit in ` +
+                `${maxPayload - HEADER_ROOM} bytes (the server's max_payload less room for headers)`,
+            );
+          }
+          return bytes;
+        };
+        body(statusJson ?? null); // refuse an oversized append before it is queued
+        return enqueue(tableId, () => appendNow(tableId, body, events.length, expectedVersion, statusJson));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    async read(tableId: string, afterVersion = 0) {
+      checkOpen();
+      checkTableId(tableId);
+      const { head, last } = await lookup(tableId);
+      if (last === null || head.version <= afterVersion) return [];
+      const events: StoredEvent[] = [];
+      for (const decoded of await appendsAfter(tableId, last, afterVersion)) {
+        decoded.events.forEach((event, index) => {
+          const seq = decoded.first + index;
+          if (seq > afterVersion) events.push({ seq, type: event.type, at: event.at, data: event.data });
+        });
+      }
+      return events;
+    },
+
+    async version(tableId: string) {
+      checkOpen();
+      checkTableId(tableId);
+      return (await lookup(tableId)).head.version;
+    },
+
+    async listTables() {
+      checkOpen();
+      await flushIndex();
+      const info = await persist(() => jsm.streams.info(streamName, { subjects_filter: layout.filter }));
+      const counts = info.state.subjects ?? {};
+      const tokenOf = (subject: string) => subject.slice(prefix.length + 1, -'.events'.length);
+      const index = tableIndex ? await readIndex(Object.keys(counts).map(tokenOf)) : new Map<string, IndexEntry>();
+      const summaries = await Promise.all(
+        Object.entries(counts).map(async ([subject, count]): Promise<TableSummary> => {
+          const token = tokenOf(subject);
+          const tableId = tableIdOfToken(token);
+          const entry = index.get(token);
+          if (entry !== undefined && entry.appends === count) {
+            return { tableId, version: entry.version, status: entry.status };
+          }
+          // The index lags the log (its writer stopped between the append and the index write): the log says.
+          const { head } = await lookup(tableId);
+          if (tableIndex) writeIndex(tableId, head, true);
+          return {
+            tableId,
+            version: head.version,
+            status: head.statusJson === null ? null : (JSON.parse(head.statusJson) as TableStatus),
+          };
+        }),
+      );
+      return summaries.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+    },
+
+    subscribe(listener) {
+      // A listener hears events at stream sequences after what this store had seen when it subscribed.
+      const from = highestSeq;
+      const unsubscribe = subscribers.add((tableId, event) => {
+        if (deliveringSeq > from) listener(tableId, event);
+      });
+      if (!closed) ensureFeed(from);
+      return unsubscribe;
+    },
+
+    saveSnapshot(tableId: string, snapshot: StoredSnapshot) {
+      try {
+        checkOpen();
+        checkSnapshot(tableId, snapshot, Number.MAX_SAFE_INTEGER);
+        const snapshotJson = toJson(snapshot.snapshot, `snapshot of table ${tableId}`);
+        const value = new TextEncoder().encode(`{"version":${snapshot.version},"snapshot":${snapshotJson}}`);
+        if (value.length > maxPayload - HEADER_ROOM) {
+          throw new RangeError(
+            `snapshot of table ${tableId} is ${value.length} bytes; the JetStream store keeps snapshots up to ` +
+              `${maxPayload - HEADER_ROOM} bytes (the server's max_payload less room for headers)`,
+          );
+        }
+        // After the table's queued appends, as the caller ordered them.
+        return enqueue(tableId, async () => {
+          const known = heads.get(tableId);
+          const current = known !== undefined && known.version >= snapshot.version ? known : (await lookup(tableId)).head;
+          checkSnapshot(tableId, snapshot, current.version);
+          const key = tableToken(tableId);
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const entry = await persist(() => snapshots.get(key));
+            const live = entry !== null && entry.operation === 'PUT';
+            // A snapshot older than the one kept is a stale writer's; the newer cache entry stays. After a
+            // conflict, one at our version is ours (a retried put that was stored) or as good as ours.
+            const kept = live ? entry.json<{ version: number }>().version : -1;
+            if (kept > snapshot.version || (attempt > 0 && kept === snapshot.version)) return;
+            try {
+              await putIfAt(layout.snapshotsBucket, key, value, entry?.revision ?? 0);
+              return;
+            } catch (error) {
+              if (!isWrongLastSequence(error)) throw error;
+            }
+          }
+          throw new Error(`the snapshot of table ${tableId} kept changing under this writer`);
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    async loadSnapshot(tableId: string) {
+      checkOpen();
+      checkTableId(tableId);
+      const entry = await persist(() => snapshots.get(tableToken(tableId)));
+      if (entry === null || entry.operation !== 'PUT') return null;
+      const { version, snapshot } = entry.json<{ version: number; snapshot: unknown }>();
+      return { version, snapshot };
+    },
+
+    // Appends and snapshot saves already requested finish (or fail) before the connection is closed.
+    async close() {
+      if (closed) return;
+      closed = true;
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+      await flushIndex();
+      await feed?.stop();
+      if (ownsConnection) await nc.close();
+    },
+  };
+}
+
+function indexValue(head: Head): string {
+  return `{"version":${head.version},"appends":${head.appends},"streamSeq":${head.streamSeq},"status":${head.statusJson ?? 'null'}}`;
+}
+
+function decodeAppend(subject: string, seq: number, headers: MsgHdrs | undefined, data: Uint8Array): DecodedAppend {
+  const first = Number(headers?.get(HEADER_SEQ));
+  const version = Number(headers?.get(HEADER_VERSION));
+  const appends = Number(headers?.get(HEADER_APPEND));
+  const prev = Number(headers?.get(HEADER_PREV));
+  if (![first, version, appends, prev].every(Number.isSafeInteger) || first < 1) {
+    throw new Error(`stream message ${seq} on ${subject} is not an event store append (no ${HEADER_SEQ} headers)`);
+  }
+  const body = JSON.parse(new TextDecoder().decode(data)) as Pick<DecodedAppend, 'events' | 'status'>;
+  if (!Array.isArray(body.events) || body.events.length !== version - first + 1) {
+    throw new Error(`stream message ${seq} on ${subject} holds ${body.events?.length} events, not ${version - first + 1}`);
+  }
+  return { streamSeq: seq, prev, first, version, appends, events: body.events, status: body.status ?? null };
+}
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** What a reconnect or a leader election answers, which asking again later can cure. */
+function isTransient(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (['TimeoutError', 'NoResponders', 'JetStreamNotEnabled'].includes(cause.name)) return true;
+    if (cause.name === 'RequestError' && /no responders|timeout/i.test(cause.message)) return true;
+    // 503: "JetStream system temporarily unavailable" (no leader yet).
+    if (cause instanceof JetStreamApiError && cause.status === 503) return true;
+  }
+  return false;
+}
+
+function isWrongLastSequence(error: unknown): boolean {
+  // 10071: wrong last sequence; 10164: wrong last sequence, unknown (newer servers).
+  return error instanceof JetStreamApiError && (error.code === 10071 || error.code === 10164);
+}
+
+function isClosedConnection(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'ClosedConnectionError' || /closed/i.test(String(error));
+}
