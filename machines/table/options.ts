@@ -48,6 +48,15 @@ const ALLOWED: { [G in GameName]: Record<string, readonly string[]> } = {
   traitorOfLove: { specials: ['plain', 'powers'] },
 };
 
+/**
+ * Each rules option of a game and the values it takes, for clients to offer:
+ * "hands:K" stands for K hands and "marriages:M" for M marriages, K and M
+ * from 1 to 999.
+ */
+export function allowedOptionValues(game: GameName): Record<string, readonly string[]> {
+  return Object.fromEntries(Object.entries(ALLOWED[game]).map(([name, values]) => [name, [...values]]));
+}
+
 export function isGameName(value: unknown): value is GameName {
   return typeof value === 'string' && (GAME_NAMES as readonly string[]).includes(value);
 }

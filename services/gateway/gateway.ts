@@ -24,6 +24,7 @@ import type { GatewayContext } from './context.js';
 import { createMetrics } from './metrics.js';
 import { ClientBuckets, type RateLimit } from './rateLimit.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
+import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
@@ -169,6 +170,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(seatRoutes(context));
   app.register(recordRoutes(context));
   app.register(socketRoute(context));
+  app.register(machineRoutes());
   app.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();

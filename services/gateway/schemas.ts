@@ -100,6 +100,10 @@ export const CommandAccepted = Type.Object({
   events: Type.Array(Type.Object({ seq: Type.Integer(), type: Type.String() })),
 });
 
+const ActiveStates = Type.Array(Type.String(), {
+  description: 'the ids of the statechart states the table is in, the root first (e.g. "sevenSuitors", "sevenSuitors.trickPlay", "sevenSuitors.trickPlay.leading"): the state groups of /machines/<game>.svg to highlight',
+});
+
 const TableViewSchema = Type.Unknown({
   description: 'what the viewer may see of the table (docs/rules.md section 8): game, phase, seats, awaiting, hand, scores, outcome',
 });
@@ -108,6 +112,7 @@ export const ViewResponse = Type.Object({
   version: Type.Integer(),
   view: TableViewSchema,
   turnDeadline: Type.Union([Type.String(), Type.Null()], { description: 'when the turn clock runs out for the seats awaited (ISO time), or null' }),
+  activeStates: ActiveStates,
 });
 
 export const LogResponse = Type.Object({
@@ -124,7 +129,8 @@ export const ReplayResponse = Type.Object({
   at: Type.Integer(),
   version: Type.Integer({ description: 'the table\'s last event: replays may go up to here' }),
   phase: Type.String(),
-  state: Type.Unknown({ description: 'the statechart state right after event `at`' }),
+  state: Type.Unknown({ description: 'the statechart state right after event `at`, as XState writes it (e.g. {"trickPlay":"leading"})' }),
+  activeStates: ActiveStates,
   view: Type.Unknown({ description: 'the spectator view; once the game is over, the view with every hand open' }),
 });
 

@@ -6,6 +6,7 @@
  */
 import type { Seat } from '../../machines/rules/trick.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
+import { activeStatesOf } from './routes/machineRoutes.js';
 import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
@@ -21,10 +22,12 @@ export interface ViewMessage {
   readonly version: number;
   readonly view: TableView;
   readonly turnDeadline: string | null;
+  /** The statechart states the table is in (ids of the diagram's states), from the same snapshot as the view. */
+  readonly activeStates: readonly string[];
 }
 
-export function viewMessage(change: TableChange, view: TableView): ViewMessage {
-  return { type: 'view', version: change.version, view, turnDeadline: change.turnDeadline };
+export function viewMessage(change: TableChange, view: TableView, activeStates = activeStatesOf(change.snapshot)): ViewMessage {
+  return { type: 'view', version: change.version, view, turnDeadline: change.turnDeadline, activeStates };
 }
 
 export class TableWatchers {
@@ -52,7 +55,7 @@ export class TableWatchers {
     if (change.version <= watcher.lastVersion) return;
     let text = rendered.get(watcher.viewer);
     if (text === undefined) {
-      text = JSON.stringify(viewMessage(change, viewFor(change.snapshot, watcher.viewer)));
+      text = JSON.stringify(viewMessage(change, viewFor(change.snapshot, watcher.viewer), activeStatesOf(change.snapshot)));
       rendered.set(watcher.viewer, text);
     }
     watcher.lastVersion = change.version;

@@ -44,7 +44,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
       schema: {
           summary: "A table's WebSocket: views on every change; a seat may send commands",
           description:
-            'Server messages: {type:"view",version,view,turnDeadline}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
+            'Server messages: {type:"view",version,view,turnDeadline,activeStates}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
             'Client messages: {type:"command",id,command}.',
           tags: ['sockets'],
           params: TableParams,

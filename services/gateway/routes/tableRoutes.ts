@@ -25,6 +25,7 @@ import {
   ViewResponse,
 } from '../schemas.js';
 import { settingsRecord } from '../tableFacts.js';
+import { activeStatesOf } from './machineRoutes.js';
 
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
@@ -87,7 +88,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         const caller = await auth.fromHeader(request.headers.authorization);
         const viewer = caller.kind === 'seat' ? seatOf(caller, tableId).seat : 'spectator';
         const change = await feed.current(tableId);
-        return { version: change.version, view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline };
+        return { version: change.version, view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline, activeStates: activeStatesOf(change.snapshot) };
       },
     );
 
@@ -143,7 +144,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         if (at > version) throw new GatewayRefusal('notNow', `table ${tableId} has ${version} events; replay at 1 to ${version}, not ${at}`);
         const { snapshot } = await host.replayAt(tableId, at);
         const view = isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
-        return { at, version, phase: phaseOf(snapshot), state: snapshot.value, view };
+        return { at, version, phase: phaseOf(snapshot), state: snapshot.value, activeStates: activeStatesOf(snapshot), view };
       },
     );
   };

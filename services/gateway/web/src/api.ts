@@ -34,7 +34,9 @@ export interface VersionedView {
   readonly version: number;
   readonly view: TableView;
   /** When the turn clock runs out for the seats awaited (ISO time); null without a clock. */
-  readonly turnDeadline?: string | null;
+  readonly turnDeadline: string | null;
+  /** The statechart states the table is in: the ids of the diagram's states to highlight. */
+  readonly activeStates: readonly string[];
 }
 
 /** What each seat saw of its own hand, shown in a replay once the game is over. */
@@ -56,7 +58,10 @@ export interface ReplayStep {
   /** The table's last event: the end of the timeline. */
   readonly version: number;
   readonly phase: string;
+  /** The statechart state as XState writes it. */
   readonly state: unknown;
+  /** The statechart states the table is in: the ids of the diagram's states to highlight. */
+  readonly activeStates: readonly string[];
   readonly view: ReplayView;
 }
 

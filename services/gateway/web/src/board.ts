@@ -4,7 +4,7 @@
  * table page and the replay page both draw with these functions.
  */
 import type { Card, Suit } from '../../../../machines/cards/card.js';
-import type { Marriage } from '../../../../machines/table/context.js';
+import type { CompletedTrick, Marriage } from '../../../../machines/table/context.js';
 import type { Phase } from '../../../../machines/table/snapshot.js';
 import type { TableView } from '../../../../machines/view.js';
 import { cardName, faceOf, SUIT_LOOKS, suitName } from './cards.js';
@@ -132,17 +132,22 @@ export function trickPanel(view: TableView): HTMLElement {
   }
   const last = hand.tricks.at(-1);
   if (last !== undefined) {
-    const captured = last.capturedBy === null ? 'set aside' : last.capturedBy === last.winner ? 'won' : `won, ${seatName(view, last.capturedBy)} captured`;
     panel.append(
-      h('h3', {}, `Last trick (${hand.tricks.length}): ${seatName(view, last.winner)} ${captured}`),
-      h(
-        'ol',
-        { class: 'plays last', 'aria-label': 'Cards of the last trick' },
-        last.plays.map((play) => h('li', {}, cardFace(play.card), ' ', seatName(view, play.seat))),
-      ),
+      h('h3', {}, `Last trick (${hand.tricks.length}): ${trickOutcome(view, last)}`),
+      trickPlays(view, last, 'plays last', 'Cards of the last trick'),
     );
   }
   return panel;
+}
+
+/** Who took a trick: "Seat 2 · Bo won", "… won, Seat 3 · Cy captured", "… set aside". */
+function trickOutcome(view: TableView, trick: CompletedTrick): string {
+  const captured = trick.capturedBy === null ? 'set aside' : trick.capturedBy === trick.winner ? 'won' : `won, ${seatName(view, trick.capturedBy)} captured`;
+  return `${seatName(view, trick.winner)} ${captured}`;
+}
+
+function trickPlays(view: TableView, trick: CompletedTrick, className: string, label: string): HTMLElement {
+  return h('ol', { class: className, 'aria-label': label }, trick.plays.map((play) => h('li', {}, cardFace(play.card), ' ', seatName(view, play.seat))));
 }
 
 export function sevensPanel(view: TableView): HTMLElement {
@@ -212,26 +217,8 @@ export function scoresPanel(view: TableView): HTMLElement {
       ),
     );
   }
-  const reveal = traitorReveal(view);
-  if (reveal !== null) panel.append(reveal);
   if (view.outcome?.finished) panel.append(h('p', { class: 'outcome', role: 'status' }, `Game over. ${winnersSentence(view)}`));
   return panel;
-}
-
-function traitorReveal(view: TableView): HTMLElement | null {
-  const hand = view.hand;
-  if (hand === null || hand.traitor === null) return null;
-  const accusations = hand.accusations ?? [];
-  return h(
-    'div',
-    { class: 'reveal' },
-    h('p', {}, `The Traitor was ${seatName(view, hand.traitor)}.`),
-    h(
-      'ul',
-      {},
-      accusations.map((accused, seat) => (accused === null ? null : h('li', {}, `${seatName(view, seat)} named ${seatName(view, accused)}`))),
-    ),
-  );
 }
 
 export function marriageWords(view: TableView, marriage: Marriage): string {
@@ -239,29 +226,59 @@ export function marriageWords(view: TableView, marriage: Marriage): string {
   return `${side} married ${suitName(marriage.suit)}`;
 }
 
-/** The most recent hand's result: its marriages and what each seat scored. */
+/**
+ * The hand scored last, kept on the board through the next hand (it is all
+ * public by then, view.lastHand): its trump, its final trick, in A Traitor
+ * of Love the revealed Traitor and who named whom, its marriages and, but
+ * in Seven Suitors, what each seat scored.
+ */
 export function lastHandPanel(view: TableView): HTMLElement | null {
+  const last = view.lastHand;
   const result = view.handResults.at(-1);
-  if (result === undefined) return null;
+  if (last === null && result === undefined) return null;
+  const trump = last?.trump ?? result?.trump ?? null;
+  const finalTrick = last?.tricks.at(-1);
   return h(
     'section',
     { class: 'last-hand', 'aria-label': 'Last hand' },
-    h('h3', {}, `Hand ${view.handResults.length} result`),
-    h('p', {}, 'Trump was ', result.trump === null ? 'none' : suitChip(result.trump), '.'),
-    result.marriages.length === 0
-      ? h('p', {}, 'No marriages.')
-      : h('ul', { class: 'marriages' }, result.marriages.map((marriage) => h('li', {}, marriageWords(view, marriage)))),
-    view.game === 'sevenSuitors'
+    h('h3', {}, `Last hand (hand ${last === null ? view.handResults.length : last.index + 1})`),
+    h(
+      'p',
+      {},
+      'Trump was ',
+      trump === null ? 'none' : suitChip(trump),
+      '.',
+      last === null || last.antiCupid === null ? null : ` Anti-Cupid was ${seatName(view, last.antiCupid)}.`,
+    ),
+    finalTrick === undefined
+      ? null
+      : h(
+          'div',
+          { class: 'final-trick' },
+          h('p', {}, `Final trick: ${trickOutcome(view, finalTrick)}.`),
+          trickPlays(view, finalTrick, 'plays', 'Cards of the final trick'),
+        ),
+    last === null || last.traitor === null
+      ? null
+      : h(
+          'div',
+          { class: 'reveal' },
+          h('p', {}, `The Traitor was ${seatName(view, last.traitor)}.`),
+          h(
+            'ul',
+            { class: 'accusations' },
+            (last.accusations ?? []).map((accused, seat) =>
+              accused === null ? null : h('li', {}, `${seatName(view, seat)} named ${seatName(view, accused)}${accused === last.traitor ? ' (the Traitor)' : ''}`),
+            ),
+          ),
+        ),
+    result === undefined
+      ? null
+      : result.marriages.length === 0
+        ? h('p', {}, 'No marriages.')
+        : h('ul', { class: 'marriages' }, result.marriages.map((marriage) => h('li', {}, marriageWords(view, marriage)))),
+    result === undefined || view.game === 'sevenSuitors'
       ? null
       : h('p', {}, 'Hand points: ', result.handScores.map((score, seat) => `${seatName(view, seat)} ${score}`).join(', '), '.'),
   );
-}
-
-/** The slot where the game's state diagram is shown (services/diagram draws it; served at /machines/<game>.svg). */
-export function diagramSlot(game: string, title: string): HTMLElement {
-  const slot = h('div', { id: 'diagram', class: 'diagram', 'aria-label': 'State diagram' }, h('h3', {}, 'State diagram'));
-  const image = h('img', { src: `/machines/${encodeURIComponent(game)}.svg`, alt: `State diagram of ${title}`, loading: 'lazy' });
-  image.addEventListener('error', () => image.replaceWith(h('p', { class: 'muted' }, 'The state diagram is not available.')));
-  slot.append(image);
-  return slot;
 }

@@ -2,13 +2,12 @@
  * A table's live views over the WebSocket. After a drop it reconnects with
  * `after` = the last version seen, so it misses no change and sees none twice.
  */
-import type { TableView } from '../../../../machines/view.js';
-import { socketUrl } from './api.js';
+import { socketUrl, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
 
 export interface LiveHandlers {
-  readonly onView: (version: number, view: TableView, turnDeadline: string | null) => void;
+  readonly onView: (update: VersionedView) => void;
   readonly onState: (state: LiveState) => void;
   readonly onRefused?: (message: string) => void;
   /** The seat was left or changed hands (close code 4001): its token is no longer good. */
@@ -18,7 +17,7 @@ export interface LiveHandlers {
 const SEAT_CHANGED_HANDS = 4001;
 
 type ServerMessage =
-  | { type: 'view'; version: number; view: TableView; turnDeadline?: string | null }
+  | ({ type: 'view' } & VersionedView)
   | { type: 'accepted'; id: string; version: number }
   | { type: 'refused'; id: string; error: string; message: string }
   | { type: string; message?: string };
@@ -48,7 +47,7 @@ export function followTable(tableId: string, token: string | null, after: number
         if (message.version <= lastVersion && !first) return;
         first = false;
         lastVersion = message.version;
-        handlers.onView(message.version, message.view, message.turnDeadline ?? null);
+        handlers.onView({ version: message.version, view: message.view, turnDeadline: message.turnDeadline, activeStates: message.activeStates });
       } else if (message.type === 'refused' && typeof message.message === 'string') {
         handlers.onRefused?.(message.message);
       }

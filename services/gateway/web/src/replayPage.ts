@@ -1,13 +1,15 @@
 /**
  * A finished table, event by event: a timeline (slider and buttons) over
  * GET /api/tables/:id/replay?at=N, drawn with the same board as live play,
- * every hand open once the game is over.
+ * every hand open once the game is over, and the state diagram highlighting
+ * the state after each step.
  */
 import type { Card } from '../../../../machines/cards/card.js';
 import { api, type LoggedEvent, type ReplayStep, type ReplayView } from './api.js';
 import { cardName, sortCards } from './cards.js';
 import { h, replaceChildren } from './dom.js';
-import { cardFace, diagramSlot, lastHandPanel, phaseName, scoresPanel, seatName, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { cardFace, lastHandPanel, phaseName, scoresPanel, seatName, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { liveDiagram, type LiveDiagram } from './diagram.js';
 
 export function showReplay(root: HTMLElement, tableId: string, startAt: number | null): () => void {
   const frame = h('div', { class: 'replay-frame' }, h('p', {}, 'Loading replay…'));
@@ -38,7 +40,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   let at = 1;
   let requested = 0;
   let closed = false;
-  let diagram: HTMLElement | null = null;
+  let diagram: LiveDiagram | null = null;
 
   const show = async (target: number) => {
     at = Math.max(1, Math.min(length, target));
@@ -68,11 +70,10 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
       h('div', { class: 'results' }, scoresPanel(view), sevensPanel(view), lastHandPanel(view)),
     );
     if (diagram === null) {
-      diagram = diagramSlot(view.game, view.title);
-      root.append(diagram);
+      diagram = liveDiagram(view.game, view.title);
+      root.append(diagram.element);
     }
-    // The statechart state after this event, for the diagram to highlight.
-    diagram.dataset.state = JSON.stringify(step.state);
+    diagram.highlight(step.activeStates);
   };
 
   const go = (target: number) => {

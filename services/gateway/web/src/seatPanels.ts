@@ -10,7 +10,6 @@ import { cardFace, seatName } from './board.js';
 import { cardName, sortCards, suitName } from './cards.js';
 import { h } from './dom.js';
 import type { PassSelection } from './passSelection.js';
-import { teammates } from './sides.js';
 
 export interface SeatControls {
   readonly seat: number;
@@ -113,7 +112,7 @@ function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
     'section',
     { class: 'accusation', 'aria-label': 'Accusation' },
     h('h3', {}, 'Which teammate is the Traitor?'),
-    teammates(controls.seat, view.seats.length).map((seat) =>
+    (view.hand?.mayAccuse ?? []).map((seat) =>
       h('button', { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) }, `Accuse ${seatName(view, seat)}`),
     ),
   );

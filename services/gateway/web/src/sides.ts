@@ -1,9 +1,8 @@
 /**
- * Who sits with whom (RULES.md §4, §5, §7), for labels and for offering
- * the right pass recipients and accusation targets. The service checks
- * every command against the machines, so a slip here is refused, never played.
+ * Who sits with whom (RULES.md §4, §5, §7), for labels only: whom a seat
+ * passes to and whom it may accuse come with its view (hand.passTo,
+ * hand.mayAccuse), so the client repeats no rule a command depends on.
  */
-import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 
 /** Seven Suitors and A Traitor of Love: even seats are team A, odd seats team B. */
@@ -23,15 +22,4 @@ export function sideLabel(view: TableView, seat: number): string {
   if (seat === antiCupid) return 'Anti-Cupid';
   const distanceLeft = (seat - antiCupid + view.seats.length) % view.seats.length;
   return distanceLeft % 2 === 1 ? 'Partnership A' : 'Partnership B';
-}
-
-/** The seats `seat` passes one card each to. */
-export function passRecipients(game: GameName, seatCount: number, seat: number): number[] {
-  const others = Array.from({ length: seatCount }, (_, other) => other).filter((other) => other !== seat);
-  return game === 'traitorOfLove' ? others.filter((other) => teamOf(other) !== teamOf(seat)) : others;
-}
-
-/** A Traitor of Love: the two teammates a seat may accuse. */
-export function teammates(seat: number, seatCount: number): number[] {
-  return seatsOfTeam(teamOf(seat), seatCount).filter((other) => other !== seat);
 }

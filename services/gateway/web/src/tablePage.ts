@@ -1,17 +1,18 @@
 /**
  * A table, for a seated player or a spectator: the public board, and for a
- * player their hand and moves (seatPanels.ts). The first view comes over
+ * player their hand and moves (seatPanels.ts), then the game's state diagram
+ * with the table's state highlighted (diagram.ts). The first view comes over
  * HTTP, every later one over the WebSocket; commands go over HTTP.
  */
 import type { TableView } from '../../../../machines/view.js';
-import { api, ApiError, type PlayerCommand } from './api.js';
-import { diagramSlot, lastHandPanel, phaseName, scoresPanel, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { api, ApiError, type PlayerCommand, type VersionedView } from './api.js';
+import { lastHandPanel, phaseName, scoresPanel, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, joined, replaceChildren } from './dom.js';
 import { followTable, type LiveState } from './live.js';
 import { PassSelection } from './passSelection.js';
 import { heldSeat, releaseSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, handPanel, rolePanel, type SeatControls } from './seatPanels.js';
-import { passRecipients } from './sides.js';
 
 interface PageState {
   view: TableView | null;
@@ -40,7 +41,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   };
   const board = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
   const clock = h('span', { class: 'clock' });
-  let diagram: HTMLElement | null = null;
+  let diagram: LiveDiagram | null = null;
   let stopLive = () => {};
   let closed = false;
   replaceChildren(root, board);
@@ -55,8 +56,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     const view = state.view;
     if (view === null) return;
     if (diagram === null) {
-      diagram = diagramSlot(view.game, view.title);
-      root.append(diagram);
+      diagram = liveDiagram(view.game, view.title);
+      root.append(diagram.element);
     }
     const controls = held === null ? null : seatControls(view, held.seat);
     replaceChildren(
@@ -99,7 +100,9 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     );
 
   const seatControls = (view: TableView, seat: number): SeatControls => {
-    selection ??= new PassSelection(passRecipients(view.game, view.seats.length, seat));
+    // The seats to pass to come with the view, while this seat has yet to pass; a choice under way is kept until they change.
+    const recipients = view.hand?.passTo ?? [];
+    if (selection === null || !sameSeats(selection.recipients, recipients)) selection = new PassSelection(recipients);
     const chosen = selection;
     return {
       seat,
@@ -164,18 +167,19 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     }
   };
 
-  const showView = (version: number, view: TableView, turnDeadline: string | null) => {
+  const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
     state.view = view;
     state.version = version;
     state.turnDeadline = turnDeadline;
     if (view.phase !== 'passing') selection?.clear();
     tickClock();
     render();
+    diagram?.highlight(activeStates);
   };
 
   const start = async () => {
     const first = await firstView();
-    showView(first.version, first.view, first.turnDeadline ?? null);
+    showView(first);
     if (closed) return;
     stopLive = followTable(tableId, held?.token ?? null, first.version, {
       onView: showView,
@@ -208,4 +212,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     window.clearInterval(clockTimer);
     stopLive();
   };
+}
+
+function sameSeats(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((seat, index) => seat === b[index]);
 }

@@ -1,0 +1,176 @@
+/**
+ * The game machines: GET /machines lists the games and their rules options;
+ * GET /machines/<game>.<svg|dot|mmd|json> is a game's statechart, drawn from
+ * its machine definition by services/diagram. Each file is made once per
+ * game, on its first request, and kept: a machine changes only with the code.
+ *
+ * The SVG's state groups carry the XState state ids, and every view the
+ * gateway sends carries `activeStates` (activeStatesOf below), the ids of the
+ * states the table is in, so a client highlights the current state by
+ * toggling a class on the SVG it fetched once.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { allowedOptionValues, DEFAULT_OPTIONS, GAME_NAMES, GAMES, isGameName, type GameName } from '../../../machines/table/options.js';
+import type { TableSnapshot } from '../../../machines/table/snapshot.js';
+import { activeStateIds } from '../../diagram/active.js';
+import { modelOfGame, renderDiagram } from '../../diagram/files.js';
+import type { DiagramModel } from '../../diagram/model.js';
+import { GatewayRefusal } from '../refusals.js';
+import { ErrorBody } from '../schemas.js';
+
+/** The files of a machine, by extension. */
+export const MACHINE_FILES = {
+  svg: { contentType: 'image/svg+xml; charset=utf-8', what: 'the statechart drawn by Graphviz; its state groups have the state ids' },
+  dot: { contentType: 'text/vnd.graphviz; charset=utf-8', what: 'the Graphviz source of the SVG' },
+  mmd: { contentType: 'text/plain; charset=utf-8', what: 'the statechart as Mermaid stateDiagram-v2' },
+  json: { contentType: 'application/json; charset=utf-8', what: 'the diagram model: every state and transition (services/diagram/model.ts)' },
+} as const;
+export type MachineFileExtension = keyof typeof MACHINE_FILES;
+const EXTENSIONS = Object.keys(MACHINE_FILES) as MachineFileExtension[];
+
+interface MachineFile {
+  readonly body: string;
+  readonly etag: string;
+}
+
+const models = new Map<GameName, DiagramModel>();
+const files = new Map<string, Promise<MachineFile>>();
+
+/** A game's diagram model, read from its machine once. */
+export function diagramModelFor(game: GameName): DiagramModel {
+  let model = models.get(game);
+  if (model === undefined) {
+    model = modelOfGame(game);
+    models.set(game, model);
+  }
+  return model;
+}
+
+/**
+ * The ids of the states a table is in, the root first (services/diagram
+ * activeStateIds): `["sevenSuitors", "sevenSuitors.trickPlay",
+ * "sevenSuitors.trickPlay.leading"]`. Read from the snapshot's own nodes, or
+ * for a snapshot that has only its value, against the game's model. State
+ * ids are no hidden information: every seat and spectator may have them.
+ */
+export function activeStatesOf(snapshot: TableSnapshot): string[] {
+  return activeStateIds(snapshot, diagramModelFor(snapshot.context.game));
+}
+
+/** A machine file, made on its first request and kept; a failure is not kept, so the next request tries again. */
+export function machineFile(game: GameName, extension: MachineFileExtension): Promise<MachineFile> {
+  const key = `${game}.${extension}`;
+  let file = files.get(key);
+  if (file === undefined) {
+    file = makeFile(game, extension).then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+    files.set(key, file);
+    file.catch(() => files.delete(key));
+  }
+  return file;
+}
+
+async function makeFile(game: GameName, extension: MachineFileExtension): Promise<string> {
+  const model = diagramModelFor(game);
+  switch (extension) {
+    case 'svg':
+      return renderDiagram(model, 'svg');
+    case 'dot':
+      return renderDiagram(model, 'dot');
+    case 'mmd':
+      return renderDiagram(model, 'mermaid');
+    case 'json':
+      return `${JSON.stringify(model, null, 2)}\n`;
+  }
+}
+
+/** A game as GET /machines lists it. */
+export function machineEntry(game: GameName) {
+  const allowed = allowedOptionValues(game);
+  return {
+    game,
+    title: GAMES[game].title,
+    seats: GAMES[game].seats,
+    options: Object.fromEntries(Object.entries(allowed).map(([name, values]) => [name, { values: [...values], default: DEFAULT_OPTIONS[game][name] }])),
+    diagrams: Object.fromEntries(EXTENSIONS.map((extension) => [extension, `/machines/${game}.${extension}`])),
+  };
+}
+
+const MachineEntry = Type.Object({
+  game: Type.String({ description: 'sevenSuitors, antiCupid or traitorOfLove' }),
+  title: Type.String(),
+  seats: Type.Integer(),
+  options: Type.Record(
+    Type.String(),
+    Type.Object({
+      values: Type.Array(Type.String(), { description: '"hands:K" stands for K hands and "marriages:M" for M marriages, K and M from 1 to 999' }),
+      default: Type.String(),
+    }),
+    { description: 'the rules options of POST /api/tables (docs/rules.md, "Table options")' },
+  ),
+  diagrams: Type.Record(Type.String(), Type.String(), { description: 'the paths of the statechart files, by extension' }),
+});
+
+const MachineFileParams = Type.Object({
+  file: Type.String({ maxLength: 64, description: '<game>.<extension>: sevenSuitors.svg, antiCupid.dot, traitorOfLove.mmd, sevenSuitors.json …' }),
+});
+
+export function machineRoutes(): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/machines',
+      {
+        schema: {
+          summary: 'The games: seats, rules options with their values and defaults, and their statechart files',
+          tags: ['machines'],
+          response: { 200: Type.Array(MachineEntry) },
+        },
+      },
+      async () => GAME_NAMES.map(machineEntry),
+    );
+
+    app.get(
+      '/machines/:file',
+      {
+        schema: {
+          summary: "A game's statechart: <game>.svg, .dot, .mmd (Mermaid) or .json (the diagram model)",
+          description: EXTENSIONS.map((extension) => `.${extension}: ${MACHINE_FILES[extension].what} (${MACHINE_FILES[extension].contentType})`).join('; '),
+          tags: ['machines'],
+          params: MachineFileParams,
+          response: {
+            200: Type.String({ description: 'the file, with an ETag' }),
+            304: Type.Null({ description: 'unchanged since the ETag sent in If-None-Match' }),
+            404: ErrorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { game, extension } = parseFileName(request.params.file);
+        const file = await machineFile(game, extension);
+        reply.header('cache-control', 'no-cache').header('etag', file.etag);
+        // A 304 has no body at all (not even JSON's null): the schema's null documents it, undefined sends it.
+        if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send(undefined as unknown as null);
+        return reply.header('content-type', MACHINE_FILES[extension].contentType).send(file.body);
+      },
+    );
+  };
+}
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((given) => given.trim().replace(/^W\//, '') === etag);
+}
+
+function parseFileName(file: string): { game: GameName; extension: MachineFileExtension } {
+  const dot = file.lastIndexOf('.');
+  const game = dot < 0 ? file : file.slice(0, dot);
+  const extension = dot < 0 ? '' : file.slice(dot + 1);
+  if (!isGameName(game)) {
+    throw new GatewayRefusal('notFound', `there is no game "${game}": the games are ${GAME_NAMES.join(', ')} (GET /machines)`);
+  }
+  if (!(EXTENSIONS as string[]).includes(extension)) {
+    const given = extension === '' ? 'no extension' : `".${extension}"`;
+    throw new GatewayRefusal('notFound', `${game} has no diagram with ${given}: ask for ${EXTENSIONS.map((e) => `/machines/${game}.${e}`).join(', ')}`);
+  }
+  return { game, extension: extension as MachineFileExtension };
+}

@@ -1,0 +1,77 @@
+/**
+ * The game's statechart with the table's current state highlighted. The SVG
+ * (GET /machines/<game>.svg, drawn by services/diagram) is fetched once per
+ * page and put inline; its state groups have the XState state ids as their
+ * `id`. Each view the service sends carries `activeStates`, those ids for the
+ * states the table is in, and highlighting is toggling the class `active` on
+ * those groups (style.css colours them as the service's own highlighted
+ * drawings do).
+ */
+import { h, replaceChildren } from './dom.js';
+
+export interface LiveDiagram {
+  /** The `<div id="diagram">` to place on the page. */
+  readonly element: HTMLElement;
+  /** Highlights exactly these states (ids, e.g. "sevenSuitors.trickPlay.leading"); kept until the SVG has arrived. */
+  highlight(activeStates: readonly string[]): void;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function liveDiagram(game: string, title: string): LiveDiagram {
+  const caption = h('p', { class: 'diagram-state muted' });
+  const drawing = h('div', { class: 'diagram-drawing' }, h('p', { class: 'muted' }, 'Loading the state diagram…'));
+  const element = h(
+    'section',
+    { id: 'diagram', class: 'diagram', 'aria-label': 'State diagram' },
+    h('h3', {}, 'State diagram'),
+    caption,
+    drawing,
+  );
+  let svg: SVGSVGElement | null = null;
+  let wanted: readonly string[] = [];
+
+  const apply = () => {
+    const root = svg;
+    caption.textContent = wanted.length === 0 ? '' : `Now in: ${statePath(wanted)}`;
+    if (root === null) return;
+    const active = new Set(wanted);
+    for (const group of root.querySelectorAll<SVGGElement>('g.state')) group.classList.toggle('active', active.has(group.id));
+    // What is highlighted now, for anyone (or any test) reading the page.
+    element.dataset.active = [...root.querySelectorAll<SVGGElement>('g.state.active')].map((group) => group.id).join(' ');
+  };
+
+  const load = async () => {
+    const response = await fetch(`/machines/${encodeURIComponent(game)}.svg`);
+    if (!response.ok) throw new Error(`GET /machines/${game}.svg answered ${response.status}`);
+    const parsed = new DOMParser().parseFromString(await response.text(), 'image/svg+xml');
+    const drawn = parsed.documentElement;
+    if (drawn.namespaceURI !== SVG_NS || drawn.localName !== 'svg' || parsed.querySelector('parsererror') !== null) {
+      throw new Error('the state diagram is not an SVG');
+    }
+    const inline = document.importNode(drawn, true) as unknown as SVGSVGElement;
+    // Scaled by the page (style.css) rather than drawn at Graphviz's fixed size; the viewBox keeps its proportions.
+    inline.removeAttribute('width');
+    inline.removeAttribute('height');
+    inline.setAttribute('role', 'img');
+    inline.setAttribute('aria-label', `State diagram of ${title}`);
+    svg = inline;
+    replaceChildren(drawing, inline);
+    apply();
+  };
+  load().catch(() => replaceChildren(drawing, h('p', { class: 'muted' }, 'The state diagram is not available.')));
+
+  return {
+    element,
+    highlight(activeStates) {
+      wanted = activeStates;
+      apply();
+    },
+  };
+}
+
+/** The innermost active states, below the machine: "trickPlay › leading". */
+function statePath(activeStates: readonly string[]): string {
+  const innermost = activeStates.filter((id) => !activeStates.some((other) => other.startsWith(`${id}.`)));
+  return innermost.map((id) => id.split('.').slice(1).join(' › ') || id).join(', ');
+}
