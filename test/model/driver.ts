@@ -1,16 +1,12 @@
 /**
  * How the model-based suite talks to a system under test. A path runner only
  * ever starts a table, sends it events and reads its snapshot, so any host
- * of a table can be driven by the same generated paths: today the bare XState
- * actor, later the table host service (a second driver implementing this
- * interface, which can be plugged into `runPath` unchanged).
- *
- * Notes for the table host driver: the host deals by itself (seeded by the
- * table's seed), so its driver should build the model with the host's deal
- * function as the configuration's `deals` and treat a model `hand.dealt` step
- * as "the host has dealt this" (accepted when its snapshot shows that deal);
- * a refusal from the host (TableRefusal) is `send` returning false; and
- * `snapshot()` returns the committed snapshot the host serves.
+ * of a table can be driven by the same generated paths, each plugged into
+ * `runPath` unchanged: the bare XState actor and the persisted snapshot
+ * (here), and the table host service (hostDriver.ts: a host that deals
+ * externally, so the model's `hand.dealt` steps go to `host.deal`; a
+ * TableRefusal is `send` returning false; `snapshot()` is the committed
+ * snapshot the host serves).
  */
 import { createActor, type Actor, type AnyStateMachine, type InspectionEvent, type StateValue } from 'xstate';
 import type { TableContext, TableInput } from '../../machines/table/context.js';

@@ -3,7 +3,7 @@
  * persisted snapshot (through JSON) and resumed for every event, as a host
  * that reloads tables from storage does. The scripted whole games and the
  * passing orders (where the hidden pass choices must survive storage) run
- * through it; the table host service will plug in the same way.
+ * through it; every path also runs through the table host (hostDriver.test.ts).
  */
 import { describe, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';

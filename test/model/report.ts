@@ -1,6 +1,6 @@
 /**
- * The coverage report. Each test file (one per machine, plus the broken
- * machine checks) writes its section as JSON under
+ * The coverage report. Each test file (one per machine, the broken machine
+ * checks, and the paths replayed through the table host) writes its section as JSON under
  * test-artifacts/model-coverage/; whichever finishes last in a run has every
  * section, and each writer renders the combined report from the sections of
  * its own run to test-artifacts/model-coverage.txt (and, with
@@ -66,9 +66,55 @@ export interface MutantSection {
   readonly mutants: readonly MutantResult[];
 }
 
-export type Section = MachineSection | MutantSection;
+/** One game's paths replayed through the table host (hostDriver.test.ts). */
+export interface HostGameSummary {
+  readonly game: string;
+  readonly machine: string;
+  readonly title: string;
+  readonly paths: number;
+  /** Paths by kind: generated, simple, targeted. */
+  readonly bySource: Record<string, number>;
+  readonly testsRun: number;
+  readonly testsFailed: number;
+  readonly steps: number;
+  readonly refusalsTried: number;
+  readonly generationMs: number;
+  readonly runMs: number;
+  readonly stats: {
+    readonly tables: number;
+    readonly accepted: number;
+    readonly refused: number;
+    readonly eventsLogged: number;
+    readonly refusalKinds: Record<string, number>;
+    readonly rebuilt: number;
+    readonly rebuiltFromSnapshot: number;
+  };
+  /** Coverage of the host's actor: the tables' logs replayed through an instrumented machine. */
+  readonly definition: MachineDefinition;
+  readonly counts: CoverageCounts;
+}
 
-const ORDER = ['sevenSuitors', 'antiCupid', 'traitorOfLove', 'mutants'];
+/** A deliberately broken host (or store) and the first check of the host driver it fails. */
+export interface BrokenHostResult {
+  readonly name: string;
+  readonly how: string;
+  readonly firstFailure: string;
+}
+
+export interface HostSection {
+  readonly kind: 'host';
+  readonly machine: 'host';
+  readonly runId: string;
+  readonly writtenAt: string;
+  readonly games: readonly HostGameSummary[];
+  /** The production host on the paths the broken hosts run: with the default snapshots, then resuming from snapshots. */
+  readonly control: { readonly paths: number; readonly failingPaths: number; readonly rebuiltFromSnapshot: number } | null;
+  readonly broken: readonly BrokenHostResult[];
+}
+
+export type Section = MachineSection | MutantSection | HostSection;
+
+const ORDER = ['sevenSuitors', 'antiCupid', 'traitorOfLove', 'host', 'mutants'];
 
 function percent(done: number, total: number): string {
   return `${done}/${total} (${total === 0 ? 100 : Math.floor((1000 * done) / total) / 10}%)`;
@@ -144,6 +190,60 @@ function renderMutants(section: MutantSection): string[] {
   return lines;
 }
 
+function renderHost(section: HostSection, withTimes: boolean): string[] {
+  const lines = ['## Paths replayed through the table host', ''];
+  lines.push(
+    'The same paths as above (every generated, simple and targeted path of each game) run through the table host\'s command API rather than the bare actor (test/model/hostDriver.ts, hostDriver.test.ts): a `TableHost` over the memory event store with `dealing: \'external\'`, so the host plays the model\'s own deals; each path creates a table with the path\'s input and no players, `hand.dealt` goes to `host.deal`, every other event to `host.submit`, a `TableRefusal` is a refusal and any other error fails the test. The runner checks the same things at every step as for the actor (acceptance, state and context against the model, refusals, invariants). The host driver adds, after every command: an accepted one grew the log by exactly the events the host reports appending, which is the command alone with its canonical fields, and nothing logged before changed; a refused one left the log untouched, and its kind and message are those of `explainRefusal` for the state it was sent in; the host\'s version and the store\'s equal the log\'s length. At the end of each path a second host rebuilds the table from the store, and the whole log folds (services/host/replay.ts), to the state the first host serves. Coverage here is that of the host\'s actor: each table\'s log (exactly the events that actor took) replayed through an instrumented copy of the machine.',
+    '',
+  );
+  lines.push(
+    '| machine | paths | failed | path events | commands accepted | commands refused | refusal kinds | events logged | tables rebuilt from the log | state nodes | transitions |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  let paths = 0;
+  let accepted = 0;
+  let refused = 0;
+  for (const game of section.games) {
+    const { definition, counts, stats } = game;
+    paths += game.testsRun;
+    accepted += stats.accepted;
+    refused += stats.refused;
+    const sources = Object.entries(game.bySource).map(([source, n]) => `${n} ${source}`).join(', ');
+    const kinds = Object.entries(stats.refusalKinds).sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `${kind} ${n}`).join(', ');
+    lines.push(
+      `| ${game.machine} | ${game.testsRun} (${sources}) | ${game.testsFailed} | ${game.steps} | ${stats.accepted} | ${stats.refused} | ${kinds} | ${stats.eventsLogged} | ${stats.rebuilt} | ${percent(covered(counts.states, definition.states), definition.states.length)} | ${percent(covered(counts.transitions, definition.transitions.map((t) => t.id)), definition.transitions.length)} |`,
+    );
+  }
+  lines.push('', `Through the host: ${paths} paths, ${accepted} commands accepted (each found in the log) and ${refused} refused (none in the log).`);
+  if (withTimes) {
+    const run = section.games.reduce((sum, g) => sum + g.runMs, 0);
+    const generation = section.games.reduce((sum, g) => sum + g.generationMs, 0);
+    lines.push('', `Time: ${(generation / 1000).toFixed(1)} s to traverse the models, ${(run / 1000).toFixed(1)} s to run the paths through the host.`);
+  }
+  const control = section.control;
+  const controlLine =
+    control === null
+      ? 'Control not run in this run.'
+      : `Control, the production host: ${control.failingPaths}/${control.paths} paths fail, also when it saves a snapshot every 5 events (then the second host resumed ${control.rebuiltFromSnapshot}/${control.paths} tables from a snapshot and the log after it).`;
+  lines.push(
+    '',
+    `The host driver's own checks fail on deliberately broken hosts and stores, built in the test (production code untouched), each run on the scripted games of Seven Suitors and A Traitor of Love. ${controlLine}`,
+    '',
+  );
+  lines.push('| broken host | how | first failure |', '|---|---|---|');
+  for (const b of section.broken) {
+    const first = b.firstFailure.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 220);
+    lines.push(`| ${b.name} | ${b.how} | ${first} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The part of the host section printed by its test file. */
+export function renderHostSummary(section: HostSection): string {
+  return renderHost(section, true).join('\n');
+}
+
 const METHOD = [
   '## Method',
   '',
@@ -152,6 +252,7 @@ const METHOD = [
   '- `serializeState` abstracts a snapshot to: phase, hand number, seats taken, deal, how many seats have passed or named, trump, trick number, plays in the trick, whose turn, who is winning the trick, who captured which 7s, and the score buckets the end condition reads (Seven Suitors: suits marked and marriage counts, tie-break; A Traitor of Love: the top score). Snapshots with the same key are one state, explored from the first snapshot reached; the runner checks that every path runs through exactly those expanded snapshots, so each step is checked against the model\'s transition from the very state the driver is in.',
   '- `stopWhen` stops at game over and after a configured number of hands; `limit` makes a runaway traversal throw.',
   '- Each path is a vitest test. At every step the driver (the bare actor) must accept exactly what the model accepts, reach the model\'s state value and context, leave the snapshot identical on refusal, agree with `refusalOf`, conserve cards, await exactly one seat in trick play, and show no seat or spectator anything hidden; every illegal command the model knows for the state is tried first. After game over every command must be refused, with a reason.',
+  '- The same paths run against two more drivers with the same runner: the persisted-snapshot driver (scripted games and passing orders; the table kept only as XState\'s persisted snapshot through JSON) and the table host driver (every path; see "Paths replayed through the table host"), which also checks that every accepted command is in the host\'s log and every refused one is not.',
   '',
 ];
 
@@ -178,12 +279,24 @@ export function renderReport(sections: readonly Section[], withTimes: boolean): 
   const missingMachines = ORDER.slice(0, 3).filter((m) => !machines.some((s) => s.machine === m));
   const breakdown = Object.entries(bySource).map(([source, n]) => `${n} ${source}`).join(', ');
   lines.push('', `Path tests: ${tests} (${breakdown})${missingMachines.length > 0 ? `; not run in this run: ${missingMachines.join(', ')}` : ''}.`, '');
+  const host = sections.find((s): s is HostSection => s.kind === 'host');
+  if (host !== undefined) {
+    const sum = (f: (g: HostGameSummary) => number) => host.games.reduce((total, g) => total + f(g), 0);
+    lines.push(
+      `The same paths through the table host's command API: ${sum((g) => g.testsRun)} path tests (${sum((g) => g.testsFailed)} failed), ${sum((g) => g.stats.accepted)} commands accepted and ${sum((g) => g.stats.refused)} refused, the log checked after each (see "Paths replayed through the table host").`,
+      '',
+    );
+  }
   if (withTimes) {
     const ms = machines.reduce((sum, s) => sum + s.generationMs + s.runMs, 0);
     lines.push(`Time in the machine suites: ${(ms / 1000).toFixed(1)} s (traversals ${(machines.reduce((sum, s) => sum + s.generationMs, 0) / 1000).toFixed(1)} s), run ${new Date().toISOString()}.`, '');
   }
   lines.push(...METHOD);
-  for (const section of sections) lines.push(...(section.kind === 'machine' ? renderMachine(section, withTimes) : renderMutants(section)));
+  for (const section of sections) {
+    if (section.kind === 'machine') lines.push(...renderMachine(section, withTimes));
+    else if (section.kind === 'host') lines.push(...renderHost(section, withTimes));
+    else lines.push(...renderMutants(section));
+  }
   return lines.join('\n');
 }
 
@@ -221,7 +334,7 @@ export function publish(section: Section): string {
       .sort((a, b) => ORDER.indexOf(a.machine) - ORDER.indexOf(b.machine));
     const report = renderReport(sections, true);
     writeFileSync(REPORT_FILE, `${report}\n`);
-    // The committed copy is written only from a complete run: the three machines and the broken-machine checks.
+    // The committed copy is written only from a complete run: the three machines, the host replay and the broken-machine checks.
     const complete = ORDER.every((machine) => sections.some((s) => s.machine === machine));
     if (process.env.UPDATE_COVERAGE_DOC === '1' && complete) writeFileSync(DOC_FILE, `${renderReport(sections, false)}\n`);
     return report;
