@@ -8,14 +8,20 @@ import { isSeat, type TableContext } from '../table/context.js';
 
 export function seatJoinRefusal(context: TableContext, event: SeatJoined): string | null {
   if (!isSeat(context, event.seat)) return seatRangeMessage(context, event.seat);
-  const player = event.player as unknown;
+  const occupant = occupantRefusal(event.player);
+  if (occupant !== null) return occupant;
+  if (context.occupants[event.seat] !== null) return `seat ${event.seat} is taken`;
+  return null;
+}
+
+/** What is wrong with a joining player's description, or null. */
+export function occupantRefusal(player: unknown): string | null {
   if (typeof player !== 'object' || player === null) return 'a joining player needs a name and a bot flag';
   const { name, bot } = player as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 40) {
     return 'a player name is 1 to 40 characters';
   }
   if (typeof bot !== 'boolean') return 'bot must be true or false';
-  if (context.occupants[event.seat] !== null) return `seat ${event.seat} is taken`;
   return null;
 }
 

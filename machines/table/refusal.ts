@@ -8,7 +8,7 @@ import { phaseOf, type Phase, type TableSnapshot } from './snapshot.js';
 import { isSeat, type TableContext } from './context.js';
 import { describeNonCard, isCard } from '../cards/card.js';
 import type { Seat } from '../rules/trick.js';
-import { seatJoinRefusal, seatLeaveRefusal, seatRangeMessage } from '../fragments/seating.js';
+import { occupantRefusal, seatJoinRefusal, seatLeaveRefusal, seatRangeMessage } from '../fragments/seating.js';
 import { dealRefusal } from '../fragments/dealing.js';
 import { passRefusal, seatsYetToPass, tablePasses } from '../fragments/passing.js';
 import { playRefusal } from '../fragments/trickPlay.js';
@@ -126,6 +126,8 @@ function fieldRefusal(context: TableContext, command: TableEvent): string | null
     }
     case 'traitor.accused':
       return isSeat(context, command.accused) ? null : `the accused: ${seatRangeMessage(context, command.accused)}`;
+    case 'seat.joined':
+      return occupantRefusal(command.player);
     default:
       return null;
   }
