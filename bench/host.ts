@@ -78,13 +78,19 @@ while (true) {
 }
 const longest = await store.read(whole.tableId);
 const replayStarted = performance.now();
+const replayCpu = process.cpuUsage();
 let replayed = 0;
 while (performance.now() - replayStarted < 2000) {
   foldLog('replay', longest).actor.stop();
   replayed += longest.length;
 }
 const replaySeconds = (performance.now() - replayStarted) / 1000;
-console.log(`replay: ${(replayed / replaySeconds).toFixed(0)} events/s rebuilding a finished ${longest.length}-event game from its log`);
+const replayCpuUsed = process.cpuUsage(replayCpu);
+const replayCpuSeconds = (replayCpuUsed.user + replayCpuUsed.system) / 1e6;
+console.log(
+  `replay: ${(replayed / replaySeconds).toFixed(0)} events/s (${(replayed / replayCpuSeconds).toFixed(0)} per CPU-second) ` +
+    `rebuilding a finished ${longest.length}-event game from its log`,
+);
 
 await host.close();
 await store.close();
