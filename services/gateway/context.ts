@@ -1,5 +1,5 @@
 /** What the gateway's routes share: the ways to tables, tokens, sockets and limits. */
-import type { TableHost } from '../host/tableHost.js';
+import type { TableService } from '../host/tableService.js';
 import type { Authenticator } from './auth.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { RateLimit } from './rateLimit.js';
@@ -8,7 +8,7 @@ import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
 
 export interface GatewayContext {
-  readonly host: TableHost;
+  readonly host: TableService;
   readonly feed: TableFeed;
   readonly auth: Authenticator;
   readonly seating: Seating;

@@ -4,6 +4,7 @@
  * helpers that react to changes: the bot runner and the turn clock, so a
  * gateway on its own is the whole running service.
  */
+import type { TableService } from '../host/tableService.js';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -17,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createBotRunner } from '../bots/botRunner.js';
 import { createTurnClock } from '../clock/turnClock.js';
-import type { TableHost } from '../host/tableHost.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
@@ -36,7 +36,7 @@ import { TableWatchers } from './tableWatchers.js';
 import { validatorCompiler } from './validation.js';
 
 export interface GatewayOptions {
-  readonly host: TableHost;
+  readonly host: TableService;
   readonly tokens: SeatTokens;
   /** The operator's token (SUITORS_ADMIN_TOKEN): reads any log and record. None: no admin. */
   readonly adminToken?: string;

@@ -5,6 +5,7 @@
  */
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, type RefusalKind } from '../host/errors.js';
+import { isTableUnavailable } from '../bus/protocol.js';
 
 export type ErrorKind =
   | 'badRequest'
@@ -18,6 +19,7 @@ export type ErrorKind =
   | 'illegal'
   | 'invalidRecord'
   | 'rateLimited'
+  | 'unavailable'
   | 'internal';
 
 export interface RefusalBody {
@@ -38,6 +40,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   invalidRecord: 422,
   rateLimited: 429,
   internal: 500,
+  unavailable: 503,
 };
 
 /** A refusal decided by the gateway (authentication, shape, rate). */
@@ -89,6 +92,7 @@ function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: u
 export function refusalOf(error: unknown): RefusalBody | null {
   if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message };
   if (isTableRefusal(error)) return { error: HOST_KINDS[error.kind], message: error.message };
+  if (isTableUnavailable(error)) return { error: 'unavailable', message: `${error.message}; try again shortly` };
   if (isVersionConflict(error)) return { error: 'notNow', message: `${error.message}; the table moved on, try again` };
   if (error instanceof Error) return fastifyRefusal(error as Error & { code?: unknown; statusCode?: unknown });
   return null;

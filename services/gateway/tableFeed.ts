@@ -9,7 +9,8 @@
 import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
-import type { Accepted, CreateTableRequest, TableHost } from '../host/tableHost.js';
+import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { TableService } from '../host/tableService.js';
 import type { CommandSource, GatewayMetrics } from './metrics.js';
 import { refusalOf } from './refusals.js';
 import { TableFactsCache, type TableFacts } from './tableFacts.js';
@@ -32,14 +33,14 @@ export interface TableAtHand {
 }
 
 export interface TableFeedOptions {
-  readonly host: TableHost;
+  readonly host: TableService;
   readonly metrics?: GatewayMetrics;
   /** A listener failed, or a change could not be announced; the change itself stands. */
   readonly onError?: (error: unknown, tableId: string) => void;
 }
 
 export class TableFeed {
-  private readonly host: TableHost;
+  private readonly host: TableService;
   private readonly facts: TableFactsCache;
   private readonly metrics: GatewayMetrics | undefined;
   private readonly listeners = new Set<ChangeListener>();

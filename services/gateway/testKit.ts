@@ -27,7 +27,9 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export function startService(options: Partial<GatewayOptions> & { store?: EventStore; tokens?: SeatTokens } = {}): TestService {
+export function startService(
+  options: Omit<Partial<GatewayOptions>, 'host'> & { host?: TableHost; store?: EventStore; tokens?: SeatTokens } = {},
+): TestService {
   const store = options.store ?? createMemoryEventStore();
   const tokens = options.tokens ?? createMemorySeatTokens();
   const host = options.host ?? new TableHost({ store });

@@ -18,4 +18,5 @@ export type TableService = Pick<
   | 'exportRecord'
   | 'listTables'
   | 'close'
+  | 'residentTables'
 >;

@@ -1,0 +1,248 @@
+/**
+ * The distributed service's benchmark (npm run bench:nats): a 3-node
+ * JetStream cluster on loopback, table workers as child processes, and this
+ * process as the gateway (RemoteTables) playing bot games at many concurrent
+ * tables. Prints accepted commands/s and command latency (gateway request to
+ * acknowledgement, the log append included), replay speed from JetStream,
+ * and the raw JetStream publish rate measured in the same run on the same
+ * cluster (awaited one by one, and with a window of publishes in flight),
+ * with the service's rate as a share of the windowed one. For scale it also
+ * measures the JetStream event store by itself (appends with no service
+ * around them): the most the service could reach with that store.
+ *
+ * BENCH_TABLES (1000), BENCH_SECONDS (20), BENCH_WORKERS (2),
+ * BENCH_LEASE_TTL_MS (3000), BENCH_REPLICAS (3); BENCH_WORKER_NODE_ARGS (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the workers).
+ */
+import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
+import { createRng } from '../machines/cards/shuffle.js';
+import { nextBotMove } from '../services/bots/botDriver.js';
+import { RemoteTables } from '../services/bus/remoteTables.js';
+import { connectToNats } from '../services/bus/natsSettings.js';
+import type { EventStore } from '../services/eventstore/eventStore.js';
+import { openJetStreamEventStore } from '../services/eventstore/jetstreamEventStore.js';
+import { foldLog } from '../services/host/replay.js';
+import { startLocalNats } from '../services/nats/localNats.js';
+import { measureRawPublishRate, type PublishRate } from '../services/nats/publishRate.js';
+import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
+import { botPlayers, gameOf } from '../test/nats/botPlay.js';
+import { latencySummary } from './stats.js';
+
+const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const LEASE_TTL_MS = Number(process.env.BENCH_LEASE_TTL_MS ?? 3000);
+const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 3);
+const RAW_MESSAGES = Number(process.env.BENCH_RAW_MESSAGES ?? 40_000);
+
+const step = (line: string) => console.log(`… ${line}`);
+
+console.log(
+  `NATS benchmark: ${TABLES} concurrent tables of bots, ${WORKERS} table workers, a 3-node JetStream cluster on loopback ` +
+    `(R${REPLICAS}), lease TTL ${LEASE_TTL_MS} ms, ${SECONDS}s`,
+);
+step('starting 3 nats-server processes');
+const nats = await startLocalNats(3);
+const workers: WorkerProcess[] = [];
+try {
+  const nc = await connectToNats(nats.urls.split(','), 'suitors-bench-gateway');
+  const store = await openJetStreamEventStore({ connection: nc, replicas: REPLICAS });
+
+  const rawBefore = await rawPublishRates(nc, 'before');
+  const storeAlone = await storeAppendRate(store);
+  step(`starting ${WORKERS} table workers`);
+  for (let i = 0; i < WORKERS; i++) {
+    workers.push(
+      await startWorkerProcess({
+        natsUrl: nats.urls,
+        workerId: `w-bench-${i + 1}`,
+        replicas: REPLICAS,
+        leaseTtlMs: LEASE_TTL_MS,
+        nodeArgs: (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+      }),
+    );
+  }
+  const tables = new RemoteTables({ nc, store });
+
+  step(`creating ${TABLES} tables through the workers`);
+  const tableIds: string[] = new Array(TABLES);
+  let created = 0;
+  const createStarted = performance.now();
+  await inParallel(TABLES, 100, async (index) => {
+    const game = gameOf(index);
+    tableIds[index] = (await tables.createTable({ game, players: botPlayers(game), seed: `bench-${index}` })).tableId;
+    created++;
+  });
+  step(`created ${created} tables in ${((performance.now() - createStarted) / 1000).toFixed(1)}s`);
+
+  const latencies: number[] = [];
+  let accepted = 0;
+  let troubles = 0;
+  let games = 0;
+  const rng = createRng('bench-nats');
+  const deadline = performance.now() + SECONDS * 1000;
+  const progress = setInterval(() => step(`${accepted} commands accepted, ${games} games finished, ${troubles} retried`), 5000);
+
+  /** One table's bot loop: read (locally), move, wait for the acknowledgement; a new game when one ends. */
+  const playTable = async (index: number): Promise<void> => {
+    let tableId = tableIds[index];
+    while (performance.now() < deadline) {
+      const { snapshot } = await tables.snapshot(tableId);
+      const move = nextBotMove(snapshot, rng);
+      if (move === null) {
+        games++;
+        const game = gameOf(index);
+        tableId = (await tables.createTable({ game, players: botPlayers(game), seed: `bench-${index}-${games}` })).tableId;
+        continue;
+      }
+      const started = performance.now();
+      try {
+        await tables.submit(tableId, move);
+      } catch {
+        troubles++;
+        continue;
+      }
+      latencies.push(performance.now() - started);
+      accepted++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(tableIds.map((_, index) => playTable(index)));
+  const elapsed = (performance.now() - started) / 1000;
+  clearInterval(progress);
+  const commandsPerSecond = accepted / elapsed;
+
+  const rawAfter = await rawPublishRates(nc, 'after');
+  const replay = await replayFromJetStream(nats.urls);
+
+  await tables.close();
+  await store.close();
+  await nc.close();
+
+  const best = (pick: (rates: typeof rawBefore) => PublishRate) => Math.max(pick(rawBefore).perSecond, pick(rawAfter).perSecond);
+  const awaited = best((rates) => rates.awaited);
+  const windowed = best((rates) => rates.windowed);
+  const spread = best((rates) => rates.spread);
+  const share = (rate: number) => `${((commandsPerSecond / rate) * 100).toFixed(0)}%`;
+  console.log('');
+  console.log(`accepted commands:  ${accepted} in ${elapsed.toFixed(1)}s = ${commandsPerSecond.toFixed(0)} commands/s (${games} games finished, ${troubles} commands retried)`);
+  console.log(`command latency:    ${latencySummary(latencies)} (gateway request to acknowledgement, append to JetStream R${REPLICAS} included)`);
+  console.log(
+    `replay:             ${replay.perSecond.toFixed(0)} events/s (${replay.events} events of ${replay.tables} tables, ` +
+      `${(replay.events / replay.tables).toFixed(0)} a table, read from JetStream and folded, 20 tables at a time; ` +
+      `one table's read: ${latencySummary(replay.readMs)})`,
+  );
+  console.log(`raw JetStream publish (same cluster, R${REPLICAS}, best of before and after the run):`);
+  console.log(`  awaited, 1 in flight:                                  ${awaited.toFixed(0).padStart(6)} msgs/s`);
+  console.log(`  windowed, ${rawBefore.windowed.window} in flight on one subject:               ${windowed.toFixed(0).padStart(6)} msgs/s`);
+  console.log(`  windowed, ${rawBefore.spread.window} in flight, a subject each (as tables):    ${spread.toFixed(0).padStart(6)} msgs/s`);
+  console.log(`event store alone, ${TABLES} tables, an append in flight each: ${storeAlone.toFixed(0).padStart(6)} appends/s`);
+  console.log(
+    `service / raw windowed publish rate: ${share(windowed)} (goal ≥ 50%); / windowed over table subjects: ${share(spread)}; ` +
+      `/ event store alone: ${share(storeAlone)}; / awaited: ${(commandsPerSecond / awaited).toFixed(1)}×`,
+  );
+} finally {
+  await Promise.allSettled(workers.map((worker) => worker.stop()));
+  await nats.stop();
+}
+
+/**
+ * The raw publish rate into a stream configured like the event log (file
+ * storage, same replicas): awaited one by one, windowed on one subject (the
+ * usual raw figure), and windowed over as many subjects as there are tables
+ * (as the event log is laid out: one subject per table).
+ */
+async function rawPublishRates(
+  nc: Awaited<ReturnType<typeof connectToNats>>,
+  when: string,
+): Promise<{ awaited: PublishRate; windowed: PublishRate; spread: PublishRate }> {
+  step(`measuring the raw JetStream publish rate (${when})`);
+  const jsm = await jetstreamManager(nc);
+  const name = `BENCH_RAW_${when.toUpperCase()}`;
+  await jsm.streams.add({
+    name,
+    subjects: [`bench.raw.${when}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: REPLICAS,
+  });
+  const js = jetstream(nc, { timeout: 10_000 });
+  const window = Math.min(TABLES, 1000);
+  const awaited = await measureRawPublishRate(js, `bench.raw.${when}.awaited`, Math.min(2000, RAW_MESSAGES), 1);
+  const windowed = await measureRawPublishRate(js, `bench.raw.${when}.windowed`, RAW_MESSAGES, window);
+  const spread = await spreadPublishRate(js, `bench.raw.${when}.table`, RAW_MESSAGES, window);
+  await jsm.streams.delete(name);
+  return { awaited, windowed, spread };
+}
+
+/** Like measureRawPublishRate, each of `window` publishers on a subject of its own. */
+async function spreadPublishRate(js: JetStreamClient, prefix: string, count: number, window: number): Promise<PublishRate> {
+  const payload = new TextEncoder().encode(
+    JSON.stringify({ events: [{ type: 'card.played', at: new Date().toISOString(), data: { seat: 2, card: '4-9' } }], status: { game: 'sevenSuitors', phase: 'trickPlay' } }),
+  );
+  let issued = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: window }, async (_, index) => {
+      while (issued < count) {
+        issued++;
+        await js.publish(`${prefix}.${index}`, payload);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { messages: count, window, seconds, perSecond: count / seconds };
+}
+
+/** Appends/s of the JetStream event store by itself: each of TABLES tables appends one event after another for 5 s. */
+async function storeAppendRate(store: EventStore): Promise<number> {
+  step('measuring the event store alone');
+  const at = new Date().toISOString();
+  const deadline = performance.now() + 5000;
+  let appended = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: TABLES }, async (_, index) => {
+      for (let version = 0; performance.now() < deadline; version++) {
+        await store.append(`bench-store-${index}`, [{ type: 'card.played', at, data: { seat: 2, card: '4-9' } }], version);
+        appended++;
+      }
+    }),
+  );
+  return appended / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Reads whole logs from JetStream with a fresh store (nothing cached) and
+ * folds them, as a worker taking tables over does: the longest logs of the
+ * run, one read per table, 20 at a time.
+ */
+async function replayFromJetStream(urls: string): Promise<{ events: number; tables: number; perSecond: number; readMs: number[] }> {
+  const reader = await openJetStreamEventStore({ servers: urls, replicas: REPLICAS });
+  const games = (await reader.listTables()).filter(({ tableId }) => !tableId.startsWith('bench-store-'));
+  const longest = games.sort((a, b) => b.version - a.version).slice(0, 200);
+  step(`replaying the ${longest.length} longest logs from JetStream`);
+  let events = 0;
+  const readMs: number[] = [];
+  const started = performance.now();
+  await inParallel(longest.length, 20, async (index) => {
+    const { tableId } = longest[index];
+    const reading = performance.now();
+    const log = await reader.read(tableId);
+    readMs.push(performance.now() - reading);
+    foldLog(tableId, log).actor.stop();
+    events += log.length;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await reader.close();
+  return { events, tables: longest.length, perSecond: events / seconds, readMs };
+}
+
+async function inParallel(count: number, width: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * Seat tokens in a JetStream KV bucket, for the distributed service: a seat
+ * taken through one gateway is recognised by every other. Like the SQLite
+ * store, only each token's SHA-256 is kept.
+ *
+ * Keys: `h.<hash>` holds the grant `{tableId, seat}` (what `resolve` reads);
+ * `s.<table>.<seat>.<hash>` marks the seat's tokens, so `revokeSeat` finds
+ * them without reading the whole bucket.
+ */
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { tableToken } from '../eventstore/jetstreamEventStore.js';
+import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
+
+export interface KvSeatTokensOptions {
+  readonly replicas?: number;
+  /** The bucket is `<namespace>-seat-tokens`: the event stream's name, so deployments stay apart. */
+  readonly namespace?: string;
+}
+
+export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokensOptions = {}): Promise<SeatTokens> {
+  const kv: KV = await new Kvm(nc).create(`${options.namespace ?? 'TABLE_EVENTS'}-seat-tokens`, {
+    history: 1,
+    replicas: options.replicas ?? 1,
+    // Reads go to the leader: a token issued a moment ago resolves at once.
+    allow_direct: false,
+  });
+  const seatPrefix = ({ tableId, seat }: SeatGrant) => `s.${tableToken(tableId)}.${seat}`;
+  return {
+    async issue(grant) {
+      const token = newToken();
+      const hash = hashToken(token);
+      await kv.put(`h.${hash}`, JSON.stringify({ tableId: grant.tableId, seat: grant.seat }));
+      await kv.put(`${seatPrefix(grant)}.${hash}`, '');
+      return token;
+    },
+    async resolve(token) {
+      if (!looksLikeToken(token)) return null;
+      const entry = await kv.get(`h.${hashToken(token)}`);
+      return entry === null || entry.operation !== 'PUT' ? null : entry.json<SeatGrant>();
+    },
+    async revokeSeat(grant) {
+      const prefix = seatPrefix(grant);
+      const marks: string[] = [];
+      for await (const key of await kv.keys(`${prefix}.*`)) marks.push(key);
+      let revoked = 0;
+      for (const mark of marks) {
+        const hash = mark.slice(prefix.length + 1);
+        const entry = await kv.get(`h.${hash}`);
+        if (entry !== null && entry.operation === 'PUT') {
+          await kv.purge(`h.${hash}`);
+          revoked++;
+        }
+        await kv.purge(mark);
+      }
+      return revoked;
+    },
+    async close() {
+      // The connection is the caller's.
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * A gateway's own copy of the tables it reads, folded from the log: loaded
+ * from the event store on first read, then kept current by the store's feed
+ * of appended events (and the events in the gateway's own command replies,
+ * which come sooner). Views are built from it in the gateway process, with
+ * the core's view function, so only filtered views leave the process.
+ *
+ * An event may arrive twice (in a reply and from the feed); each is applied
+ * once, in log order, and a gap (a feed that started late) is filled from
+ * the log.
+ */
+import type { TableSnapshot, TableActor } from '../../machines/table/snapshot.js';
+import type { EventListener, EventStore, StoredEvent } from '../eventstore/eventStore.js';
+import { createSubscribers } from '../eventstore/subscribers.js';
+import { TableRefusal } from '../host/errors.js';
+import { applyLogEvents, foldLog } from '../host/replay.js';
+
+interface FollowedTable {
+  readonly actor: TableActor;
+  version: number;
+  committed: TableSnapshot;
+  /** When the table was last read here (ms since the epoch). */
+  lastRead: number;
+}
+
+export class TableReadModel {
+  private readonly store: EventStore;
+  private readonly followed = new Map<string, FollowedTable>();
+  /** The tail of each table's queue: loads and applications for one table run one at a time. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly listeners = createSubscribers();
+
+  constructor(store: EventStore) {
+    this.store = store;
+  }
+
+  get followedTables(): number {
+    return this.followed.size;
+  }
+
+  /** The table as of the last event this gateway knows of; loaded from the log on first read. */
+  async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
+    const known = this.followed.get(tableId);
+    const table = known ?? (await this.inTurn(tableId, () => this.load(tableId)));
+    table.lastRead = Date.now();
+    return { version: table.version, snapshot: table.committed };
+  }
+
+  /**
+   * Events of one append (or more), as a worker published or answered them.
+   * A table this gateway does not follow is not loaded for them, but the
+   * listeners hear of them all the same.
+   */
+  offer(tableId: string, events: readonly StoredEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    const known = this.followed.get(tableId);
+    if (known !== undefined && !this.queues.has(tableId)) {
+      // The usual case, without a turn in the queue: the next events of a table in step, or ones it has.
+      const next = events.filter((event) => event.seq > known.version);
+      if (next.length === 0) return Promise.resolve();
+      if (next[0].seq === known.version + 1) {
+        this.apply(tableId, known, next);
+        return Promise.resolve();
+      }
+    }
+    if (!this.followed.has(tableId) && !this.queues.has(tableId) && events[0].seq !== 1) {
+      this.announce(tableId, events);
+      return Promise.resolve();
+    }
+    return this.inTurn(tableId, async () => {
+      const table = this.followed.get(tableId);
+      if (table === undefined) {
+        // A whole new table costs no read to follow; a later part of one not followed is only passed on.
+        if (events[0].seq === 1) this.follow(tableId, events, true);
+        else this.announce(tableId, events);
+        return;
+      }
+      const next = events.filter((event) => event.seq > table.version);
+      if (next.length === 0) return;
+      if (next[0].seq === table.version + 1) this.apply(tableId, table, next);
+      else await this.readOn(tableId, table);
+    });
+  }
+
+  /** Whether this gateway keeps a copy of the table (so events for it are applied, not just passed on). */
+  follows(tableId: string): boolean {
+    return this.followed.has(tableId);
+  }
+
+  /** Reads the log on from the version held: after a refusal that shows this copy behind, or a reconnection. */
+  catchUp(tableId: string): Promise<void> {
+    return this.inTurn(tableId, async () => {
+      const table = this.followed.get(tableId);
+      if (table !== undefined) await this.readOn(tableId, table);
+    });
+  }
+
+  versionOf(tableId: string): number | undefined {
+    return this.followed.get(tableId)?.version;
+  }
+
+  /** Calls `listener` with every event this gateway hears of, once each, after its table's copy took it. */
+  subscribe(listener: EventListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  /** Stops following the table (its actor is stopped); the next read loads it again. */
+  forget(tableId: string): Promise<void> {
+    return this.inTurn(tableId, async () => {
+      this.followed.get(tableId)?.actor.stop();
+      this.followed.delete(tableId);
+    });
+  }
+
+  /** Stops following the tables not read for `idleMs`; returns their ids. */
+  forgetIdle(idleMs: number): string[] {
+    const cutoff = Date.now() - idleMs;
+    const forgotten: string[] = [];
+    for (const [tableId, table] of [...this.followed]) {
+      if (table.lastRead > cutoff || this.queues.has(tableId)) continue;
+      table.actor.stop();
+      this.followed.delete(tableId);
+      forgotten.push(tableId);
+    }
+    return forgotten;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()]);
+    for (const table of this.followed.values()) table.actor.stop();
+    this.followed.clear();
+  }
+
+  private async load(tableId: string): Promise<FollowedTable> {
+    const known = this.followed.get(tableId);
+    if (known !== undefined) return known;
+    const events = await this.store.read(tableId);
+    if (events.length === 0) throw new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
+    return this.follow(tableId, events, false);
+  }
+
+  private follow(tableId: string, events: readonly StoredEvent[], announce: boolean): FollowedTable {
+    const { actor } = foldLog(tableId, events);
+    const table: FollowedTable = { actor, version: events[events.length - 1].seq, committed: actor.getSnapshot(), lastRead: Date.now() };
+    this.followed.set(tableId, table);
+    if (announce) this.announce(tableId, events);
+    return table;
+  }
+
+  private announce(tableId: string, events: readonly StoredEvent[]): void {
+    for (const event of events) this.listeners.publish(tableId, event);
+  }
+
+  private async readOn(tableId: string, table: FollowedTable): Promise<void> {
+    const later = await this.store.read(tableId, table.version);
+    if (later.length > 0) this.apply(tableId, table, later);
+  }
+
+  private apply(tableId: string, table: FollowedTable, events: readonly StoredEvent[]): void {
+    applyLogEvents(tableId, table.actor, events);
+    table.version = events[events.length - 1].seq;
+    table.committed = table.actor.getSnapshot();
+    this.announce(tableId, events);
+  }
+
+  /** Runs `work` after every earlier piece of work for the same table. */
+  private inTurn<T>(tableId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(tableId) ?? Promise.resolve();
+    const result = previous.then(work, work);
+    const tail = result.catch(() => undefined);
+    this.queues.set(tableId, tail);
+    void tail.then(() => {
+      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
+    });
+    return result;
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * Table ownership in JetStream KV, in two buckets, so that keeping a
+ * thousand tables costs one renewal, not a thousand:
+ *
+ * - `<stream>-worker-leases`: one key per worker, its *life*. Taken by creating the
+ *   key (create-if-absent), kept by updating it with the revision last
+ *   written (compare-and-set) every third of the TTL, and gone when the
+ *   worker stops renewing: the bucket's max age removes the key `ttlMs` after
+ *   its last write. Each life has a fresh random incarnation, the key's value.
+ * - `<stream>-table-owners`: one key per table, its *claim*: `{worker, incarnation}`.
+ *   A table with no claim is taken by creating the key; a table whose claim
+ *   names a life that is gone (the key missing, or holding another
+ *   incarnation) is taken by compare-and-set on the claim's revision. A claim
+ *   naming a live incarnation belongs to that worker.
+ *
+ * A worker serves a table only while it holds the table's claim and its own
+ * life is valid: until `ttlMs` after it *sent* the last successful renewal
+ * (less a margin), which is never later than the moment the server lets the
+ * key expire. A worker that cannot renew in time gives up every table and
+ * starts a new life; its old claims then belong to whoever takes them first,
+ * itself included. A worker that sees one of its claims changed by anyone
+ * else (a watch on the claims) gives that table up at once.
+ *
+ * NATS does the agreeing; nothing here votes or elects. And the event log's
+ * expected version stays the real fence: a worker that wrongly believes it
+ * owns a table still cannot append over another's events.
+ */
+import { randomBytes } from 'node:crypto';
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { Kvm, KvWatchInclude, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+
+/** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
+export const DEFAULT_LEASE_NAMESPACE = 'TABLE_EVENTS';
+export const DEFAULT_LEASE_TTL_MS = 3000;
+
+export interface LeaseBuckets {
+  /** Workers' lives: expire `ttlMs` after their last renewal. */
+  readonly lives: KV;
+  /** Tables' claims: never expire; they are worth what the life they name is worth. */
+  readonly claims: KV;
+}
+
+/** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
+export async function openLeaseBuckets(nc: NatsConnection, ttlMs: number, replicas = 1, namespace = DEFAULT_LEASE_NAMESPACE): Promise<LeaseBuckets> {
+  const kvm = new Kvm(nc);
+  // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.
+  const lives = await kvm.create(`${namespace}-worker-leases`, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
+  const claims = await kvm.create(`${namespace}-table-owners`, { history: 1, replicas, allow_direct: false });
+  return { lives, claims };
+}
+
+/** The TTL the lives bucket really has: the one that expires leases. */
+export async function leaseTtlOf(buckets: LeaseBuckets): Promise<number> {
+  return (await buckets.lives.status()).ttl;
+}
+
+export interface TableLeasesOptions {
+  readonly buckets: LeaseBuckets;
+  readonly workerId: string;
+  /** How long a life outlives its last renewal; must be the lives bucket's max age. */
+  readonly ttlMs: number;
+  /** How often the life is renewed; a third of the TTL by default, so two renewals may fail in a row. */
+  readonly renewEveryMs?: number;
+  /** Called once for each table this worker stops holding without releasing it. */
+  readonly onLost: (tableId: string, why: string) => void;
+  readonly log?: (line: string) => void;
+}
+
+/** `fresh`: the table was not this life's before, so it may have moved on since this worker last saw it. */
+export type TakeResult = { readonly taken: true; readonly fresh: boolean } | { readonly taken: false; readonly owner: string };
+
+interface Life {
+  readonly incarnation: string;
+  revision: number;
+  /** This worker serves its tables until then (ms since the epoch) unless the life is renewed. */
+  validUntil: number;
+}
+
+interface Claim {
+  readonly worker: string;
+  readonly incarnation: string;
+}
+
+/** The share of the TTL a worker trusts its life for, leaving room for clocks that run at slightly different rates. */
+const TRUSTED_SHARE = 0.9;
+
+/** Thrown by `take` while the worker has no valid life (NATS unreachable, or a new life not yet begun). */
+export class NoLease extends Error {
+  constructor(workerId: string) {
+    super(`worker ${workerId} has no valid lease on its life right now (it cannot reach NATS, or is starting a new one)`);
+    this.name = 'NoLease';
+  }
+}
+
+/** What a worker asks of table ownership; TableLeases is the real one. */
+export interface TableOwnership {
+  holds(tableId: string): boolean;
+  heldTables(): string[];
+  take(tableId: string): Promise<TakeResult>;
+  verify(tableId: string): Promise<void>;
+  release(tableId: string): Promise<void>;
+  stop(release: boolean): Promise<void>;
+}
+
+export class TableLeases implements TableOwnership {
+  private readonly lives: KV;
+  private readonly claims: KV;
+  private readonly workerId: string;
+  private readonly ttlMs: number;
+  private readonly onLost: TableLeasesOptions['onLost'];
+  private readonly log: (line: string) => void;
+  /** Tables claimed in the current life, with the claim's revision. */
+  private readonly held = new Map<string, number>();
+  private readonly taking = new Map<string, Promise<TakeResult>>();
+  private readonly timer: NodeJS.Timeout;
+  private life: Life | null = null;
+  private renewing: Promise<void> | null = null;
+  private watching: { stop(): void } | null = null;
+  private stopped = false;
+
+  private constructor(options: TableLeasesOptions) {
+    this.lives = options.buckets.lives;
+    this.claims = options.buckets.claims;
+    this.workerId = options.workerId;
+    this.ttlMs = options.ttlMs;
+    this.onLost = options.onLost;
+    this.log = options.log ?? (() => undefined);
+    const renewEveryMs = options.renewEveryMs ?? Math.max(50, Math.floor(options.ttlMs / 3));
+    this.timer = setInterval(() => void this.renew(), renewEveryMs);
+  }
+
+  /** Begins the worker's first life (waiting for NATS if need be) and watches its claims. */
+  static async start(options: TableLeasesOptions): Promise<TableLeases> {
+    const leases = new TableLeases(options);
+    await leases.watchClaims();
+    while (leases.life === null) {
+      await leases.renew();
+      if (leases.life === null) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return leases;
+  }
+
+  /** Whether this worker holds the table's claim in a valid life now (and may serve it). */
+  holds(tableId: string): boolean {
+    return this.held.has(tableId) && this.alive();
+  }
+
+  heldTables(): string[] {
+    return this.alive() ? [...this.held.keys()] : [];
+  }
+
+  /**
+   * Takes the table if nobody holds it, or its holder's life is gone (or
+   * this worker already holds it); otherwise says who holds it. Rejects with
+   * NoLease without a valid life, and when NATS cannot be asked.
+   */
+  take(tableId: string): Promise<TakeResult> {
+    if (this.stopped || !this.alive()) return Promise.reject(new NoLease(this.workerId));
+    if (this.held.has(tableId)) return Promise.resolve({ taken: true, fresh: false });
+    let pending = this.taking.get(tableId);
+    if (pending === undefined) {
+      pending = this.tryTake(tableId, this.life!).finally(() => this.taking.delete(tableId));
+      this.taking.set(tableId, pending);
+    }
+    return pending;
+  }
+
+  private async tryTake(tableId: string, life: Life): Promise<TakeResult> {
+    const mine = JSON.stringify({ worker: this.workerId, incarnation: life.incarnation } satisfies Claim);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const entry = await this.claims.get(tableId);
+      let revision: number;
+      if (entry === null || entry.operation !== 'PUT') {
+        revision = await this.orRaced(this.claims.create(tableId, mine));
+      } else {
+        const claim = entry.json<Claim>();
+        if (claim.worker === this.workerId && claim.incarnation === life.incarnation) {
+          revision = entry.revision;
+        } else if (await this.isAlive(claim)) {
+          return { taken: false, owner: claim.worker };
+        } else {
+          revision = await this.orRaced(this.claims.update(tableId, mine, entry.revision));
+        }
+      }
+      if (revision === 0) continue; // another worker moved first: look again
+      if (this.life !== life) throw new NoLease(this.workerId); // the life ended while we were asking
+      this.held.set(tableId, revision);
+      return { taken: true, fresh: true };
+    }
+    const entry = await this.claims.get(tableId);
+    return { taken: false, owner: entry?.operation === 'PUT' ? entry.json<Claim>().worker : 'nobody yet (the table is changing hands)' };
+  }
+
+  /** The write's revision, or 0 when another writer got there first. */
+  private async orRaced(write: Promise<number>): Promise<number> {
+    try {
+      return await write;
+    } catch (error) {
+      if (isWrongRevision(error)) return 0;
+      throw error;
+    }
+  }
+
+  private async isAlive(claim: Claim): Promise<boolean> {
+    const life = await this.lives.get(claim.worker);
+    return life !== null && life.operation === 'PUT' && life.string() === claim.incarnation;
+  }
+
+  /** Checks the table's claim now; if it is no longer this life's, the table is given up at once. */
+  async verify(tableId: string): Promise<void> {
+    const revision = this.held.get(tableId);
+    if (revision === undefined) return;
+    const entry = await this.claims.get(tableId);
+    if (this.held.get(tableId) === revision && (entry === null || entry.revision !== revision)) {
+      this.lose(tableId, 'its claim on the table was changed by someone else');
+    }
+  }
+
+  /** Gives the table up, so another worker may take it at once. */
+  async release(tableId: string): Promise<void> {
+    const revision = this.held.get(tableId);
+    if (revision === undefined) return;
+    this.held.delete(tableId);
+    try {
+      await this.claims.delete(tableId, { previousSeq: revision });
+    } catch {
+      // Taken over already, or NATS is away: the claim dies with this life anyway.
+    }
+  }
+
+  /** Stops renewing; with `release`, ends the life at once so every table may be taken now rather than after the TTL. */
+  async stop(release: boolean): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.watching?.stop();
+    await this.renewing;
+    const life = this.life;
+    this.life = null;
+    this.held.clear();
+    if (release && life !== null) {
+      try {
+        await this.lives.delete(this.workerId, { previousSeq: life.revision });
+      } catch {
+        // NATS is away: the life expires by itself.
+      }
+    }
+  }
+
+  private alive(): boolean {
+    return this.life !== null && Date.now() < this.life.validUntil;
+  }
+
+  private renew(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.renewing ??= (this.life === null ? this.beginLife() : this.renewLife(this.life)).finally(() => (this.renewing = null));
+    return this.renewing;
+  }
+
+  private async beginLife(): Promise<void> {
+    const incarnation = randomBytes(6).toString('hex');
+    const sentAt = Date.now();
+    try {
+      let revision = await this.orRaced(this.lives.create(this.workerId, incarnation));
+      if (revision === 0) {
+        // A life of this worker's from before (it gave that one up): replace it.
+        const entry = await this.lives.get(this.workerId);
+        revision = await this.orRaced(this.lives.update(this.workerId, incarnation, entry?.revision ?? 0));
+        if (revision === 0) return; // try again on the next tick
+      }
+      this.life = { incarnation, revision, validUntil: sentAt + this.ttlMs * TRUSTED_SHARE };
+      this.log(`${this.workerId} began a life (incarnation ${incarnation})`);
+    } catch {
+      // NATS is away; try again on the next tick.
+    }
+  }
+
+  private async renewLife(life: Life): Promise<void> {
+    const sentAt = Date.now();
+    try {
+      life.revision = await this.lives.update(this.workerId, life.incarnation, life.revision);
+      life.validUntil = sentAt + this.ttlMs * TRUSTED_SHARE;
+    } catch (error) {
+      if (isWrongRevision(error)) this.endLife('its lease was taken or removed');
+      else if (Date.now() >= life.validUntil) {
+        this.endLife(`its lease could not be renewed within ${this.ttlMs} ms (${(error as Error).message})`);
+      }
+    }
+  }
+
+  /** Gives up every table: they are this life's, and it is over. */
+  private endLife(why: string): void {
+    this.life = null;
+    const tables = [...this.held.keys()];
+    this.held.clear();
+    this.log(`${this.workerId} lost its lease (${why}); giving up ${tables.length} tables`);
+    for (const tableId of tables) this.onLost(tableId, why);
+  }
+
+  private lose(tableId: string, why: string): void {
+    this.held.delete(tableId);
+    this.onLost(tableId, why);
+  }
+
+  /** Gives up at once any table whose claim anyone else changes. */
+  private async watchClaims(): Promise<void> {
+    const updates = await this.claims.watch({ include: KvWatchInclude.UpdatesOnly });
+    this.watching = { stop: () => updates.stop() };
+    void (async () => {
+      for await (const entry of updates) {
+        const revision = this.held.get(entry.key);
+        if (revision !== undefined && entry.revision > revision) {
+          this.lose(entry.key, entry.operation === 'PUT' ? `${entry.json<Claim>().worker} took the table over` : 'its claim was removed');
+        }
+      }
+    })().catch((error: unknown) => this.log(`${this.workerId}: watching the claims failed: ${(error as Error).message}`));
+  }
+}
+
+function isWrongRevision(error: unknown): boolean {
+  return (
+    error instanceof JetStreamApiError &&
+    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  );
+}

@@ -1,0 +1,214 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { createRng } from '../../machines/cards/shuffle.js';
+import { phaseOf } from '../../machines/table/snapshot.js';
+import { awaitedActions } from '../../machines/table/refusal.js';
+import { randomMove } from '../../machines/bots/randomBot.js';
+import { toNewEvent } from '../host/tableLog.js';
+import { viewFor } from '../../machines/view.js';
+import { botPlayers, gameOf, playBots } from '../../test/nats/botPlay.js';
+import { nextBotMove } from '../bots/botDriver.js';
+import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
+import { isTableRefusal } from '../host/errors.js';
+import { foldLog } from '../host/replay.js';
+import { decodeReply, encode, errorOfReply, isTableUnavailable } from '../bus/protocol.js';
+import { RemoteTables } from '../bus/remoteTables.js';
+import { tableSubjects } from '../bus/subjects.js';
+
+const subjects = tableSubjects();
+import { startLocalNats, type LocalNats } from '../nats/localNats.js';
+import { openLeaseBuckets } from './tableLeases.js';
+import { startTableWorker, type TableWorker } from './tableWorker.js';
+
+const TTL_MS = 1500;
+
+describe('table workers over NATS (one server, a shared in-memory log)', () => {
+  let nats: LocalNats;
+  const connections: NatsConnection[] = [];
+  let store: EventStore;
+  let workers: TableWorker[] = [];
+  let tables: RemoteTables;
+
+  async function connection(): Promise<NatsConnection> {
+    const nc = await connect({ servers: nats.urls });
+    connections.push(nc);
+    return nc;
+  }
+
+  async function startWorker(workerId: string, ttlMs = TTL_MS): Promise<TableWorker> {
+    const worker = await startTableWorker({ nc: await connection(), store, workerId, leaseTtlMs: ttlMs });
+    workers.push(worker);
+    return worker;
+  }
+
+  beforeAll(async () => {
+    nats = await startLocalNats(1);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(connections.map((nc) => nc.close()));
+    await nats?.stop();
+  });
+
+  afterEach(async () => {
+    await tables?.close();
+    await Promise.allSettled(workers.map((worker) => worker.stop()));
+    workers = [];
+  });
+
+  async function setUp(workerIds = ['w-a', 'w-b']): Promise<void> {
+    store = createMemoryEventStore();
+    for (const workerId of workerIds) await startWorker(workerId);
+    tables = new RemoteTables({ nc: await connection(), store, requestTimeoutMs: 3000, retryForMs: 5000 });
+  }
+
+  it('plays bot games of all three games to the end through two workers, each table served by one of them', async () => {
+    await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const game = gameOf(i);
+      ids.push((await tables.createTable({ game, players: botPlayers(game), seed: `workers-${i}` })).tableId);
+    }
+    const servedBy = new Map<string, Set<string>>();
+    await Promise.all(
+      ids.map((tableId) =>
+        playBots(tables, tableId, {
+          onAccepted: () => servedBy.set(tableId, (servedBy.get(tableId) ?? new Set()).add(tables.ownerOf(tableId)!)),
+        }),
+      ),
+    );
+    for (const tableId of ids) {
+      const log = await store.read(tableId);
+      expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
+      const { actor } = foldLog(tableId, log);
+      expect(phaseOf(actor.getSnapshot())).toBe('gameOver');
+      // The gateway's copy is the log's: every seat's view is the view of the log.
+      const { version, snapshot } = await tables.snapshot(tableId);
+      expect(version).toBe(log.length);
+      for (const viewer of [0, 1, 'spectator'] as const) {
+        expect((await tables.view(tableId, viewer)).view).toEqual(viewFor(actor.getSnapshot(), viewer));
+      }
+      expect(phaseOf(snapshot)).toBe('gameOver');
+      actor.stop();
+      expect(servedBy.get(tableId)?.size).toBe(1);
+    }
+    const owners = new Set(ids.map((tableId) => tables.ownerOf(tableId)));
+    expect([...owners].every((owner) => owner === 'w-a' || owner === 'w-b')).toBe(true);
+    expect((await tables.exportRecord(ids[0])).result.finished).toBe(true);
+  });
+
+  it('keeps the kinds of refusals, and the conflict, across the bus', async () => {
+    await setUp();
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: 'refusals' });
+    const kindOf = async (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'accepted',
+        (error: unknown) => (isTableRefusal(error) ? `${error.kind}: ${error.message}` : `other: ${(error as Error).message}`),
+      );
+    expect(await kindOf(tables.submit('t-no-such-table', { type: 'card.played', seat: 0, card: '1-1' }))).toBe(
+      'unknownTable: there is no table "t-no-such-table"',
+    );
+    expect(await kindOf(tables.submit('not a table id', { type: 'card.played', seat: 0, card: '1-1' }))).toMatch(/^unknownTable/);
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }))).toBe(
+      'malformed: "9-9" is not a card: suits are 1 to 7',
+    );
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '1-1' }))).toMatch(/^notNow: /);
+    expect(await kindOf(tables.createTable({ game: 'chess' }))).toMatch(/^malformed: game must be/);
+    expect(await kindOf(tables.importRecord({ game: 'sevenSuitors' }))).toMatch(/^invalidRecord: the record does not verify/);
+    // A lease for a table that does not exist is given back at once.
+    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    expect((await kv.get('t-no-such-table'))?.operation ?? 'none').not.toBe('PUT');
+    expect(await store.version(tableId)).toBe(6);
+
+    // A writer outside the owner moves the log on: one seat's pass, appended straight to the log.
+    const { snapshot } = await tables.snapshot(tableId);
+    const rng = createRng('conflict');
+    const [first, second] = awaitedActions(snapshot).map(({ seat, action }) => randomMove(snapshot, seat, action, rng));
+    await store.append(tableId, [toNewEvent(first, new Date().toISOString())], 6);
+    // A sender that has not seen it meets the owner's stale copy: the append is refused as a conflict.
+    const nc = connections[0];
+    const blind = decodeReply(
+      await nc.request(subjects.commandFor(tableId, tables.ownerOf(tableId)!), encode({ op: 'submit', tableId, args: [second] })),
+    );
+    expect(blind).toMatchObject({ ok: false, kind: 'VersionConflict', tableId, expectedVersion: 6, actualVersion: 7 });
+    expect(isVersionConflict(errorOfReply(blind as Exclude<typeof blind, { ok: true }>))).toBe(true);
+    // The gateway has seen it (its copy follows the log), so the owner rebuilds and takes the same pass.
+    expect(await tables.submit(tableId, second)).toMatchObject({ tableId, version: 8 });
+  });
+
+  it('forwards a command that reaches a worker not owning the table to the owner', async () => {
+    await setUp();
+    const { tableId } = await tables.createTable({ game: 'antiCupid', players: botPlayers('antiCupid'), seed: 'forward' });
+    const owner = tables.ownerOf(tableId)!;
+    const other = owner === 'w-a' ? 'w-b' : 'w-a';
+    const nc = connections[0];
+    const { snapshot, version: snapshotVersion } = await tables.snapshot(tableId);
+    const move = nextBotMove(snapshot, createRng('forward'))!;
+    const reply = decodeReply(await nc.request(subjects.commandFor(tableId, other), encode({ op: 'submit', tableId, args: [move] })));
+    expect(reply).toMatchObject({ ok: true, worker: owner, result: { tableId, version: snapshotVersion + 1 } });
+    // Undirected, through the queue group: whoever gets it, the owner answers.
+    for (let i = 0; i < 6; i++) {
+      const answer = decodeReply(
+        await nc.request(subjects.command(tableId), encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] })),
+      );
+      expect(answer).toMatchObject({ ok: false, worker: owner, kind: 'malformed' });
+    }
+    expect(workers.find((worker) => worker.workerId === other)!.ownedTables()).not.toContain(tableId);
+  });
+
+  it('tells the gateway of every event, once and in log order, after its copy of the table took it', async () => {
+    await setUp();
+    const { tableId } = await tables.createTable({ game: 'traitorOfLove', players: botPlayers('traitorOfLove'), seed: 'events' });
+    const heard: number[] = [];
+    const lagging: number[] = [];
+    tables.subscribe((id, event) => {
+      if (id !== tableId) return;
+      heard.push(event.seq);
+      void tables.snapshot(tableId).then(({ version }) => version < event.seq && lagging.push(event.seq));
+    });
+    await playBots(tables, tableId, { stop: () => heard.length >= 40 });
+    const log = await store.read(tableId);
+    // The listener came after the table was made: it hears every event from then on.
+    expect(heard).toEqual(log.map((event) => event.seq).slice(heard[0] - 1));
+    expect(lagging).toEqual([]);
+  });
+
+  it('stops serving a table whose lease it lost; the new owner answers for it', async () => {
+    await setUp();
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: 'lost' });
+    const owner = tables.ownerOf(tableId)!;
+    const other = owner === 'w-a' ? 'w-b' : 'w-a';
+    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    // The claim vanishes under its owner (an operator removed it), and the other worker takes the table.
+    await kv.delete(tableId);
+    const nc = connections[0];
+    const bogus = encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] });
+    expect(decodeReply(await nc.request(subjects.commandFor(tableId, other), bogus))).toMatchObject({ worker: other });
+    // The old owner sees its claim change and stops serving the table: it forwards to the new owner.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workers.find((worker) => worker.workerId === owner)!.ownedTables()).not.toContain(tableId);
+    expect(decodeReply(await nc.request(subjects.commandFor(tableId, owner), bogus))).toMatchObject({ worker: other });
+    await playBots(tables, tableId);
+    expect(tables.ownerOf(tableId)).toBe(other);
+  });
+
+  it('hands a stopped worker\'s tables to the other at once, and says so when no worker runs', async () => {
+    await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
+    const [first, second] = workers;
+    await first.stop();
+    const started = Date.now();
+    await Promise.all(ids.map((tableId) => playBots(tables, tableId, { stop: () => (tables.ownerOf(tableId) === second.workerId) })));
+    expect(Date.now() - started).toBeLessThan(TTL_MS); // released, not expired
+    await second.stop();
+    workers = [];
+    const lonely = new RemoteTables({ nc: connections[0], store, retryForMs: 300 });
+    const error = await lonely.submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }).catch((caught: unknown) => caught);
+    expect(isTableUnavailable(error)).toBe(true);
+    expect((error as Error).message).toMatch(/no worker could take the submit for 300 ms: no worker is listening on tables\..*\.cmd/);
+    await lonely.close();
+  });
+});

@@ -1,0 +1,287 @@
+/**
+ * A table worker: serves, over NATS, the commands of the tables it owns
+ * (services/worker/README.md), with a TableHost inside. Every worker listens
+ * to `tables.*.cmd` in one queue group, so an undirected command reaches one
+ * of them, and to `tables.*.cmd.<its id>` for commands addressed to it. A
+ * worker that gets a command for a table nobody owns claims the table and
+ * serves it; one owned by another worker it forwards there, once. The
+ * accepted events are the log's (JetStream: messages on `tables.<id>.events`),
+ * which gateways follow; the reply carries them too.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
+import { isTableRefusal, TableRefusal } from '../host/errors.js';
+import { TableHost } from '../host/tableHost.js';
+import {
+  decodeRequest,
+  encode,
+  isTableUnavailable,
+  replyOfError,
+  TableUnavailable,
+  type NewTableRequest,
+  type TableCommandRequest,
+  type TableReply,
+} from '../bus/protocol.js';
+import { isRoutableTableId, tableSubjects, WORKER_QUEUE } from '../bus/subjects.js';
+import { DEFAULT_LEASE_TTL_MS, leaseTtlOf, NoLease, openLeaseBuckets, TableLeases, type LeaseBuckets, type TableOwnership } from './tableLeases.js';
+
+export interface TableWorkerOptions {
+  readonly nc: NatsConnection;
+  /** The shared event log (JetStream in production); the worker appends with expected versions. */
+  readonly store: EventStore;
+  /** A subject token unique among running workers; made from the host name, pid and a random suffix by default. */
+  readonly workerId?: string;
+  /** How long a worker's lease outlives its last renewal: the longest a crashed worker's tables wait for a new owner. */
+  readonly leaseTtlMs?: number;
+  readonly renewEveryMs?: number;
+  /** Replicas of the lease buckets when this worker creates them (3 on a 3-node cluster). */
+  readonly leaseReplicas?: number;
+  /** A table with no command for this long is passivated and its claim given up. */
+  readonly idleReleaseMs?: number;
+  readonly snapshotEvery?: number;
+  /** How long to wait for the owner when forwarding a command to it. */
+  readonly forwardTimeoutMs?: number;
+  readonly log?: (line: string) => void;
+  /** The deployment's subject prefix (NATS_PREFIX), the gateways' too. */
+  readonly prefix?: string;
+  /** Names the lease buckets (`<namespace>-worker-leases`, `<namespace>-table-owners`): the event stream's name. */
+  readonly leaseNamespace?: string;
+  /**
+   * Who owns which table: the KV leases by default. The fault tests put a
+   * worker here that is told every table is its own, to show the log's
+   * expected version still lets only one of two such workers append.
+   */
+  readonly ownership?: (onLost: (tableId: string, why: string) => void) => Promise<TableOwnership>;
+}
+
+export interface TableWorker {
+  readonly workerId: string;
+  /** The tables this worker owns (and may serve) now. */
+  ownedTables(): string[];
+  /** Stops taking commands, finishes those under way, gives up every lease (so others take over at once) and closes the host. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
+const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
+
+export function newWorkerId(): string {
+  const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 30);
+  return `w-${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function startTableWorker(options: TableWorkerOptions): Promise<TableWorker> {
+  const { nc, store } = options;
+  const workerId = options.workerId ?? newWorkerId();
+  if (!isRoutableTableId(workerId)) throw new RangeError(`worker id ${JSON.stringify(workerId)} must be letters, digits, - and _`);
+  const wantedTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const idleReleaseMs = options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
+  const forwardTimeoutMs = options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
+  const log = options.log ?? (() => undefined);
+  const subjects = tableSubjects(options.prefix);
+  const host = new TableHost({ store, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) });
+  const lastUsed = new Map<string, number>();
+  const underWay = new Set<Promise<void>>();
+  let stopping = false;
+  const onLost = (tableId: string, why: string): void => {
+    log(`${workerId} stops serving ${tableId}: ${why}`);
+    dropTable(tableId);
+  };
+  const { leases, leaseTtlMs } =
+    options.ownership !== undefined
+      ? { leases: await options.ownership(onLost), leaseTtlMs: wantedTtlMs }
+      : await startLeases(nc, workerId, wantedTtlMs, options, onLost, log);
+
+  /** Forgets the table's actor (it may be stale now); the next owner rebuilds it from the log. */
+  function dropTable(tableId: string): void {
+    lastUsed.delete(tableId);
+    host.passivate(tableId).catch((error: unknown) => log(`${workerId} could not passivate ${tableId}: ${(error as Error).message}`));
+  }
+
+  function respond(msg: Msg, reply: TableReply): void {
+    msg.respond(encode(reply));
+  }
+
+  async function serveCommand(msg: Msg, request: TableCommandRequest): Promise<void> {
+    const { tableId } = request;
+    if (!isRoutableTableId(tableId) || subjects.tableIdOf(msg.subject) !== tableId) throw unknownTable(tableId);
+    if (!leases.holds(tableId)) {
+      // No claim for a table that does not exist: a made-up id would leave its mark in the owners bucket.
+      if ((await store.version(tableId)) === 0) throw unknownTable(tableId);
+      const take = await leases.take(tableId);
+      if (!take.taken) {
+        await forwardToOwner(msg, request, take.owner);
+        return;
+      }
+      // Newly claimed: a copy left from an earlier claim may be behind the log.
+      if (take.fresh) await host.passivate(tableId);
+    }
+    lastUsed.set(tableId, Date.now());
+    try {
+      await forgetIfBehind(tableId, request.seenVersion);
+      const accepted = request.op === 'submit' ? await host.submit(tableId, request.args[0]) : await host.timeOut(tableId, ...request.args);
+      respond(msg, { ok: true, worker: workerId, result: accepted });
+    } catch (error) {
+      if (isTableRefusal(error) && error.kind === 'unknownTable') {
+        lastUsed.delete(tableId);
+        await leases.release(tableId);
+      }
+      // Someone else appended to a table this worker holds: make sure it still does before serving it again.
+      if (isVersionConflict(error)) void leases.verify(tableId);
+      respond(msg, replyOfError(workerId, error, isTableRefusal(error) ? await versionOf(tableId) : undefined));
+    }
+  }
+
+  /**
+   * The sender has seen a later version than this worker's copy: another
+   * writer appended while this worker held the table (the fence refused
+   * nothing, since this worker has not written since). Rebuild from the log,
+   * or the copy would refuse good commands for ever.
+   */
+  async function forgetIfBehind(tableId: string, seenVersion: number | undefined): Promise<void> {
+    if (seenVersion === undefined || seenVersion <= (await host.snapshot(tableId)).version) return;
+    log(`${workerId}: ${tableId} is at ${seenVersion} in the log, past this worker's copy; rebuilding it`);
+    await host.passivate(tableId);
+    void leases.verify(tableId);
+  }
+
+  async function versionOf(tableId: string): Promise<number | undefined> {
+    try {
+      return (await host.snapshot(tableId)).version;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Passes the command to the worker holding the table's claim, and its answer back; never twice. */
+  async function forwardToOwner(msg: Msg, request: TableCommandRequest, owner: string): Promise<void> {
+    const { tableId } = request;
+    if (request.forwardedBy !== undefined || !isRoutableTableId(owner)) {
+      throw new TableUnavailable(`table ${tableId} is owned by ${owner}, which did not take the command; try again`);
+    }
+    try {
+      const answer = await nc.request(subjects.commandFor(tableId, owner), encode({ ...request, forwardedBy: workerId }), {
+        timeout: forwardTimeoutMs,
+      });
+      msg.respond(answer.data);
+    } catch (error) {
+      const why = isNoResponders(error) ? 'is not running' : 'did not answer in time';
+      throw new TableUnavailable(`table ${tableId} is owned by ${owner}, which ${why}; its lease expires within ${leaseTtlMs} ms`);
+    }
+  }
+
+  async function serveNewTable(msg: Msg, request: NewTableRequest): Promise<void> {
+    try {
+      const accepted = request.op === 'createTable' ? await host.createTable(request.args[0]) : await host.importRecord(request.args[0]);
+      // A new id nobody else knows yet: claiming it cannot meet another owner.
+      const take = await leases.take(accepted.tableId).catch(() => ({ taken: false as const, owner: '' }));
+      if (take.taken) lastUsed.set(accepted.tableId, Date.now());
+      else await host.passivate(accepted.tableId);
+      respond(msg, { ok: true, worker: workerId, result: accepted });
+    } catch (error) {
+      respond(msg, replyOfError(workerId, error));
+    }
+  }
+
+  function handle(msg: Msg): void {
+    const request = decodeRequest(msg);
+    const work = (async () => {
+      if (typeof request === 'string') return respond(msg, replyOfError(workerId, new TableRefusal('malformed', request)));
+      if (stopping) throw new TableUnavailable(`worker ${workerId} is stopping; try again`);
+      if (request.op === 'createTable' || request.op === 'importRecord') return serveNewTable(msg, request);
+      return serveCommand(msg, request);
+    })().catch((error: unknown) => {
+      respond(msg, replyOfError(workerId, isTableUnavailable(error) ? error : unavailableOf(error)));
+    });
+    underWay.add(work);
+    void work.finally(() => underWay.delete(work));
+  }
+
+  const callback = (error: Error | null, msg: Msg): void => {
+    if (error === null) handle(msg);
+  };
+  const subscriptions: Subscription[] = [
+    nc.subscribe(subjects.anyCommand, { queue: WORKER_QUEUE, callback }),
+    nc.subscribe(subjects.commandsFor(workerId), { callback }),
+    nc.subscribe(subjects.create, { queue: WORKER_QUEUE, callback }),
+  ];
+  await nc.flush();
+
+  const idleTimer = setInterval(() => {
+    const cutoff = Date.now() - idleReleaseMs;
+    for (const [tableId, used] of lastUsed) {
+      if (used > cutoff) continue;
+      lastUsed.delete(tableId);
+      void host.passivate(tableId).then(() => leases.release(tableId), () => leases.release(tableId));
+    }
+  }, Math.min(idleReleaseMs, 60_000));
+  idleTimer.unref();
+
+  log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
+  return {
+    workerId,
+    ownedTables: () => leases.heldTables().filter((tableId) => leases.holds(tableId)),
+    async stop() {
+      stopping = true;
+      clearInterval(idleTimer);
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.drain()));
+      await Promise.allSettled([...underWay]);
+      await host.close();
+      await leases.stop(true);
+      log(`${workerId} stopped`);
+    },
+  };
+}
+
+async function startLeases(
+  nc: NatsConnection,
+  workerId: string,
+  wantedTtlMs: number,
+  options: TableWorkerOptions,
+  onLost: (tableId: string, why: string) => void,
+  log: (line: string) => void,
+): Promise<{ leases: TableOwnership; leaseTtlMs: number }> {
+  const buckets = await openLeaseBucketsPatiently(nc, wantedTtlMs, options.leaseReplicas ?? 1, options.leaseNamespace);
+  // The lives bucket's max age is what expires leases; a bucket made earlier with another TTL keeps its own.
+  const leaseTtlMs = (await leaseTtlOf(buckets)) || wantedTtlMs;
+  if (leaseTtlMs !== wantedTtlMs) log(`${workerId}: the lease bucket expires leases after ${leaseTtlMs} ms, not ${wantedTtlMs}; using that`);
+  const leases = await TableLeases.start({
+    buckets,
+    workerId,
+    ttlMs: leaseTtlMs,
+    ...(options.renewEveryMs === undefined ? {} : { renewEveryMs: options.renewEveryMs }),
+    onLost,
+    log,
+  });
+  return { leases, leaseTtlMs };
+}
+
+/** Opens the lease buckets, waiting (up to 30 s) for a cluster that is still electing its JetStream leaders. */
+async function openLeaseBucketsPatiently(nc: NatsConnection, ttlMs: number, replicas: number, namespace?: string): Promise<LeaseBuckets> {
+  const giveUpAt = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await openLeaseBuckets(nc, ttlMs, replicas, namespace);
+    } catch (error) {
+      if (Date.now() >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+function unknownTable(tableId: string): TableRefusal {
+  return new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
+}
+
+/** NATS trouble while taking a lease or forwarding: nothing was done, so the caller may try again. */
+function unavailableOf(error: unknown): Error {
+  if (isTableRefusal(error) || isVersionConflict(error)) return error as Error;
+  if (error instanceof NoLease) return new TableUnavailable(`${error.message}; try again`);
+  return new TableUnavailable(`the table could not be served now (${(error as Error)?.message ?? String(error)}); try again`);
+}
+
+function isNoResponders(error: unknown): boolean {
+  return error instanceof RequestError && error.isNoResponders();
+}
