@@ -11,6 +11,7 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
 import type { TableService } from '../host/tableService.js';
+import { TableQueues } from '../host/tableQueues.js';
 import type { CommandSource, GatewayMetrics } from './metrics.js';
 import { refusalOf } from './refusals.js';
 import { TableFactsCache, type TableFacts } from './tableFacts.js';
@@ -45,7 +46,7 @@ export class TableFeed {
   private readonly metrics: GatewayMetrics | undefined;
   private readonly listeners = new Set<ChangeListener>();
   private readonly onError: (error: unknown, tableId: string) => void;
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new TableQueues();
 
   constructor(options: TableFeedOptions) {
     this.host = options.host;
@@ -72,13 +73,13 @@ export class TableFeed {
   }
 
   async submit(tableId: string, command: unknown, source: CommandSource): Promise<Accepted> {
-    const { accepted } = await this.exclusive(tableId, () => this.measured(source, () => this.host.submit(tableId, command), tableId));
+    const { accepted } = await this.queues.run(tableId, () => this.measured(source, () => this.host.submit(tableId, command), tableId));
     return accepted;
   }
 
   /** The turn clock ran out at `version`: the timeout and `move` are recorded together, if the table is still there. */
   async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
-    const { accepted } = await this.exclusive(tableId, () =>
+    const { accepted } = await this.queues.run(tableId, () =>
       this.measured('clock', () => this.host.timeOut(tableId, version, move), tableId),
     );
     return accepted;
@@ -86,7 +87,7 @@ export class TableFeed {
 
   /** Runs `work` with the table held: its submits are the only changes to the table until it ends. */
   withTable<T>(tableId: string, source: CommandSource, work: (table: TableAtHand) => Promise<T>): Promise<T> {
-    return this.exclusive(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       let current = await this.current(tableId);
       return work({
         get current() {
@@ -110,7 +111,7 @@ export class TableFeed {
 
   /** Announces the table as it stands, e.g. after a restart, so bots and clocks pick it up. */
   announceCurrent(tableId: string): Promise<TableChange> {
-    return this.exclusive(tableId, () => this.announceCurrentNow(tableId));
+    return this.queues.run(tableId, () => this.announceCurrentNow(tableId));
   }
 
   private async announceNew(tableId: string): Promise<void> {
@@ -151,17 +152,5 @@ export class TableFeed {
       return null;
     });
     return { accepted, change };
-  }
-
-  /** Runs `work` after every earlier piece of work for the same table has finished. */
-  private exclusive<T>(tableId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(tableId) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const tail = result.catch(() => undefined);
-    this.queues.set(tableId, tail);
-    void tail.then(() => {
-      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
-    });
-    return result;
   }
 }

@@ -23,6 +23,7 @@ import {
   type TableSummary,
 } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
+import { TableQueues } from './tableQueues.js';
 import { foldLog, applyLogEvents, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
 import { createdEvent, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 
@@ -78,8 +79,8 @@ export class TableHost {
   private readonly dealing: 'shuffled' | 'external';
   private readonly live = new Map<string, LiveTable>();
   private readonly loading = new Map<string, Promise<LiveTable>>();
-  /** The tail of each table's queue of work: commands for one table run one at a time. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Commands for one table run one at a time. */
+  private readonly queues = new TableQueues();
 
   constructor(options: TableHostOptions) {
     this.store = options.store;
@@ -133,7 +134,7 @@ export class TableHost {
 
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
     const tableId = newTableId();
-    return this.exclusive(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       const table = this.adopt(tableId, created, startTable(created), 0);
       for (const event of events) {
         if (!offer(table.actor, event)) {
@@ -149,7 +150,7 @@ export class TableHost {
 
   /** Checks a command against the machine and, if it is allowed, makes it durable and applies it. */
   async submit(tableId: string, command: unknown): Promise<Accepted> {
-    return this.exclusive(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       const table = await this.load(tableId);
       if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
@@ -164,7 +165,7 @@ export class TableHost {
    * table has moved on since `version` (the seat acted in time after all).
    */
   async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
-    return this.exclusive(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       const table = await this.load(tableId);
       if (table.version !== version) {
         throw new TableRefusal('notNow', `table ${tableId} moved on from version ${version}; the turn did not time out`);
@@ -226,7 +227,7 @@ export class TableHost {
     const cutoff = Date.now() - idleMs;
     let count = 0;
     for (const table of [...this.live.values()]) {
-      if (table.lastUsed > cutoff || this.queues.has(table.tableId)) continue;
+      if (table.lastUsed > cutoff || this.queues.isBusy(table.tableId)) continue;
       await this.passivate(table.tableId);
       count++;
     }
@@ -234,7 +235,7 @@ export class TableHost {
   }
 
   async passivate(tableId: string): Promise<void> {
-    await this.exclusive(tableId, async () => {
+    await this.queues.run(tableId, async () => {
       const table = this.live.get(tableId);
       if (table === undefined) return;
       if (table.version > table.snapshotVersion) await this.saveSnapshot(table);
@@ -243,13 +244,13 @@ export class TableHost {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()]);
+    await this.queues.idle();
     for (const tableId of [...this.live.keys()]) this.evict(tableId);
   }
 
   /** Deals the next hand of a table whose host deals externally; checked like any command. */
   async deal(tableId: string, deal: unknown): Promise<Accepted> {
-    return this.exclusive(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       if (this.dealing !== 'external') {
         throw new TableRefusal('malformed', 'this host shuffles and deals itself; deals are not sent to it');
       }
@@ -349,18 +350,6 @@ export class TableHost {
   private evict(tableId: string): void {
     this.live.get(tableId)?.actor.stop();
     this.live.delete(tableId);
-  }
-
-  /** Runs `work` after every earlier piece of work for the same table has finished. */
-  private exclusive<T>(tableId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(tableId) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const tail = result.catch(() => undefined);
-    this.queues.set(tableId, tail);
-    void tail.then(() => {
-      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
-    });
-    return result;
   }
 }
 
