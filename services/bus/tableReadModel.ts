@@ -9,6 +9,7 @@
  * once, in log order, and a gap (a feed that started late) is filled from
  * the log.
  */
+import { TableQueues } from '../host/tableQueues.js';
 import type { TableSnapshot, TableActor } from '../../machines/table/snapshot.js';
 import type { EventListener, EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { createSubscribers } from '../eventstore/subscribers.js';
@@ -27,7 +28,7 @@ export class TableReadModel {
   private readonly store: EventStore;
   private readonly followed = new Map<string, FollowedTable>();
   /** The tail of each table's queue: loads and applications for one table run one at a time. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new TableQueues();
   private readonly listeners = createSubscribers();
 
   constructor(store: EventStore) {
@@ -41,7 +42,7 @@ export class TableReadModel {
   /** The table as of the last event this gateway knows of; loaded from the log on first read. */
   async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
     const known = this.followed.get(tableId);
-    const table = known ?? (await this.inTurn(tableId, () => this.load(tableId)));
+    const table = known ?? (await this.queues.run(tableId, () => this.load(tableId)));
     table.lastRead = Date.now();
     return { version: table.version, snapshot: table.committed };
   }
@@ -54,7 +55,7 @@ export class TableReadModel {
   offer(tableId: string, events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     const known = this.followed.get(tableId);
-    if (known !== undefined && !this.queues.has(tableId)) {
+    if (known !== undefined && !this.queues.isBusy(tableId)) {
       // The usual case, without a turn in the queue: the next events of a table in step, or ones it has.
       const next = events.filter((event) => event.seq > known.version);
       if (next.length === 0) return Promise.resolve();
@@ -63,11 +64,11 @@ export class TableReadModel {
         return Promise.resolve();
       }
     }
-    if (!this.followed.has(tableId) && !this.queues.has(tableId) && events[0].seq !== 1) {
+    if (!this.followed.has(tableId) && !this.queues.isBusy(tableId) && events[0].seq !== 1) {
       this.announce(tableId, events);
       return Promise.resolve();
     }
-    return this.inTurn(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       const table = this.followed.get(tableId);
       if (table === undefined) {
         // A whole new table costs no read to follow; a later part of one not followed is only passed on.
@@ -89,7 +90,7 @@ export class TableReadModel {
 
   /** Reads the log on from the version held: after a refusal that shows this copy behind, or a reconnection. */
   catchUp(tableId: string): Promise<void> {
-    return this.inTurn(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       const table = this.followed.get(tableId);
       if (table !== undefined) await this.readOn(tableId, table);
     });
@@ -106,7 +107,7 @@ export class TableReadModel {
 
   /** Stops following the table (its actor is stopped); the next read loads it again. */
   forget(tableId: string): Promise<void> {
-    return this.inTurn(tableId, async () => {
+    return this.queues.run(tableId, async () => {
       this.followed.get(tableId)?.actor.stop();
       this.followed.delete(tableId);
     });
@@ -117,7 +118,7 @@ export class TableReadModel {
     const cutoff = Date.now() - idleMs;
     const forgotten: string[] = [];
     for (const [tableId, table] of [...this.followed]) {
-      if (table.lastRead > cutoff || this.queues.has(tableId)) continue;
+      if (table.lastRead > cutoff || this.queues.isBusy(tableId)) continue;
       table.actor.stop();
       this.followed.delete(tableId);
       forgotten.push(tableId);
@@ -126,7 +127,7 @@ export class TableReadModel {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()]);
+    await this.queues.idle();
     for (const table of this.followed.values()) table.actor.stop();
     this.followed.clear();
   }
@@ -161,17 +162,5 @@ export class TableReadModel {
     table.version = events[events.length - 1].seq;
     table.committed = table.actor.getSnapshot();
     this.announce(tableId, events);
-  }
-
-  /** Runs `work` after every earlier piece of work for the same table. */
-  private inTurn<T>(tableId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(tableId) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const tail = result.catch(() => undefined);
-    this.queues.set(tableId, tail);
-    void tail.then(() => {
-      if (this.queues.get(tableId) === tail) this.queues.delete(tableId);
-    });
-    return result;
   }
 }

@@ -121,7 +121,7 @@ describe('jetstream event store', () => {
     });
   });
 
-  it('reads long logs back along the chain, with a consumer or without one', async () => {
+  it('reads long logs along the chain of appends, by direct gets or by walking back through the leader', async () => {
     await withStores(1, async ([writer], layout) => {
       const appends = 60;
       for (let version = 0; version < appends * 2; version += 2) {

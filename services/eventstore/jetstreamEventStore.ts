@@ -26,12 +26,15 @@
  * - a unique `Nats-Msg-Id` per publish attempt-with-one-expectation, so the
  *   client's retries (timeouts, no responders during a leader election)
  *   are deduplicated by the server; a new expectation always gets a new id.
- * - reads go to the stream leader (STREAM.MSG.GET), so a process reads what
- *   any process has had acknowledged: a table is read from its last message
- *   back along `Suitors-Prev` to the version asked for, which after a
- *   snapshot is a few messages. A longer read fetches the rest forward with
- *   a short-lived consumer, and walks on if that consumer cannot be had
- *   (on 2.9 a new consumer may be placed on a dead node for a while).
+ * - a read asks the stream leader for the table's last message (STREAM.MSG.GET),
+ *   so a process reads what any process has had acknowledged, then fetches
+ *   the older messages by direct get (the stream has allow_direct), which
+ *   any current replica answers rightly or "not found" (a replica behind:
+ *   then the leader is asked): back along `Suitors-Prev` to the version
+ *   asked for, which after a snapshot is a few messages; a longer read
+ *   fetches anchors spread over the subject's range at once and walks back
+ *   between them in parallel, checked to form the table's chain. No
+ *   consumer (slow to create on R3 with 2.9, and misplaced after a node dies).
  * - KV bucket `<stream>-tables`: per table {version, appends, streamSeq,
  *   status}, written after each append (coalesced, compare-and-set so it
  *   never goes backwards), for listTables. It is an index: listTables checks
@@ -49,8 +52,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  AckPolicy,
-  DeliverPolicy,
   DiscardPolicy,
   JetStreamApiError,
   jetstream,
@@ -97,9 +98,9 @@ export interface JetStreamEventStoreOptions {
    * expectation unchanged, so the server stores it once.
    */
   readonly retryForMs?: number;
-  /** Messages a read fetches one by one, walking back from the table's last, before it tries a consumer (default 24). */
+  /** Messages a read fetches one by one, walking back from the table's last, before it reads the rest forward in parallel (default 24). */
   readonly walkLimit?: number;
-  /** How long a consumer of a long read may take to be created or to deliver, before the read walks instead, in ms (default 3000). */
+  /** @deprecated Ignored: long reads no longer use consumers (they use direct gets). */
   readonly consumerTimeoutMs?: number;
   /** How long open() keeps retrying while JetStream is not ready (a cluster electing its leader), in ms (default 30000). */
   readonly openTimeoutMs?: number;
@@ -288,6 +289,8 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
     // The log is append-only: no message is deleted and the stream is not purged (listTables counts messages).
     deny_delete: true,
     deny_purge: true,
+    // Reads fetch messages by sequence with direct gets, answered by any current replica (checked against the leader).
+    allow_direct: true,
   };
   let info;
   try {
@@ -307,6 +310,14 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
       `stream ${layout.streamName} exists but captures ${JSON.stringify(info.config.subjects)}, not ${layout.filter}; ` +
         'choose another streamName or prefix',
     );
+  }
+  if (info.config.allow_direct !== true) {
+    // A stream created before reads used direct gets: turn them on (idempotent; several processes may race here).
+    try {
+      info = await jsm.streams.update(layout.streamName, { ...info.config, allow_direct: true });
+    } catch {
+      // Reads then go to the leader, as before.
+    }
   }
   return info;
 }
@@ -330,15 +341,15 @@ function createStore(
   const retryForMs = options.retryForMs ?? 30_000;
   const walkLimit = options.walkLimit ?? 24;
   const tableIndex = options.tableIndex ?? false;
-  const consumerTimeoutMs = options.consumerTimeoutMs ?? 3000;
-  // Consumer requests of long reads give up early: the read walks on instead.
-  const quickJsm = jetstreamManager(nc, { timeout: consumerTimeoutMs, checkAPI: false });
   const reportBackground =
     options.onBackgroundError ?? ((error: unknown, what: string) => console.error(`JetStream event store: ${what}:`, error));
   const subscribers = createSubscribers(options.onListenerError);
   const { streamName, prefix } = layout;
   const subjectOf = (tableId: string) => `${prefix}.${tableToken(tableId)}.events`;
 
+  /** Message ids end with this store's random nonce and a counter: unique across processes without a random draw each. */
+  const msgIdNonce = `${randomBytes(9).toString('base64url')}.`;
+  let msgIdCount = 0;
   /** Heads learnt from our acks and from lookups; only ever moved forward. */
   const heads = new Map<string, Head>();
   /** The tail of each table's chain of appends (and snapshot saves) in call order. */
@@ -443,7 +454,7 @@ function createStore(
       // One id per (append, expectation): retries of this very publish are deduplicated by the server.
       const publishOptions = {
         headers: h,
-        msgID: `${tableToken(tableId)}/${expectedVersion}/${head.streamSeq}/${randomBytes(9).toString('base64url')}`,
+        msgID: `${tableToken(tableId)}/${expectedVersion}/${head.streamSeq}/${msgIdNonce}${(++msgIdCount).toString(36)}`,
         expect: { lastSubjectSequence: head.streamSeq },
       };
       let ack;
@@ -563,25 +574,51 @@ function createStore(
     return entries;
   }
 
+  /** Set while direct gets fail (a stream without allow_direct, say): reads then ask the leader only, for a while. */
+  let directOffUntil = 0;
+
+  /**
+   * One stored message by a direct get (any current replica answers), or
+   * null when the replica that answered does not hold it (yet): replicas
+   * hold a prefix of the stream, so an answer is right or empty, never
+   * wrong. Callers know the message exists and ask the leader on null.
+   */
+  async function direct(query: { seq: number } | { seq: number; next_by_subj: string }): Promise<DecodedAppend | null> {
+    if (Date.now() < directOffUntil) return null;
+    let message;
+    try {
+      message = await jsm.direct.getMessage(streamName, query);
+    } catch {
+      directOffUntil = Date.now() + 10_000;
+      return null;
+    }
+    return message === null ? null : decodeAppend(message.subject, message.seq, message.header, message.data);
+  }
+
+  /** The message at stream sequence `seq` (known to exist): a direct get, else the leader. */
   async function getAppend(seq: number): Promise<DecodedAppend | null> {
+    const found = await direct({ seq });
+    if (found !== null) return found;
     const message = await persist(() => jsm.streams.getMessage(streamName, { seq }));
     return message === null ? null : decodeAppend(message.subject, message.seq, message.header, message.data);
   }
 
   /**
    * The table's messages holding events after `afterVersion`, oldest first:
-   * walked back from `last` along the chain of previous messages; past
-   * `walkLimit` messages, the older part is fetched forward by a consumer
-   * when one can be had.
+   * walked back from `last` (read from the leader) along the chain of
+   * previous messages; past `walkLimit` messages, the older part is fetched
+   * forward by direct gets in parallel, and walked back if that fails.
    */
   async function appendsAfter(tableId: string, last: DecodedAppend, afterVersion: number): Promise<DecodedAppend[]> {
     const newestFirst: DecodedAppend[] = [last];
     let oldest = last;
-    let tryConsumer = true;
+    let tryForward = true;
+    // Messages the read needs, judging by the table's events per message so far: a long read goes forward at once.
+    const wanted = afterVersion === 0 ? last.appends : ((last.version - afterVersion) * last.appends) / last.version;
     while (oldest.first > afterVersion + 1 && oldest.prev > 0) {
-      if (tryConsumer && newestFirst.length >= walkLimit) {
-        tryConsumer = false;
-        const older = await appendsForward(subjectOf(tableId), oldest.prev, afterVersion).catch(() => null);
+      if (tryForward && (newestFirst.length >= walkLimit || wanted > 2 * walkLimit)) {
+        tryForward = false;
+        const older = await appendsForward(subjectOf(tableId), oldest, afterVersion).catch(() => null);
         if (older !== null) return [...older, ...newestFirst.reverse()];
       }
       const previous = await getAppend(oldest.prev);
@@ -595,44 +632,65 @@ function createStore(
   }
 
   /**
-   * The subject's messages up to stream sequence `untilSeq` holding events
-   * after `afterVersion`, by a short-lived consumer (memory, R1, no acks).
-   * Rejects when the consumer cannot be created or stalls.
+   * The subject's messages before `before` (all of them, as the chain
+   * says: `before.appends - 1`), those holding events after `afterVersion`,
+   * by direct gets and without a consumer: the subject's first message,
+   * then anchors (`next_by_subj` from evenly spaced stream sequences up to
+   * `before`) fetched at once, then the messages between each anchor and
+   * the next walked back along `Suitors-Prev` in parallel, so no message
+   * is fetched twice. Null when a replica had not the messages yet or the
+   * result is not the chain `before` ends (the caller then walks back by
+   * the leader), so nothing acknowledged is missed.
    */
-  async function appendsForward(subject: string, untilSeq: number, afterVersion: number): Promise<DecodedAppend[]> {
-    const info = await (await quickJsm).consumers.add(streamName, {
-      filter_subject: subject,
-      deliver_policy: DeliverPolicy.All,
-      ack_policy: AckPolicy.None,
-      mem_storage: true,
-      num_replicas: 1,
-      inactive_threshold: nanos(60_000),
-    });
-    const consumer = js.consumers.getConsumerFromInfo(info);
-    const found: DecodedAppend[] = [];
-    let messages: ConsumerMessages | undefined;
-    let stalled: NodeJS.Timeout | undefined;
-    const watch = () => {
-      clearTimeout(stalled);
-      stalled = setTimeout(() => void messages?.stop(), consumerTimeoutMs);
-    };
-    try {
-      watch();
-      messages = await consumer.consume({ max_messages: 500, expires: consumerTimeoutMs });
-      for await (const message of messages) {
-        watch();
-        if (message.seq > untilSeq) break;
-        const decoded = decodeAppend(message.subject, message.seq, message.headers, message.data);
-        if (decoded.version > afterVersion) found.push(decoded);
-        if (message.seq === untilSeq) return found;
-      }
-      throw new Error(`the consumer reading ${subject} stopped before stream message ${untilSeq}`);
-    } finally {
-      clearTimeout(stalled);
-      await messages?.close().catch(() => undefined);
-      // It would go after a minute on its own; deleting it now keeps the server tidy.
-      void consumer.delete().catch(() => undefined);
+  async function appendsForward(subject: string, before: DecodedAppend, afterVersion: number): Promise<DecodedAppend[] | null> {
+    const count = before.appends - 1;
+    const untilSeq = before.prev;
+    const first = await direct({ next_by_subj: subject, seq: 1 });
+    if (first === null || first.appends !== 1) return null;
+    const span = untilSeq - first.streamSeq;
+    const segments = Math.max(1, Math.min(32, Math.ceil(count / 4), span));
+    const found = await Promise.all(
+      Array.from({ length: segments - 1 }, (_, i) =>
+        direct({ next_by_subj: subject, seq: first.streamSeq + 1 + Math.floor(((i + 1) * span) / segments) }),
+      ),
+    );
+    if (found.some((anchor) => anchor === null)) return null; // a replica behind: the message at untilSeq exists
+    const anchors = [first];
+    for (const anchor of found as DecodedAppend[]) {
+      if (anchor.streamSeq > untilSeq) break;
+      if (anchor.streamSeq > anchors[anchors.length - 1].streamSeq) anchors.push(anchor);
     }
+    anchors.push(before);
+    let failed = false;
+    // Between anchors[i] and anchors[i + 1]: walked back from the later one, the later one included (but not `before`).
+    const parts = await Promise.all(
+      anchors.slice(1).map(async (later, i) => {
+        const earlier = anchors[i];
+        const part: DecodedAppend[] = later === before ? [] : [later];
+        let at = later;
+        while (!failed && at.prev > earlier.streamSeq) {
+          const previous = await direct({ seq: at.prev });
+          if (previous === null) {
+            failed = true;
+            break;
+          }
+          part.push(previous);
+          at = previous;
+        }
+        if (at.prev !== earlier.streamSeq) failed = true;
+        return part.reverse();
+      }),
+    );
+    if (failed) return null;
+    const all = [first, ...parts.flat()];
+    if (all.length !== count) return null;
+    let prevSeq = 0;
+    for (const [index, message] of all.entries()) {
+      if (message.appends !== index + 1 || message.prev !== prevSeq) return null;
+      prevSeq = message.streamSeq;
+    }
+    if (prevSeq !== untilSeq) return null;
+    return all.filter((message) => message.version > afterVersion);
   }
 
   // ---- the subscription feed ----
