@@ -192,4 +192,17 @@ describe('the table host', () => {
     const other = await shuffling.createTable({ game: 'sevenSuitors', players: BOTS(4) });
     expect(await refusalOf(shuffling.deal(other.tableId, deal))).toMatchObject({ kind: 'malformed' });
   });
+
+  it('acknowledges a durable command even when its snapshot cannot be saved', async () => {
+    const store = createMemoryEventStore();
+    const failures: string[] = [];
+    const failingSnapshots: EventStore = { ...store, saveSnapshot: async () => Promise.reject(new Error('snapshot too large')) };
+    const host = new TableHost({ store: failingSnapshots, snapshotEvery: 1, onSnapshotError: (error, id) => failures.push(`${id}: ${(error as Error).message}`) });
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'snapshots' });
+    const { snapshot } = await host.snapshot(tableId);
+    const accepted = await host.submit(tableId, nextBotMove(snapshot, createRng('snapshots'))!);
+    expect(accepted.version).toBe(await store.version(tableId));
+    expect(failures).toEqual([`${tableId}: snapshot too large`, `${tableId}: snapshot too large`]);
+  });
 });
+

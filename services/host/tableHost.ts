@@ -38,6 +38,8 @@ export interface TableHostOptions {
    * drive the host through the deals a model chose.
    */
   readonly dealing?: 'shuffled' | 'external';
+  /** Told when a snapshot cannot be saved (the command still succeeds); the default writes to stderr. */
+  readonly onSnapshotError?: (error: unknown, tableId: string) => void;
 }
 
 export interface CreateTableRequest {
@@ -77,6 +79,7 @@ export class TableHost {
   private readonly snapshotEvery: number;
   private readonly now: () => Date;
   private readonly dealing: 'shuffled' | 'external';
+  private readonly onSnapshotError: (error: unknown, tableId: string) => void;
   private readonly live = new Map<string, LiveTable>();
   private readonly loading = new Map<string, Promise<LiveTable>>();
   /** Commands for one table run one at a time. */
@@ -87,6 +90,8 @@ export class TableHost {
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.now = options.now ?? (() => new Date());
     this.dealing = options.dealing ?? 'shuffled';
+    this.onSnapshotError =
+      options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
   }
 
   get residentTables(): number {
@@ -293,7 +298,11 @@ export class TableHost {
     table.version = version;
     table.committed = next;
     table.lastUsed = Date.now();
-    if (version - table.snapshotVersion >= this.snapshotEvery) await this.saveSnapshot(table);
+    if (version - table.snapshotVersion >= this.snapshotEvery) {
+      // The events are durable already: a snapshot that cannot be saved must not fail the command.
+      // It is a cache; the log stays the truth and the next snapshot tries again.
+      await this.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
+    }
     return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
   }
 
