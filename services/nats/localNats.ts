@@ -53,9 +53,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `size` JetStream servers (1, or 3 for a cluster) on free loopback ports. */
+/** How many times a start is tried with fresh ports before giving up. */
+const START_ATTEMPTS = 4;
+
+/**
+ * Starts `size` JetStream servers (1, or 3 for a cluster) on free loopback
+ * ports. A port found free can be taken by another process before the
+ * server binds it (tests start servers in parallel), so a start whose node
+ * exits is retried on fresh ports.
+ */
 export async function startLocalNats(size: 1 | 3 = 1): Promise<LocalNats> {
   requireNatsServer();
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreshPorts(size);
+    if (started.ok) return started.nats;
+    await started.nats.stop();
+    if (attempt === START_ATTEMPTS) throw started.error;
+  }
+}
+
+async function startOnFreshPorts(size: 1 | 3): Promise<{ ok: true; nats: LocalNats } | { ok: false; nats: LocalNats; error: unknown }> {
   const nodes: NatsNode[] = [];
   for (let i = 0; i < size; i++) {
     const clientPort = await freePort();
@@ -84,7 +101,6 @@ export async function startLocalNats(size: 1 | 3 = 1): Promise<LocalNats> {
     });
   };
   nodes.forEach(launch);
-  await Promise.all(nodes.map((node) => waitHealthy(node)));
 
   const cluster: LocalNats = {
     nodes,
@@ -107,7 +123,12 @@ export async function startLocalNats(size: 1 | 3 = 1): Promise<LocalNats> {
       for (const node of nodes) rmSync(node.storeDir, { recursive: true, force: true });
     },
   };
-  return cluster;
+  try {
+    await Promise.all(nodes.map((node) => waitHealthy(node)));
+    return { ok: true, nats: cluster };
+  } catch (error) {
+    return { ok: false, nats: cluster, error };
+  }
 }
 
 /** Waits until the node answers its health check (JetStream included) or gives up after `timeoutMs`. */
