@@ -19,8 +19,8 @@ import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventListener, EventStore, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
-import { TableRefusal } from '../host/errors.js';
-import { recordOfLog, replayLog, type ReplayedTable } from '../host/replay.js';
+import { unknownTable } from '../host/errors.js';
+import { readTableLog, recordOfLog, replayLog, type ReplayedTable } from '../host/replay.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
 import type { TableService } from '../host/tableService.js';
 import { decodeReply, encode, errorOfReply, TableUnavailable, type NewTableRequest, type TableCommandRequest, type TableReply } from './protocol.js';
@@ -107,9 +107,7 @@ export class RemoteTables implements TableService {
 
   async events(tableId: string, afterVersion = 0): Promise<StoredEvent[]> {
     if (!isRoutableTableId(tableId)) throw unknownTable(tableId);
-    const events = await this.store.read(tableId, afterVersion);
-    if (events.length === 0 && (await this.store.version(tableId)) === 0) throw unknownTable(tableId);
-    return events;
+    return readTableLog(this.store, tableId, afterVersion);
   }
 
   async replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
@@ -228,9 +226,6 @@ export class RemoteTables implements TableService {
   }
 }
 
-function unknownTable(tableId: string): TableRefusal {
-  return new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
-}
 
 /** A timeout or a lost connection: whether a worker took the request is unknown. */
 function isNatsTrouble(error: unknown): boolean {

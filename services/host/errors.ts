@@ -20,3 +20,7 @@ export class TableRefusal extends Error {
 export function isTableRefusal(error: unknown): error is TableRefusal {
   return error instanceof TableRefusal;
 }
+
+export function unknownTable(tableId: string): TableRefusal {
+  return new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
+}

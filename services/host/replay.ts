@@ -5,7 +5,8 @@
  */
 import { recordFromEvents, type GameRecord } from '../../machines/record/record.js';
 import { offer, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
-import type { StoredEvent } from '../eventstore/eventStore.js';
+import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
+import { unknownTable } from './errors.js';
 import { isMachineEvent, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
 
 export interface ReplayedTable {
@@ -13,6 +14,13 @@ export interface ReplayedTable {
   /** How many events of the log were folded in (the seq of the last one). */
   readonly version: number;
   readonly snapshot: TableSnapshot;
+}
+
+/** A table's log after `afterVersion` (all of it by default); refused as unknown when the table has no log. */
+export async function readTableLog(store: EventStore, tableId: string, afterVersion = 0): Promise<StoredEvent[]> {
+  const events = await store.read(tableId, afterVersion);
+  if (events.length === 0 && (await store.version(tableId)) === 0) throw unknownTable(tableId);
+  return events;
 }
 
 /** Folds `events` (a log from its start) into a live actor; every event must be accepted. */

@@ -22,9 +22,9 @@ import {
   type TableStatus,
   type TableSummary,
 } from '../eventstore/eventStore.js';
-import { TableRefusal } from './errors.js';
+import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from './tableQueues.js';
-import { foldLog, applyLogEvents, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
+import { foldLog, applyLogEvents, readTableLog, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
 import { createdEvent, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 
 export interface TableHostOptions {
@@ -206,9 +206,7 @@ export class TableHost {
   }
 
   async events(tableId: string, afterVersion = 0): Promise<StoredEvent[]> {
-    const events = await this.store.read(tableId, afterVersion);
-    if (events.length === 0 && (await this.store.version(tableId)) === 0) throw unknownTable(tableId);
-    return events;
+    return readTableLog(this.store, tableId, afterVersion);
   }
 
   /** The table right after event `at` of its log (its current state when omitted). */
@@ -364,10 +362,6 @@ export class TableHost {
 
 function newTableId(): string {
   return `t-${randomUUID().slice(0, 13)}`;
-}
-
-function unknownTable(tableId: string): TableRefusal {
-  return new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
 }
 
 /** The status the store keeps beside a table, so a lobby lists tables without replaying them. */
