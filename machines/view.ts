@@ -70,7 +70,7 @@ export interface TableView {
   readonly awaiting: readonly AwaitedAction[];
   readonly hand: HandView | null;
   readonly handResults: readonly HandResult[];
-  /** The hand scored last, all of it public by then: its tricks (the last one included), Traitor and accusations. */
+  /** The hand scored last, all of it public by then: its final trick, Traitor and accusations. */
   readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
   readonly marked: TeamTally<readonly Suit[]> | null;

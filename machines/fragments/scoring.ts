@@ -15,7 +15,7 @@ export function recordHandScore(context: TableContext): Partial<TableContext> {
       index: hand.index,
       trump: hand.trump,
       antiCupid: hand.antiCupid,
-      tricks: hand.tricks,
+      finalTrick: hand.tricks.at(-1) ?? null,
       traitor: hand.roles === null ? null : hand.roles.indexOf(HEARTS),
       accusations: hand.accusations,
     },

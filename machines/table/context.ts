@@ -67,16 +67,16 @@ export interface HandState {
 }
 
 /**
- * What stays public of the hand just scored: its tricks with their cards,
+ * What stays public of the hand just scored: its final trick with its cards,
  * and in A Traitor of Love the Traitor and the accusations. The next deal
  * replaces the hand at once, so without this no seat would see the hand's
- * last trick.
+ * last trick. Only the final trick is kept: every resident table carries it.
  */
 export interface CompletedHand {
   readonly index: number;
   readonly trump: Suit | null;
   readonly antiCupid: Seat | null;
-  readonly tricks: readonly CompletedTrick[];
+  readonly finalTrick: CompletedTrick | null;
   readonly traitor: Seat | null;
   readonly accusations: readonly (Seat | null)[] | null;
 }

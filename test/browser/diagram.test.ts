@@ -237,7 +237,7 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     });
     expect(activeStates).toEqual(['traitorOfLove', 'traitorOfLove.gameOver']);
     const last = view.lastHand!;
-    const finalTrick = last.tricks.at(-1)!;
+    const finalTrick = last.finalTrick!;
 
     const { page, errors } = await openPage();
     await page.goto(`${service.url}/#/watch/${tableId}`);

@@ -95,9 +95,9 @@ export function viewsLeakNothing(snapshot: TableSnapshot): string[] {
   const { context } = snapshot;
   const hand = context.hand;
   const problems: string[] = [];
-  // Played cards are public, those of the hand scored last included (views keep it whole).
+  // Played cards are public, those of the final trick of the hand scored last included.
   const publicCards = new Set<string>(
-    [...(hand?.tricks ?? []), ...(context.lastHand?.tricks ?? [])].flatMap((t) => t.plays).concat(hand?.trick?.plays ?? []).map((p) => p.card),
+    [...(hand?.tricks ?? []), ...(context.lastHand?.finalTrick ? [context.lastHand.finalTrick] : [])].flatMap((t) => t.plays).concat(hand?.trick?.plays ?? []).map((p) => p.card),
   );
   const awaited = awaitedActions(snapshot);
   const awaits = (seat: number | null, action: string) => awaited.some((a) => a.seat === seat && a.action === action);

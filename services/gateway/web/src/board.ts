@@ -237,7 +237,7 @@ export function lastHandPanel(view: TableView): HTMLElement | null {
   const result = view.handResults.at(-1);
   if (last === null && result === undefined) return null;
   const trump = last?.trump ?? result?.trump ?? null;
-  const finalTrick = last?.tricks.at(-1);
+  const finalTrick = last?.finalTrick ?? undefined;
   return h(
     'section',
     { class: 'last-hand', 'aria-label': 'Last hand' },
