@@ -12,16 +12,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
-import pino from 'pino';
 import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstreamEventStore.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
-import { createGateway, DEFAULT_BOT_DELAY_MS, type Gateway, type GatewayOptions } from './gateway.js';
-
-/** What createGateway uses of its host: the table calls and the count of tables in memory. */
+import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';
 
 export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' | 'tokens'> {
   readonly nc: NatsConnection;
@@ -40,26 +38,14 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
   return { app, tables };
 }
 
-function wholeNumberFromEnv(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const given = process.env[name];
-  if (given === undefined || given === '') return fallback;
-  const value = Number(given);
-  if (!Number.isInteger(value) || value < 0 || value > max) throw new Error(`${name} must be a whole number from 0 to ${max}, not ${JSON.stringify(given)}`);
-  return value;
-}
-
 async function main(): Promise<void> {
-  const settings = natsSettingsFrom();
-  if (settings === null) {
+  const nats = natsSettingsFrom();
+  if (nats === null) {
     throw new Error('NATS_URL is not set: this gateway serves tables of workers over NATS. Set NATS_URL=nats://host:4222[,...]; the single-process service is `npm start`.');
   }
-  const port = wholeNumberFromEnv('PORT', 3000, 65_535);
-  const idleMs = Math.max(1, wholeNumberFromEnv('SUITORS_IDLE_SECONDS', 600)) * 1000;
-  const hostName = process.env.HOST || '127.0.0.1';
-  const logger = pino({ level: process.env.LOG_LEVEL || 'info' });
-  const { replicas, streamName, prefix } = settings;
-
-  const nc = await connectToNats(settings.servers, 'suitors-gateway');
+  const settings = gatewaySettingsFromEnv();
+  const { replicas, streamName, prefix } = nats;
+  const nc = await connectToNats(nats.servers, 'suitors-gateway');
   const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
   const tokens = await openKvSeatTokens(nc, { replicas, namespace: streamName });
   const { app, tables } = createDistributedGateway({
@@ -67,39 +53,19 @@ async function main(): Promise<void> {
     store,
     tokens,
     prefix,
-    adminToken: process.env.SUITORS_ADMIN_TOKEN || undefined,
-    botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
-    logger,
+    adminToken: settings.adminToken,
+    botDelayMs: settings.botDelayMs,
+    logger: settings.logger,
     processMetrics: true,
   });
-  await app.listen({ port, host: hostName });
-  const address = app.server.address();
-  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
-  console.log(`Seven Suitors gateway on http://${hostName.includes(':') ? `[${hostName}]` : hostName}:${boundPort} (NATS ${settings.servers.join(',')})`);
-
-  const sweep = setInterval(() => {
-    tables.passivateIdle(idleMs).then(
-      (count) => count > 0 && logger.debug({ count }, 'let go of idle tables'),
-      (error: unknown) => logger.error({ err: error }, 'letting go of idle tables failed'),
-    );
-  }, Math.min(idleMs, 60_000));
-  sweep.unref();
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    clearInterval(sweep);
-    await app.close();
-    await tables.close();
-    await tokens.close();
-    await store.close();
-    await nc.drain();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  console.log(`Seven Suitors gateway on ${await listen(app, settings)} (NATS ${nats.servers.join(',')})`);
+  runUntilSignalled(settings, tables, [
+    () => app.close(),
+    () => tables.close(),
+    () => tokens.close(),
+    () => store.close(),
+    () => nc.drain(),
+  ]);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,0 +1,79 @@
+/**
+ * What both gateway processes — the embedded service (`npm start`) and the
+ * distributed gateway (`npm run start:gateway`) — do around createGateway:
+ * read their settings from the environment, listen and say where, let idle
+ * tables go, and stop cleanly on a signal.
+ */
+import pino, { type Logger } from 'pino';
+import { DEFAULT_BOT_DELAY_MS, type Gateway } from './gateway.js';
+
+export function wholeNumberFromEnv(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  const given = process.env[name];
+  if (given === undefined || given === '') return fallback;
+  const value = Number(given);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
+  }
+  return value;
+}
+
+export interface GatewaySettings {
+  readonly port: number;
+  readonly hostName: string;
+  /** Tables idle this long leave memory. */
+  readonly idleMs: number;
+  readonly adminToken: string | undefined;
+  readonly botDelayMs: number;
+  readonly logger: Logger;
+}
+
+/** PORT (3000), HOST (127.0.0.1), SUITORS_IDLE_SECONDS (600), SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS, LOG_LEVEL (info). */
+export function gatewaySettingsFromEnv(): GatewaySettings {
+  return {
+    port: wholeNumberFromEnv('PORT', 3000, { max: 65_535 }),
+    hostName: process.env.HOST || '127.0.0.1',
+    idleMs: wholeNumberFromEnv('SUITORS_IDLE_SECONDS', 600, { min: 1 }) * 1000,
+    adminToken: process.env.SUITORS_ADMIN_TOKEN || undefined,
+    botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
+    logger: pino({ level: process.env.LOG_LEVEL || 'info' }),
+  };
+}
+
+/** Listens and returns the URL the gateway answers on. */
+export async function listen(app: Gateway, settings: GatewaySettings): Promise<string> {
+  await app.listen({ port: settings.port, host: settings.hostName });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address !== null ? address.port : settings.port;
+  const shownHost = settings.hostName.includes(':') ? `[${settings.hostName}]` : settings.hostName;
+  return `http://${shownHost}:${boundPort}`;
+}
+
+/**
+ * Lets tables idle for `idleMs` go from memory on a timer, and on SIGINT or
+ * SIGTERM stops the timer and closes `closers` in order, then exits.
+ */
+export function runUntilSignalled(
+  settings: GatewaySettings,
+  tables: { passivateIdle(idleMs: number): Promise<number> },
+  closers: readonly (() => Promise<unknown>)[],
+): void {
+  const { logger, idleMs } = settings;
+  const sweep = setInterval(() => {
+    tables.passivateIdle(idleMs).then(
+      (count) => count > 0 && logger.debug({ count }, 'let idle tables go'),
+      (error: unknown) => logger.error({ err: error }, 'letting idle tables go failed'),
+    );
+  }, Math.min(idleMs, 60_000));
+  sweep.unref();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    clearInterval(sweep);
+    for (const close of closers) await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
