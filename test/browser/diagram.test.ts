@@ -6,31 +6,15 @@
  * timeline. Screenshots: test-artifacts/browser/diagram-*.png.
  */
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { modelOfGame } from '../../services/diagram/files.js';
-import { launchChromium, pageErrors, screenshot, SCREENSHOTS } from './browser.js';
-import { apiCall, eventually, startService, type RunningService } from './service.js';
+import { pageErrors, screenshot, SCREENSHOTS } from './browser.js';
+import { apiCall, eventually } from './service.js';
+import { browserSession, settle } from './session.js';
 
-// Started by the first test that needs them, so a missing browser fails every test rather than skipping them.
-let browser: Promise<Browser> | undefined;
-let running: Promise<RunningService> | undefined;
-let service: RunningService;
-
-beforeEach(async () => {
-  service = await (running ??= startService());
-});
-
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-  await (await running?.catch(() => undefined))?.close();
-});
-
-/** Polls until the page shows what is expected: bots and sockets answer in milliseconds, but a busy machine is slower. */
-function settle<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000 });
-}
+const session = browserSession();
 
 /** A view as the page received it, over HTTP or the socket: its version and the states it says the table is in. */
 interface Received {
@@ -51,7 +35,7 @@ interface DiagramPage {
  * (window.highlights: the `data-active` of #diagram at each change).
  */
 async function openPage(): Promise<DiagramPage> {
-  const page = await (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 } });
+  const page = await session.newPage();
   const errors = pageErrors(page);
   const received: Received[] = [];
   const keep = (message: { type?: string; version?: number; activeStates?: string[] }) => {
@@ -116,7 +100,7 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
   it('shows a Seven Suitors table its statechart, highlights passing, and moves the highlight as cards are played', async () => {
     const { page, errors, received } = await openPage();
     const model = modelOfGame('sevenSuitors');
-    await page.goto(`${service.url}/#/`);
+    await page.goto(`${session.service.url}/#/`);
     await page.getByLabel('Your name').fill('Ada');
     await page.getByLabel('Game', { exact: true }).selectOption('sevenSuitors');
     await page.getByLabel('Game ends after').selectOption('hands:1');
@@ -177,21 +161,21 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('moves the replay page’s highlight as the timeline is stepped', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', {
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
       game: 'sevenSuitors',
       options: { end: 'hands:1' },
       bots: [0, 1, 2, 3],
     });
     await eventually('the bot game to finish', async () => {
-      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(service.url, 'GET', '/api/tables');
+      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(session.service.url, 'GET', '/api/tables');
       return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
     });
-    const { events } = await apiCall<{ events: { seq: number; type: string }[] }>(service.url, 'GET', `/api/tables/${tableId}/log`);
+    const { events } = await apiCall<{ events: { seq: number; type: string }[] }>(session.service.url, 'GET', `/api/tables/${tableId}/log`);
     const dealt = events.find((event) => event.type === 'hand.dealt')!.seq;
-    const statesAt = async (at: number) => (await apiCall<{ activeStates: string[] }>(service.url, 'GET', `/api/tables/${tableId}/replay?at=${at}`)).activeStates;
+    const statesAt = async (at: number) => (await apiCall<{ activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/replay?at=${at}`)).activeStates;
 
     const { page, errors } = await openPage();
-    await page.goto(`${service.url}/#/replay/${tableId}`);
+    await page.goto(`${session.service.url}/#/replay/${tableId}`);
     const diagram = page.locator('#diagram');
     await diagram.locator('svg').waitFor();
     const position = page.locator('.position');
@@ -230,9 +214,9 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('shows a spectator of a finished A Traitor of Love table the game over in the diagram, and the last hand: its final trick, the Traitor and who named whom', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] });
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] });
     const { view, activeStates } = await eventually('the bot game to finish', async () => {
-      const answer = await apiCall<{ view: TableView; activeStates: string[] }>(service.url, 'GET', `/api/tables/${tableId}/view`);
+      const answer = await apiCall<{ view: TableView; activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/view`);
       return answer.view.outcome?.finished ? answer : null;
     });
     expect(activeStates).toEqual(['traitorOfLove', 'traitorOfLove.gameOver']);
@@ -240,7 +224,7 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     const finalTrick = last.finalTrick!;
 
     const { page, errors } = await openPage();
-    await page.goto(`${service.url}/#/watch/${tableId}`);
+    await page.goto(`${session.service.url}/#/watch/${tableId}`);
     await highlightIs(page, activeStates);
     const panel = page.locator('.last-hand');
     await settle(() => panel.locator('h3').textContent()).toBe(`Last hand (hand ${last.index + 1})`);

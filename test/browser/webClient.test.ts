@@ -4,41 +4,25 @@
  * finished game is stepped through on the replay page. Screenshots are
  * kept in test-artifacts/browser/.
  */
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
-import { launchChromium, pageErrors, screenshot } from './browser.js';
-import { apiCall, eventually, startService, type RunningService } from './service.js';
+import { pageErrors, screenshot } from './browser.js';
+import { apiCall, eventually } from './service.js';
+import { browserSession, settle } from './session.js';
 
 const SUITS = ['Spades', 'Moons', 'Diamonds', 'Clubs', 'Stars', 'Pyramids', 'Hearts'];
 
-// Started by the first test that needs them, so a missing browser fails every test rather than skipping them.
-let browser: Promise<Browser> | undefined;
-let running: Promise<RunningService> | undefined;
-let service: RunningService;
-
-beforeEach(async () => {
-  service = await (running ??= startService());
-});
-
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-  await (await running?.catch(() => undefined))?.close();
-});
-
-/** Polls until the page shows what is expected: bots and sockets answer in milliseconds, but a busy machine is slower. */
-function settle<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 20_000 });
-}
+const session = browserSession();
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const page = await (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 } });
+  const page = await session.newPage();
   return { page, errors: pageErrors(page) };
 }
 
 /** Opens a table from the lobby form with the person at seat 0 and bots in every other seat. */
 async function openTableAsPerson(page: Page, game: string, options: Record<string, string> = {}): Promise<string> {
-  await page.goto(`${service.url}/#/`);
+  await page.goto(`${session.service.url}/#/`);
   await page.getByLabel('Your name').fill('Ada');
   await page.getByLabel('Game', { exact: true }).selectOption(game);
   for (const [label, value] of Object.entries(options)) await page.getByLabel(label).selectOption(value);
@@ -79,14 +63,14 @@ async function playByClicking(page: Page, done: string, onPlay?: (plays: number)
 }
 
 async function spectatorView(tableId: string): Promise<TableView> {
-  return (await apiCall<{ view: TableView }>(service.url, 'GET', `/api/tables/${tableId}/view`)).view;
+  return (await apiCall<{ view: TableView }>(session.service.url, 'GET', `/api/tables/${tableId}/view`)).view;
 }
 
 // Each test plays through a hand in a real browser; on a busy machine that takes a while.
 describe('the web client in Chromium', { timeout: 120_000 }, () => {
   it('lets a person open a Seven Suitors table with three bots, play a whole hand by clicking, and see the score', async () => {
     const { page, errors } = await openPage();
-    await page.goto(`${service.url}/#/`);
+    await page.goto(`${session.service.url}/#/`);
     await screenshot(page, 'lobby');
     const tableId = await openTableAsPerson(page, 'sevenSuitors', { 'Game ends after': 'hands:1' });
     await settle(() => page.locator('.hand .card-button').count()).toBe(14);
@@ -97,7 +81,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
       if (played !== 5) return;
       await screenshot(page, 'seven-suitors-trick-play');
       const watcher = await openPage();
-      await watcher.page.goto(`${service.url}/#/watch/${tableId}`);
+      await watcher.page.goto(`${session.service.url}/#/watch/${tableId}`);
       await watcher.page.getByText('Spectating').waitFor();
       expect(await watcher.page.locator('.hand').count()).toBe(0);
       await settle(() => watcher.page.locator('.seat').count()).toBe(4);
@@ -149,9 +133,9 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('lets a person take an open seat from the lobby, keep it across a reload, and leave it', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 1, 3, 4] });
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 1, 3, 4] });
     const { page, errors } = await openPage();
-    await page.goto(`${service.url}/#/`);
+    await page.goto(`${session.service.url}/#/`);
     await page.getByLabel('Your name').fill('Grace');
     await page.locator(`tr[data-table="${tableId}"]`).getByRole('button', { name: 'Sit at seat 2' }).click();
     await page.waitForURL(new RegExp(`#/table/${tableId}$`));
@@ -175,20 +159,20 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('steps through a finished all-bot game on the replay page', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(service.url, 'POST', '/api/tables', {
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
       game: 'sevenSuitors',
       options: { end: 'hands:1' },
       bots: [0, 1, 2, 3],
     });
     await eventually('the bot game to finish', async () => {
-      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(service.url, 'GET', '/api/tables');
+      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(session.service.url, 'GET', '/api/tables');
       return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
     });
-    const { events } = await apiCall<{ events: unknown[] }>(service.url, 'GET', `/api/tables/${tableId}/log`);
+    const { events } = await apiCall<{ events: unknown[] }>(session.service.url, 'GET', `/api/tables/${tableId}/log`);
     const last = events.length;
 
     const { page, errors } = await openPage();
-    await page.goto(`${service.url}/#/replay/${tableId}`);
+    await page.goto(`${session.service.url}/#/replay/${tableId}`);
     const position = page.locator('.position');
     const status = page.locator('.replay-frame .status');
     await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${last} of ${last}: `));

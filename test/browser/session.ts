@@ -1,0 +1,43 @@
+/**
+ * What every browser test file shares: the real service, started before the
+ * file's first test, and Chromium, launched with the first page; both are
+ * closed after the file. Both start lazily inside the tests, so a missing
+ * browser fails every test rather than skipping them.
+ */
+import { afterAll, beforeEach, expect } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { startService, type RunningService } from './service.js';
+
+export interface BrowserSession {
+  /** The running service; set before each test. */
+  readonly service: RunningService;
+  newPage(): Promise<Page>;
+}
+
+export function browserSession(): BrowserSession {
+  let browser: Promise<Browser> | undefined;
+  let running: Promise<RunningService> | undefined;
+  let service: RunningService | undefined;
+  beforeEach(async () => {
+    service = await (running ??= startService());
+  });
+  afterAll(async () => {
+    await (await browser?.catch(() => undefined))?.close();
+    await (await running?.catch(() => undefined))?.close();
+  });
+  return {
+    get service() {
+      if (service === undefined) throw new Error('the service starts before each test');
+      return service;
+    },
+    async newPage() {
+      return (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 } });
+    },
+  };
+}
+
+/** Polls until the page shows what is expected: bots and sockets answer in milliseconds, but a busy machine is slower. */
+export function settle<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000 });
+}
