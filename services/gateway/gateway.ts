@@ -32,7 +32,7 @@ import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
 import { botKindOf } from './tableFacts.js';
 import { TableFeed } from './tableFeed.js';
-import { TableWatchers } from './tableWatchers.js';
+import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { validatorCompiler } from './validation.js';
 
 export interface GatewayOptions {
@@ -53,6 +53,12 @@ export interface GatewayOptions {
   readonly socketMessageLimit?: number;
   /** The built web client, served at `/` if the folder exists (default services/gateway/web/dist). */
   readonly webRoot?: string;
+  /**
+   * Every change of any table, whoever made it (the distributed gateway: any
+   * gateway's, through the shared log), so that sockets here see moves made
+   * through other gateways. Without it, sockets see the changes made here.
+   */
+  readonly changedAnywhere?: (onChange: (tableId: string) => void) => () => void;
   /** Export the process's own metrics too (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -117,6 +123,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     bots.tableChanged(change.tableId, change.snapshot, (seat) => botKindOf(change.facts.settings, seat));
     clock.tableChanged(change.tableId, change.version, change.turnDeadline);
   });
+  const stopRelaying =
+    options.changedAnywhere === undefined
+      ? () => undefined
+      : relayChangesMadeElsewhere(options.changedAnywhere, watchers, (tableId) => feed.current(tableId), (error, tableId) =>
+          app.log.error({ err: error, tableId }, 'sending a change made elsewhere failed'),
+        );
   const context: GatewayContext = {
     host,
     feed,
@@ -186,6 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   });
   app.addHook('preClose', async () => {
+    stopRelaying();
     watchers.closeAll(1001, 'the service is shutting down');
   });
   app.addHook('onClose', async () => {

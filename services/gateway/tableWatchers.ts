@@ -39,6 +39,11 @@ export class TableWatchers {
     return count;
   }
 
+  /** Whether any socket here watches the table. */
+  watches(tableId: string): boolean {
+    return this.byTable.has(tableId);
+  }
+
   /** Adds a watcher; the returned function removes it. */
   watch(tableId: string, watcher: Watcher): () => void {
     const watchers = this.byTable.get(tableId) ?? new Set();
@@ -82,4 +87,31 @@ export class TableWatchers {
   closeAll(code: number, reason: string): void {
     for (const watchers of [...this.byTable.values()]) for (const watcher of [...watchers]) watcher.close(code, reason);
   }
+}
+
+/**
+ * Sockets here see the changes other gateways made too (the distributed
+ * service: `changedAnywhere` hears every appended event). Only views are
+ * sent for them: bots and turn clocks act on the changes made through this
+ * gateway, so that two gateways never race to move for the same seat.
+ * Events arriving together are sent as one view, of the table as it stands.
+ */
+export function relayChangesMadeElsewhere(
+  changedAnywhere: (onChange: (tableId: string) => void) => () => void,
+  watchers: TableWatchers,
+  current: (tableId: string) => Promise<TableChange>,
+  onError: (error: unknown, tableId: string) => void,
+): () => void {
+  const due = new Set<string>();
+  return changedAnywhere((tableId) => {
+    if (!watchers.watches(tableId) || due.has(tableId)) return;
+    due.add(tableId);
+    setImmediate(() => {
+      due.delete(tableId);
+      current(tableId).then(
+        (change) => watchers.publish(change),
+        (error: unknown) => onError(error, tableId),
+      );
+    });
+  });
 }

@@ -16,6 +16,7 @@ import type { Gateway } from '../../services/gateway/gateway.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
+import { listen, SocketClient, type Message } from '../../services/gateway/testKit.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
@@ -26,6 +27,26 @@ describe('the distributed gateway over table workers', () => {
   const workers: TableWorker[] = [];
   let app: Gateway;
   let tables: RemoteTables;
+  /** A second gateway over the same workers and log, as a deployment with several gateways has. */
+  let otherApp: Gateway;
+  let otherTables: RemoteTables;
+  const sockets: SocketClient[] = [];
+
+  async function startGateway(): Promise<{ app: Gateway; tables: RemoteTables }> {
+    const { nc, store } = await connectWithStore();
+    const tokens = await openKvSeatTokens(nc);
+    const started = createDistributedGateway({
+      nc,
+      store,
+      tokens,
+      logger: pino({ level: 'silent' }),
+      botDelayMs: 0,
+      adminToken: 'admin-for-distributed-tests',
+      webRoot: '/nonexistent',
+    });
+    await started.app.ready();
+    return started;
+  }
 
   async function connectWithStore(): Promise<{ nc: NatsConnection; store: EventStore }> {
     const nc = await connect({ servers: nats.urls, noAsyncTraces: true });
@@ -38,23 +59,14 @@ describe('the distributed gateway over table workers', () => {
   beforeAll(async () => {
     nats = await startLocalNats(1);
     for (const workerId of ['w-one', 'w-two']) workers.push(await startTableWorker({ ...(await connectWithStore()), workerId }));
-    const { nc, store } = await connectWithStore();
-    const tokens = await openKvSeatTokens(nc);
-    ({ app, tables } = createDistributedGateway({
-      nc,
-      store,
-      tokens,
-      logger: pino({ level: 'silent' }),
-      botDelayMs: 0,
-      adminToken: 'admin-for-distributed-tests',
-      webRoot: '/nonexistent',
-    }));
-    await app.ready();
+    ({ app, tables } = await startGateway());
+    ({ app: otherApp, tables: otherTables } = await startGateway());
   });
 
   afterAll(async () => {
-    await app?.close();
-    await tables?.close();
+    await Promise.allSettled(sockets.map((socket) => socket.close()));
+    for (const gateway of [app, otherApp]) await gateway?.close();
+    for (const remote of [tables, otherTables]) await remote?.close();
     await Promise.allSettled(workers.map((worker) => worker.stop()));
     await Promise.allSettled(stores.map((store) => store.close()));
     await Promise.allSettled(connections.map((nc) => nc.close()));
@@ -99,5 +111,39 @@ describe('the distributed gateway over table workers', () => {
     });
     expect(refused.statusCode).toBeGreaterThanOrEqual(400);
     expect(refused.statusCode).toBeLessThan(500);
+  });
+
+  it("sends a gateway's sockets the moves made through another gateway, in order, to the end of the game", async () => {
+    const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] } })).json();
+    const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Elsewhere' } })).json();
+    // Seat 0 and a spectator watch through the other gateway; the bots move through the first one.
+    const base = await listen(otherApp);
+    const seat = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${encodeURIComponent(token)}`);
+    const spectator = await SocketClient.open(`${base}/api/tables/${tableId}/socket`);
+    sockets.push(seat, spectator);
+    for (let since = 0; ; ) {
+      const { view } = await seat.next(
+        (message: Message) =>
+          message.type === 'view' && message.version >= since && (message.view.outcome?.finished === true || message.view.awaiting.some((a: Message) => a.seat === 0)),
+        'seat 0 awaited, or the end',
+      );
+      if (view.outcome?.finished === true) break;
+      // Seat 0 moves through the first gateway too, so every change reaches the sockets from elsewhere.
+      const command =
+        view.phase === 'passing'
+          ? { type: 'cards.passed', passes: view.hand.passTo.map((to: number, i: number) => ({ to, card: view.hand.cards[i] })) }
+          : { type: 'card.played', card: view.hand.legalCards[0] };
+      const accepted = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: command, headers: { authorization: `Bearer ${token}` } });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      since = accepted.json().version;
+      await seat.next((message: Message) => message.type === 'view' && message.version >= since, 'the view of its own move');
+    }
+    const finalVersion = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers: ADMIN })).json().events.length;
+    await spectator.next((message: Message) => message.type === 'view' && message.version === finalVersion, 'the spectator to see the end');
+    for (const socket of [seat, spectator]) {
+      const versions = socket.views.map((message: Message) => message.version);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect(new Set(versions).size).toBe(versions.length);
+    }
   });
 });
