@@ -20,6 +20,7 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventListener, EventStore, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { unknownTable } from '../host/errors.js';
+import { NatsRequests } from '../nats/natsRequests.js';
 import { readTableLog, recordOfLog, replayLog, type ReplayedTable } from '../host/replay.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
 import type { TableService } from '../host/tableService.js';
@@ -44,7 +45,7 @@ const DEFAULT_RETRY_FOR_MS = 10_000;
 const RETRY_PAUSE_MS = { first: 50, most: 500 };
 
 export class RemoteTables implements TableService {
-  private readonly nc: NatsConnection;
+  private readonly requests: NatsRequests;
   private readonly store: EventStore;
   private readonly requestTimeoutMs: number;
   private readonly retryForMs: number;
@@ -57,7 +58,7 @@ export class RemoteTables implements TableService {
   private closed = false;
 
   constructor(options: RemoteTablesOptions) {
-    this.nc = options.nc;
+    this.requests = new NatsRequests(options.nc);
     this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
@@ -147,6 +148,7 @@ export class RemoteTables implements TableService {
     this.closed = true;
     await Promise.allSettled([...this.underWay]);
     this.unsubscribe();
+    this.requests.close();
     await this.readModel.close();
   }
 
@@ -206,7 +208,7 @@ export class RemoteTables implements TableService {
   /** One request: the worker's reply, or null when nobody listens on `subject`. */
   private async send(subject: string, request: NewTableRequest | TableCommandRequest): Promise<TableReply | null> {
     try {
-      return decodeReply(await this.nc.request(subject, encode(request), { timeout: this.requestTimeoutMs }));
+      return decodeReply(await this.requests.request(subject, encode(request), { timeoutMs: this.requestTimeoutMs }));
     } catch (error) {
       if (error instanceof RequestError && error.isNoResponders()) return null;
       if (!isNatsTrouble(error)) throw error;

@@ -76,6 +76,7 @@ import {
   type TableStatus,
   type TableSummary,
 } from './eventStore.js';
+import { NatsRequests } from '../nats/natsRequests.js';
 import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
@@ -337,7 +338,9 @@ function createStore(
   options: JetStreamEventStoreOptions,
   { jsm, tables, snapshots, maxPayload, lastSeq }: Opened,
 ): EventStore {
-  const js: JetStreamClient = jetstream(nc, { timeout: options.requestTimeoutMs ?? 5000 });
+  const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+  const js: JetStreamClient = jetstream(nc, { timeout: requestTimeoutMs });
+  const requests = new NatsRequests(nc);
   const retryForMs = options.retryForMs ?? 30_000;
   const walkLimit = options.walkLimit ?? 24;
   const tableIndex = options.tableIndex ?? false;
@@ -373,6 +376,27 @@ function createStore(
     const forget = () => inflight.delete(promise);
     promise.then(forget, forget);
     return promise;
+  }
+
+  /**
+   * js.publish with its expectations, awaited for the stream's ack, over this
+   * store's own requests (nats.js's request() builds an Error per answer).
+   */
+  async function publishForAck(
+    subject: string,
+    payload: string | Uint8Array,
+    expected: { lastSubjectSequence: number; msgID?: string },
+    headers: MsgHdrs = natsHeaders(),
+  ): Promise<{ seq: number; duplicate: boolean }> {
+    headers.set('Nats-Expected-Last-Subject-Sequence', String(expected.lastSubjectSequence));
+    if (expected.msgID !== undefined) headers.set('Nats-Msg-Id', expected.msgID);
+    const answer = await requests.request(subject, payload, { timeoutMs: requestTimeoutMs, headers });
+    const ack = answer.json<{ stream?: string; seq?: number; duplicate?: boolean; error?: { code: number; err_code: number; description: string } }>();
+    if (ack.error !== undefined) throw new JetStreamApiError(ack.error);
+    if (typeof ack.stream !== 'string' || ack.stream === '' || !Number.isSafeInteger(ack.seq)) {
+      throw new Error(`publishing to ${subject} was answered with ${answer.string().slice(0, 200)}, not a stream's ack`);
+    }
+    return { seq: ack.seq!, duplicate: ack.duplicate === true };
   }
 
   /** Runs `request` until it is answered, retrying what a leader election or a reconnect causes for `retryForMs`. */
@@ -452,14 +476,13 @@ function createStore(
       h.set(HEADER_APPEND, String(head.appends + 1));
       h.set(HEADER_PREV, String(head.streamSeq));
       // One id per (append, expectation): retries of this very publish are deduplicated by the server.
-      const publishOptions = {
-        headers: h,
+      const expected = {
         msgID: `${tableToken(tableId)}/${expectedVersion}/${head.streamSeq}/${msgIdNonce}${(++msgIdCount).toString(36)}`,
-        expect: { lastSubjectSequence: head.streamSeq },
+        lastSubjectSequence: head.streamSeq,
       };
       let ack;
       try {
-        ack = await persist(() => js.publish(subjectOf(tableId), payload, publishOptions));
+        ack = await persist(() => publishForAck(subjectOf(tableId), payload, expected, h));
       } catch (error) {
         if (!isWrongLastSequence(error)) {
           // No answer even after the retries: the append may or may not be stored. Forget the head, so the
@@ -552,8 +575,7 @@ function createStore(
    * then read the key and find their value (or a newer one) there.
    */
   async function putIfAt(bucket: string, key: string, value: string | Uint8Array, revision: number): Promise<number> {
-    const publishOptions = { expect: { lastSubjectSequence: revision } };
-    return (await persist(() => js.publish(`$KV.${bucket}.${key}`, value, publishOptions))).seq;
+    return (await persist(() => publishForAck(`$KV.${bucket}.${key}`, value, { lastSubjectSequence: revision }))).seq;
   }
 
   async function flushIndex(): Promise<void> {
@@ -923,6 +945,7 @@ function createStore(
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
       await flushIndex();
       await feed?.stop();
+      requests.close();
       if (ownsConnection) await nc.close();
     },
   };
