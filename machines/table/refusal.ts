@@ -150,13 +150,33 @@ function isAboutTiming(context: TableContext, command: TableEvent): boolean {
   }
 }
 
+/**
+ * The longest command, as JSON, a table reads: a whole deal is well under it.
+ * Refusals quote the parts of a command that are wrong, so a command without
+ * a bound (a string of megabytes, an object nested thousands deep, which
+ * JSON.stringify cannot even write) would make the refusal itself fail.
+ */
+export const COMMAND_JSON_LIMIT = 4096;
+
 function shapeRefusal(event: unknown): string | null {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'a command is a JSON object with a "type"';
+  const size = jsonLength(event);
+  if (size === null) return 'a command is plain JSON data, nested a few levels at most';
+  if (size > COMMAND_JSON_LIMIT) return `a command is at most ${COMMAND_JSON_LIMIT} characters as JSON, not ${size}`;
   const type = (event as { type?: unknown }).type;
   if (typeof type !== 'string' || !(TABLE_EVENT_TYPES as readonly string[]).includes(type)) {
     return `unknown command type ${JSON.stringify(type)}; a player sends one of ${PLAYER_COMMAND_TYPES.join(', ')}`;
   }
   return null;
+}
+
+/** The length of a value written as JSON; null when it cannot be written (too deep, cyclic, a BigInt). */
+function jsonLength(value: unknown): number | null {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return null;
+  }
 }
 
 function notNow(snapshot: TableSnapshot, type: TableEventType): string {
