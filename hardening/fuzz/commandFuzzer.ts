@@ -40,7 +40,7 @@ export interface FuzzSettings {
   readonly snapshotEvery?: number;
   /** The host under test; tests of the fuzzer break it. */
   readonly createHost?: (options: TableHostOptions) => TableHost;
-  /** Called every `progressMs` (10 s by default) while a run lasts. */
+  /** Called with a progress line every `progressMs` (10 s by default) while a run lasts. */
   readonly onProgress?: (line: string) => void;
   readonly progressMs?: number;
 }
@@ -110,8 +110,14 @@ export async function fuzz(settings: FuzzSettings): Promise<FuzzReport> {
   const crashes = watchProcessCrashes();
   const progressMs = settings.progressMs ?? 10_000;
   let current: RunFigures | null = null;
-  const timer = settings.onProgress === undefined ? null : setInterval(() => current !== null && settings.onProgress!(progressLine(current)), progressMs);
-  timer?.unref();
+  // Checked after every step rather than on a timer: on the memory store every await settles
+  // as a microtask, so a timer would not fire until the run is over.
+  let lastProgress = performance.now();
+  const tick = () => {
+    if (settings.onProgress === undefined || performance.now() - lastProgress < progressMs) return;
+    lastProgress = performance.now();
+    settings.onProgress(progressLine(current!));
+  };
   try {
     for (const via of settings.via) {
       const path = via === 'host' ? await openHostPath(settings) : await openGatewayPath(settings);
@@ -120,7 +126,7 @@ export async function fuzz(settings: FuzzSettings): Promise<FuzzReport> {
           const budget = via === 'gateway' ? (settings.gatewayCommands ?? settings.commands) : settings.commands;
           current = newFigures(via, game);
           runs.push(current);
-          await fuzzGame(path, game, budget, createRng(`${settings.seed}/${via}/${game}`), current, (finding) => {
+          await fuzzGame(path, game, budget, createRng(`${settings.seed}/${via}/${game}`), current, tick, (finding) => {
             current!.findings[finding.kind]++;
             if (findings.length < KEPT_FINDINGS) findings.push(finding);
           });
@@ -134,7 +140,6 @@ export async function fuzz(settings: FuzzSettings): Promise<FuzzReport> {
       }
     }
   } finally {
-    if (timer !== null) clearInterval(timer);
     crashes.stop();
   }
   const ok = runs.every((run) => Object.values(run.findings).every((count) => count === 0));
@@ -190,7 +195,15 @@ export function randomOptions(game: GameName, rng: Rng): Record<string, string> 
   return options;
 }
 
-async function fuzzGame(path: FuzzPath, game: GameName, budget: number, rng: Rng, figures: RunFigures, report: (finding: Finding) => void): Promise<void> {
+async function fuzzGame(
+  path: FuzzPath,
+  game: GameName,
+  budget: number,
+  rng: Rng,
+  figures: RunFigures,
+  tick: () => void,
+  report: (finding: Finding) => void,
+): Promise<void> {
   const started = performance.now();
   let garbageSent = 0;
   while (figures.sent < budget) {
@@ -248,6 +261,7 @@ async function fuzzGame(path: FuzzPath, game: GameName, budget: number, rng: Rng
       }
       if (rng.below(PASSIVATE_ONE_IN) === 0) await path.host.passivate(tableId);
       figures.elapsedMs = performance.now() - started;
+      tick();
     }
     if (watch.finished) figures.gamesFinished++;
     for (const finding of await watch.atEnd()) report(finding);
