@@ -108,12 +108,16 @@ describe('commands of the wrong shape', () => {
   });
 
   // Found by the command fuzzer (hardening/fuzz): quoting a card nested 5,000 deep overflowed the stack, and the host threw.
-  it('refuses a command too deep to write as JSON, or too long, without quoting it', () => {
+  it('refuses a command nested too deep, too long or not JSON, without quoting it', () => {
     const table = newTable('sevenSuitors');
     seatEveryone(table);
     let nested: unknown = '1-1';
     for (let depth = 0; depth < 20_000; depth++) nested = { card: nested };
-    expectRefused(table, { type: 'card.played', seat: 0, card: nested }, 'a command is plain JSON data, nested a few levels at most');
+    expectRefused(table, { type: 'card.played', seat: 0, card: nested }, 'a command is nested at most 8 levels deep');
+    const cyclic: Record<string, unknown> = { type: 'card.played', seat: 0 };
+    cyclic.card = cyclic;
+    expect(refusalOf(table.getSnapshot(), cyclic)).toBe('a command is nested at most 8 levels deep');
+    expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: 10n })).toBe('a command is plain JSON data');
     expectRefused(table, { type: 'card.played', seat: 0, card: 'x'.repeat(100_000) }, 'a command is at most 4096 characters as JSON, not 100041');
     expect(explainRefusal(table.getSnapshot(), { type: 't'.repeat(5_000) })?.kind).toBe('malformed');
   });

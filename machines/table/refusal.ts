@@ -151,17 +151,20 @@ function isAboutTiming(context: TableContext, command: TableEvent): boolean {
 }
 
 /**
- * The longest command, as JSON, a table reads: a whole deal is well under it.
- * Refusals quote the parts of a command that are wrong, so a command without
- * a bound (a string of megabytes, an object nested thousands deep, which
- * JSON.stringify cannot even write) would make the refusal itself fail.
+ * The longest command, as JSON, and the deepest, a table reads: a whole deal
+ * is well under both. Refusals quote the parts of a command that are wrong,
+ * so a command without bounds (a string of megabytes, an object nested
+ * thousands deep, which JSON.stringify cannot even write) would make the
+ * refusal itself fail.
  */
 export const COMMAND_JSON_LIMIT = 4096;
+export const COMMAND_DEPTH_LIMIT = 8;
 
 function shapeRefusal(event: unknown): string | null {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'a command is a JSON object with a "type"';
+  if (nestedDeeperThan(event, COMMAND_DEPTH_LIMIT)) return `a command is nested at most ${COMMAND_DEPTH_LIMIT} levels deep`;
   const size = jsonLength(event);
-  if (size === null) return 'a command is plain JSON data, nested a few levels at most';
+  if (size === null) return 'a command is plain JSON data';
   if (size > COMMAND_JSON_LIMIT) return `a command is at most ${COMMAND_JSON_LIMIT} characters as JSON, not ${size}`;
   const type = (event as { type?: unknown }).type;
   if (typeof type !== 'string' || !(TABLE_EVENT_TYPES as readonly string[]).includes(type)) {
@@ -170,7 +173,23 @@ function shapeRefusal(event: unknown): string | null {
   return null;
 }
 
-/** The length of a value written as JSON; null when it cannot be written (too deep, cyclic, a BigInt). */
+/**
+ * Whether `value` holds objects or arrays more than `limit` levels deep
+ * (a cycle is endlessly deep). Walked without recursion: no depth can
+ * overflow the stack, so the answer never depends on how deep the caller is.
+ */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const waiting: [unknown, number][] = [[value, 1]];
+  while (waiting.length > 0) {
+    const [next, depth] = waiting.pop()!;
+    if (typeof next !== 'object' || next === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(next)) waiting.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The length of a value written as JSON; null when it cannot be written (a BigInt, say). */
 function jsonLength(value: unknown): number | null {
   try {
     return JSON.stringify(value).length;
