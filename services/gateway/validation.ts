@@ -165,6 +165,25 @@ function article(type: string): string {
 
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
+  const text = shallowJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+const SHOWN_DEPTH = 4;
+
+/**
+ * A value as JSON with whatever lies more than a few levels down written as
+ * "...": a refusal shows only the start anyway, and a value nested thousands
+ * deep (16 KiB of "[") would otherwise overflow the stack while the refusal is
+ * written, and be answered as the service's own failure.
+ */
+function shallowJson(value: unknown): string {
+  const depths = new WeakMap<object, number>();
+  return JSON.stringify(value, function (this: unknown, _key: string, child: unknown) {
+    if (typeof child !== 'object' || child === null) return child;
+    const depth = (depths.get(this as object) ?? -1) + 1;
+    if (depth > SHOWN_DEPTH) return '...';
+    depths.set(child, depth);
+    return child;
+  });
 }
