@@ -293,6 +293,9 @@ function count(figures: RunFigures, kind: string, answer: Answer): void {
   }
 }
 
+/** The text of an error the runtime threw, passed on as if it explained a refusal. */
+const JAVASCRIPT_ERROR = /Maximum call stack|is not a function|Cannot read propert|is not defined|is not iterable|Unexpected token|in JSON at position|Converting circular/;
+
 /** Compares an answer with what the rules say it must be. */
 function judge(kind: CommandKind | GarbageKind, expected: Expected, answer: Answer, tableId: string, report: (finding: Finding) => void): void {
   const wrong = (detail: string) => report({ kind: 'wrongAnswer', tableId, detail: `${kind}: ${detail}` });
@@ -311,6 +314,7 @@ function judge(kind: CommandKind | GarbageKind, expected: Expected, answer: Answ
     }
   }
   if (answer.acceptedAt === null && (answer.message === null || answer.message.length === 0)) wrong(`refused (${answer.key}) without a message`);
+  if (answer.message !== null && JAVASCRIPT_ERROR.test(answer.message)) wrong(`refused (${answer.key}) with a JavaScript error for a message: ${short(answer.message)}`);
 }
 
 export function progressLine(run: RunFigures): string {

@@ -13,7 +13,7 @@
 import { Buffer } from 'node:buffer';
 import { WebSocket } from 'ws';
 import type { Rng } from '../../machines/cards/shuffle.js';
-import type { TableEvent } from '../../machines/table/events.js';
+import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { GAMES, type GameName } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
@@ -41,12 +41,14 @@ export const GARBAGE_KINDS = [
   'protoPoison',
   'wrongMethod',
   'longTableId',
+  'deepBody',
   'wsInvalidJson',
   'wsBinary',
   'wsNotCommand',
   'wsBadId',
   'wsSpectator',
   'wsOversize',
+  'wsDeep',
   'wsForgedToken',
   'wsOtherTableToken',
 ] as const;
@@ -218,6 +220,15 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
           return ask(request('PUT', `/api/tables/${tableId}/commands`, body, { ...bearer(token), 'content-type': 'application/json' }), refusal(404, 'notFound', `there is no PUT /api/tables/${tableId}/commands; the API is under /api, described at /docs`));
         case 'longTableId':
           return ask(postCommand(`${tableId}-${'x'.repeat(64)}`, body, bearer(token)), refusal(400, 'badRequest', null));
+        case 'deepBody': {
+          // Nested thousands deep yet under the size limit: what a parser or a message writer may choke on.
+          const text = deepJson(move, rng);
+          return ask(postCommand(tableId, text, bearer(token)), guessed(() => httpExpected(at.snapshot, text, move.seat)));
+        }
+        case 'wsDeep': {
+          const text = `{"type":"command","id":${nextId++},"command":${deepJson(move, rng)}}`;
+          return ask(overSocket(table, move.seat, text), guessed(() => socketExpected(at.snapshot, text, move.seat)));
+        }
         case 'wsInvalidJson':
           return ask(overSocket(table, move.seat, `{"type":"command","id":${nextId++},"command":${body}`.slice(0, -1 - rng.below(10))), refusal(400, 'badRequest', NOT_JSON_MESSAGE));
         case 'wsBinary':
@@ -279,6 +290,16 @@ function commandExpected(before: TableSnapshot, command: unknown, seat: number, 
   }
   const refusal = explainRefusal(before, { ...(command as object), seat } as TableEvent);
   return refusal === null ? { accepted: true } : { accepted: false, status: STATUS_OF[refusal.kind], error: refusal.kind, message: refusal.message };
+}
+
+/** A command with one field replaced by arrays nested 5,000 to 8,000 deep: under 16 KiB as JSON. */
+function deepJson(move: PlayerCommand, rng: Rng): string {
+  const depth = 5_000 + rng.below(3_000);
+  const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const field = ['card', 'passes', 'accused', 'seat', 'type'][rng.below(5)];
+  const { [field]: _replaced, ...rest } = move as unknown as Record<string, unknown>;
+  const others = JSON.stringify(rest).slice(1, -1);
+  return `{${others}${others === '' ? '' : ','}"${field}":${deep}}`;
 }
 
 function poisons(value: unknown): boolean {
