@@ -142,14 +142,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   const httpBuckets = new ClientBuckets(options.httpRateLimit ?? DEFAULT_HTTP_RATE_LIMIT);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (!request.url.startsWith('/api/')) return;
+  });
+  // Before the body is read, but after every onRequest hook: an answer from onRequest skips the WebSocket plugin's
+  // own hook, which marks an upgrade request so its socket is closed once refused; skipped, that socket stayed open.
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (!request.url.startsWith('/api/')) return payload;
     const taken = httpBuckets.take(request.ip);
-    if (!taken.ok) {
-      return reply
-        .code(STATUS_OF.rateLimited)
-        .header('retry-after', String(taken.retryAfter))
-        .send({ error: 'rateLimited', message: `too many requests from ${request.ip}; try again in ${taken.retryAfter} s` });
-    }
+    if (taken.ok) return payload;
+    return reply
+      .code(STATUS_OF.rateLimited)
+      .header('retry-after', String(taken.retryAfter))
+      .send({ error: 'rateLimited', message: `too many requests from ${request.ip}; try again in ${taken.retryAfter} s` });
   });
 
   app.setErrorHandler((error, request, reply) => {

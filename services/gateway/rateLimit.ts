@@ -1,7 +1,8 @@
 /**
  * Token buckets: each client may make `burst` requests at once and
- * `perSecond` more every second after. One bucket per HTTP client (its token,
- * else its address) and one per socket.
+ * `perSecond` more every second after. One bucket per HTTP client address
+ * (not per token: anyone may take seat after seat for fresh tokens) and one
+ * per socket.
  */
 
 export interface RateLimit {

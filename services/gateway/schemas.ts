@@ -136,7 +136,8 @@ export const ReplayResponse = Type.Object({
 
 export const SocketQuery = Type.Object(
   {
-    token: Type.Optional(Type.String({ maxLength: 100 })),
+    // writeOnly: a refusal of the query never repeats the token (services/gateway/validation.ts).
+    token: Type.Optional(Type.String({ maxLength: 100, writeOnly: true })),
     after: Type.Optional(Type.Integer({ minimum: 0, description: 'the last version the client saw; only later changes are sent' })),
   },
   { additionalProperties: false },

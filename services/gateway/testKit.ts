@@ -67,6 +67,42 @@ export async function listen(app: Gateway): Promise<string> {
   return `ws://127.0.0.1:${port}`;
 }
 
+/** The http:// base of a gateway listen() started, for requests over real loopback HTTP. */
+export function httpBaseOf(socketBase: string): string {
+  return socketBase.replace(/^ws:/, 'http:');
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  readonly body: Message;
+}
+
+/** A request over loopback HTTP, as a client sends it (not Fastify's inject): a string body goes as it is, anything else as JSON. */
+export async function httpRequest(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
+  const { body, headers = {} } = options;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: Message;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
 export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -181,15 +217,16 @@ export function statesOfLog(events: readonly StoredEvent[]): TableSnapshot[] {
   return states;
 }
 
+/** A card as it appears in JSON (quoted). */
 const CARD_PATTERN = /"(\d-(?:\d+|7a|7b)|cupid|chaperone|rival|go-between)"/g;
+/** A card as it appears in a sentence ("4-9 is in hand"), not inside a longer word or number. */
+const CARD_IN_TEXT = /(?<![\w-])(\d-(?:7a|7b|\d+)|cupid|chaperone|rival|go-between)(?![\w-])/g;
 
-/**
- * Checks one view message a viewer received against the table at that
- * version: it is exactly viewFor's view, and holds no card of another seat's
- * hand (but those the viewer passed them), no role before the reveal, no
- * other seat's passes, no accusation before all are in. (Plain checks, not
- * expect(), in the loops: a game has hundreds of messages.)
- */
+/** The cards a refusal's message, or any other text, names. */
+export function cardsNamedIn(text: string): string[] {
+  return [...text.matchAll(CARD_IN_TEXT)].map((match) => match[1]);
+}
+
 /**
  * The hand scored last is public in full, and its cards are dealt again in
  * the next hand, so a card named there says nothing of anyone's new hand:
@@ -199,13 +236,30 @@ export function withoutLastHand(key: string, value: unknown): unknown {
   return key === 'lastHand' ? undefined : value;
 }
 
+/**
+ * Checks one view a viewer received (a socket's view message, or an HTTP
+ * view or replay as `{ version, view }`) against the table at that version,
+ * derived from the log: it is exactly viewFor's view, and nothing hidden is
+ * in it (expectNothingHidden).
+ */
 export function expectNoLeak(message: Message, viewer: Viewer, states: readonly TableSnapshot[]): void {
-  const leak = (what: string) => expect.fail(`${what} reached ${viewer} at version ${message.version}`);
   const snapshot = states[message.version];
   if (snapshot === undefined) expect.fail(`version ${message.version} is not in the log`);
   const expected = JSON.stringify(viewFor(snapshot, viewer));
   // Compared as text (the message is that text parsed): a deep comparison of hundreds of views is slow.
   if (JSON.stringify(message.view) !== expected) expect(message.view).toEqual(JSON.parse(expected));
+  expectNothingHidden(message, viewer, snapshot);
+}
+
+/**
+ * The scan of a message holding a view, against the table it shows: no card
+ * of another seat's hand anywhere in the message (but those the viewer passed
+ * them), no role before the reveal, no other seat's passes, no accusation
+ * before all are in. It does not trust viewFor: it reads the table itself.
+ * (Plain checks, not expect(), in the loops: a game has hundreds of messages.)
+ */
+export function expectNothingHidden(message: Message, viewer: Viewer, snapshot: TableSnapshot): void {
+  const leak = (what: string) => expect.fail(`${what} reached ${viewer} at version ${message.version}`);
   const text = JSON.stringify(message, withoutLastHand);
   for (const internal of ['"holdings"', '"deal"', '"seed"', '"passChoices"', '"roles"']) if (text.includes(internal)) leak(internal);
   const { context } = snapshot;
@@ -222,11 +276,45 @@ export function expectNoLeak(message: Message, viewer: Viewer, states: readonly 
     }
     if (!revealed && message.view.seats[other].role !== null) leak(`the role of seat ${other}`);
   }
+  // The scan leaves the last hand out, so it must be a hand already scored, never the one in play.
+  const justScored = message.view.phase === 'dealing' || message.view.phase === 'gameOver';
+  const lastHand = message.view.lastHand;
+  if (lastHand != null && lastHand.index !== (justScored ? hand.index : hand.index - 1)) leak(`hand ${lastHand.index} as the last hand`);
   const view = message.view.hand;
   for (const pass of [...view.passesSent, ...view.passesReceived]) {
     if (pass.from !== own && pass.to !== own) leak(`a pass from ${pass.from} to ${pass.to}`);
   }
+  if (view.roleCard !== (own === null || hand.roles === null ? null : hand.roles[own])) leak('a role card not its own');
   if (!revealed && (view.traitor !== null || view.accusations !== null)) leak('the Traitor or the accusations before the reveal');
   if (view.accusation !== (own === null ? null : (hand.accusations?.[own] ?? null))) leak('an accusation not its own');
   if (own === null && view.cards !== null) leak('a hand');
+}
+
+/** A refusal a viewer was sent, with what it takes to judge it. */
+export interface SentRefusal {
+  readonly refusal: { readonly error: string; readonly message: string };
+  readonly viewer: Viewer;
+  /** The versions the table may have been at when it refused: the one the viewer last saw when sending, to the next it caused. */
+  readonly from: number;
+  readonly to: number;
+  /** The cards the refused command itself named: echoing those tells the sender nothing. */
+  readonly named: readonly string[];
+}
+
+/**
+ * A refusal may name the cards its command named and the viewer's own cards
+ * ("seat 0 must follow suit 4; 4-9 is in hand"), nothing else: never a card
+ * of another seat's hand, so a seat that tries a card it does not hold does
+ * not learn who holds it.
+ */
+export function expectRefusalLeaksNothing({ refusal, viewer, from, to, named }: SentRefusal, states: readonly TableSnapshot[]): void {
+  const allowed = new Set(named);
+  if (viewer !== 'spectator') {
+    for (let version = from; version <= to && version < states.length; version++) {
+      for (const card of states[version]?.context.hand?.holdings[viewer] ?? []) allowed.add(card);
+    }
+  }
+  for (const card of cardsNamedIn(refusal.message)) {
+    if (!allowed.has(card)) expect.fail(`a refusal to ${viewer} (versions ${from} to ${to}) names ${card}, neither its own nor in its command: ${refusal.message}`);
+  }
 }

@@ -89,7 +89,7 @@ function describe(schema: TSchema, errors: readonly SchemaError[], value: unknow
   const error = [...useful].sort((a, b) => rank(a) - rank(b))[0] ?? errors[0];
   if (error === undefined) return `${root} does not fit`;
   const field = fieldName(root, error.instancePath);
-  const actual = valueAt(value, error.instancePath);
+  const actual = isCredential(schemaAt(schema, error.schemaPath)) ? CREDENTIAL : valueAt(value, error.instancePath);
   const params = error.params;
   switch (error.keyword) {
     case 'required':
@@ -163,7 +163,16 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/** What a refusal says in place of a credential's value. */
+const CREDENTIAL = Symbol('credential');
+
+/** A field marked `writeOnly` (a token) is a credential: a refusal names the field, never repeats what was sent, which may sit in logs. */
+function isCredential(fieldSchema: unknown): boolean {
+  return (fieldSchema as { writeOnly?: unknown } | undefined)?.writeOnly === true;
+}
+
 function shown(value: unknown): string {
+  if (value === CREDENTIAL) return 'what was sent (a token is never repeated back)';
   if (value === undefined) return 'nothing';
   const text = shallowJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
