@@ -71,7 +71,7 @@ export interface FuzzPath {
   /** Sends commands without waiting in between; the table takes them in the order given. */
   sendTogether(tableId: string, sent: readonly FuzzCommand[]): Promise<{ answer: Answer; seen: unknown }[]>;
   /** Gateway garbage (bad tokens, bodies, frames); each must change nothing. */
-  sendGarbage?(tableId: string, kind: GarbageKind, table: TableAtTurn, rng: Rng): Promise<{ answer: Answer; expected: Expected }>;
+  sendGarbage?(tableId: string, kind: GarbageKind, table: TableAtTurn, rng: Rng): Promise<{ answer: Answer; expected: Expected; seatChanges?: readonly SentCommand[] }>;
   close(): Promise<void>;
 }
 
@@ -236,10 +236,10 @@ async function fuzzGame(
       if (step === 'garbage') {
         // In turn rather than at random, so even a short run sends every kind.
         const kind = GARBAGE_KINDS[garbageSent++ % GARBAGE_KINDS.length];
-        const { answer, expected } = await path.sendGarbage!(tableId, kind, table, rng);
+        const { answer, expected, seatChanges = [] } = await path.sendGarbage!(tableId, kind, table, rng);
         count(figures, kind, answer);
         judge(kind, expected, answer, tableId, report);
-        for (const finding of await watch.afterStep([{ command: kind, acceptedAt: answer.acceptedAt }])) report(finding);
+        for (const finding of await watch.afterStep([...seatChanges, { command: kind, acceptedAt: answer.acceptedAt }])) report(finding);
       } else if (step === 'reordered' || step === 'concurrentDuplicate') {
         const moves = step === 'reordered' ? reorderedMoves(table, now, rng) : [now, now];
         const commands = moves.map((command): FuzzCommand => ({ kind: step === 'reordered' ? 'reordered' : 'duplicate', command, seat: command.seat }));

@@ -22,10 +22,12 @@ import { TableHost, type TableHostOptions } from '../../services/host/tableHost.
 import { STATUS_OF, type ErrorKind } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
 import { ADMIN, bearer, listen, SocketClient, startService } from '../../services/gateway/testKit.js';
+import { standInName } from '../../services/gateway/seating.js';
 import { compileChecker } from '../../services/gateway/validation.js';
 import type { Answer, Expected, FuzzPath, FuzzSettings } from './commandFuzzer.js';
 import { FUZZ_SNAPSHOT_EVERY } from './hostPath.js';
 import { legalMove, type FuzzCommand, type TableAtTurn } from './malformedCommands.js';
+import type { SentCommand } from './tableWatch.js';
 
 export const GARBAGE_KINDS = [
   'noToken',
@@ -51,19 +53,21 @@ export const GARBAGE_KINDS = [
   'wsDeep',
   'wsForgedToken',
   'wsOtherTableToken',
+  'leftSeatToken',
 ] as const;
 export type GarbageKind = (typeof GARBAGE_KINDS)[number];
 
 /** The gateway's default limits (services/gateway/gateway.ts): bodies and socket messages of 16 KiB. */
 const BODY_LIMIT = 16 * 1024;
 const UNLIMITED = { perSecond: 1e9, burst: 1e9 };
+const BOTS_NEVER_MOVE_MS = 1_000_000_000;
 const COMMAND_CHECKER = compileChecker(CommandBody);
 const MESSAGE_CHECKER = compileChecker(SocketMessage);
 const NOT_JSON_MESSAGE = 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}';
 
 interface TableSeats {
   readonly tableId: string;
-  readonly tokens: readonly string[];
+  readonly tokens: string[];
   readonly sockets: (SeatSocket | null)[];
   spectator: SeatSocket | null;
 }
@@ -72,7 +76,8 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   const store = createMemoryEventStore();
   const options: TableHostOptions = { store, snapshotEvery: settings.snapshotEvery ?? FUZZ_SNAPSHOT_EVERY };
   const host = settings.createHost?.(options) ?? new TableHost(options);
-  const service = startService({ host, store, httpRateLimit: UNLIMITED, socketRateLimit: UNLIMITED });
+  // Bots only ever stand in for a moment, while a seat changes hands: they must not move in between.
+  const service = startService({ host, store, httpRateLimit: UNLIMITED, socketRateLimit: UNLIMITED, botDelayMs: BOTS_NEVER_MOVE_MS });
   const socketBase = await listen(service.app);
   const httpBase = socketBase.replace(/^ws/, 'http');
   let seats: TableSeats | null = null;
@@ -101,9 +106,14 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   const postCommand = (tableId: string, body: string | undefined, headers: Record<string, string>) =>
     request('POST', `/api/tables/${tableId}/commands`, body, { 'content-type': 'application/json', ...headers });
 
-  async function created<T>(method: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const response = await fetch(`${httpBase}${url}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
-    if (response.status !== 201) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+  /** A request the fuzzer needs answered as asked (a table, a seat): anything else stops the run. */
+  async function created<T>(method: string, url: string, body: unknown, headers: Record<string, string> = {}, status = 201): Promise<T> {
+    const response = await fetch(`${httpBase}${url}`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    });
+    if (response.status !== status) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;
   }
 
@@ -251,6 +261,23 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
           return ask(upgradeRefusal(socketUrl(tableId, forged(token, rng))), refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one'));
         case 'wsOtherTableToken':
           return ask(upgradeRefusal(socketUrl(tableId, decoy.tokens[0])), refusal(403, 'forbidden', `this token is for table ${decoy.tableId}, not ${tableId}`));
+        case 'leftSeatToken': {
+          // The seat is left (a bot stands in) and taken again: the token it had is revoked.
+          const seat = move.seat;
+          const left = await created<{ version: number }>('DELETE', `/api/tables/${tableId}/seats/${seat}`, undefined, bearer(token), 200);
+          const name = `Fuzzer ${seat}`;
+          const joined = await created<{ version: number; token: string }>('POST', `/api/tables/${tableId}/seats/${seat}`, { name });
+          table.tokens[seat] = joined.token;
+          const seatChanges: SentCommand[] = [
+            { command: { type: 'seat.left', seat }, acceptedAt: left.version },
+            { command: { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } }, acceptedAt: left.version },
+            { command: { type: 'seat.left', seat }, acceptedAt: joined.version },
+            { command: { type: 'seat.joined', seat, player: { name, bot: false } }, acceptedAt: joined.version },
+          ];
+          const answer = await postCommand(tableId, body, bearer(token));
+          const expected = refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');
+          return { answer, expected, seatChanges };
+        }
       }
     },
     async close() {

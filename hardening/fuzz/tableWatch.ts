@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { verifyRecord } from '../../machines/record/verify.js';
-import { PLAYER_COMMAND_TYPES, type TableEvent } from '../../machines/table/events.js';
+import type { TableEvent } from '../../machines/table/events.js';
 import { offer, phaseOf, resumeTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { foldLog, recordOfLog, replayLog } from '../../services/host/replay.js';
@@ -142,7 +142,7 @@ export class TableWatch {
   }
 
   /**
-   * Pairs each player event appended with the accepted command it stores
+   * Pairs each event appended with the accepted command (or seat change) it stores
    * (canonical fields only, logged at or before the version it was accepted
    * at); anything else appended must be the host's deal. Returns what is left.
    */
@@ -150,10 +150,7 @@ export class TableWatch {
     const waiting = sent.filter((each) => each.acceptedAt !== null);
     const unexplained: StoredEvent[] = [];
     for (const event of added) {
-      if (!(PLAYER_COMMAND_TYPES as readonly string[]).includes(event.type)) {
-        if (event.type !== 'hand.dealt') unexplained.push(event);
-        continue;
-      }
+      if (event.type === 'hand.dealt') continue;
       const logged = toTableEvent(event);
       const index = waiting.findIndex((each) => event.seq <= each.acceptedAt! && storesCommand(logged, each.command));
       if (index < 0) unexplained.push(event);
