@@ -27,12 +27,15 @@ function describeFindings(report: FuzzReport): string {
 
 describe('the command fuzzer', () => {
   it('sends thousands of good and bad commands through the host and the gateway, and finds nothing wrong', async () => {
-    const report = await fuzz({ games: GAMES, commands: 700, gatewayCommands: 300, seed: 'npm-test', via: ['host', 'gateway'] });
+    const report = await fuzz({ games: GAMES, commands: 600, gatewayCommands: 240, seed: 'npm-test', via: ['host', 'gateway'] });
     expect(report.findings, describeFindings(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.runs).toHaveLength(6);
     for (const run of report.runs) {
-      expect(run.sent).toBe(run.via === 'host' ? 700 : 300);
+      // A step of several commands sent together may end a little past the budget.
+      const budget = run.via === 'host' ? 600 : 240;
+      expect(run.sent).toBeGreaterThanOrEqual(budget);
+      expect(run.sent).toBeLessThan(budget + 3);
       expect(run.accepted).toBeGreaterThan(run.sent / 4);
     }
     // Games end and new tables start, so the checks at the end of a game ran too.
