@@ -57,7 +57,7 @@ export const GARBAGE_KINDS = [
 ] as const;
 export type GarbageKind = (typeof GARBAGE_KINDS)[number];
 
-/** The gateway's default limits (services/gateway/gateway.ts): bodies and socket messages of 16 KiB. */
+/** Bodies and socket messages of 16 KiB, the gateway's defaults, given explicitly so the expected answers cannot drift from them. */
 const BODY_LIMIT = 16 * 1024;
 const UNLIMITED = { perSecond: 1e9, burst: 1e9 };
 const BOTS_NEVER_MOVE_MS = 1_000_000_000;
@@ -77,7 +77,15 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   const options: TableHostOptions = { store, snapshotEvery: settings.snapshotEvery ?? FUZZ_SNAPSHOT_EVERY };
   const host = settings.createHost?.(options) ?? new TableHost(options);
   // Bots only ever stand in for a moment, while a seat changes hands: they must not move in between.
-  const service = startService({ host, store, httpRateLimit: UNLIMITED, socketRateLimit: UNLIMITED, botDelayMs: BOTS_NEVER_MOVE_MS });
+  const service = startService({
+    host,
+    store,
+    httpRateLimit: UNLIMITED,
+    socketRateLimit: UNLIMITED,
+    botDelayMs: BOTS_NEVER_MOVE_MS,
+    bodyLimit: BODY_LIMIT,
+    socketMessageLimit: BODY_LIMIT,
+  });
   const socketBase = await listen(service.app);
   const httpBase = socketBase.replace(/^ws/, 'http');
   let seats: TableSeats | null = null;
