@@ -415,7 +415,7 @@ describe('malformed Authorization headers', () => {
 });
 
 describe('refusals and the service log', () => {
-  it('never repeat a token, in a header, in a socket URL or in a body, nor another seat’s cards', async () => {
+  it('never repeat a token, in a header, in a socket URL (even one the router cannot read) or in a body, nor another seat’s cards', async () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _, done) {
@@ -423,7 +423,7 @@ describe('refusals and the service log', () => {
         done();
       },
     });
-    const { call, tableOfPeople, refusedUpgrade, open, host } = await setUp({ logger: pino({ level: 'debug' }, sink) });
+    const { call, http, tableOfPeople, refusedUpgrade, open, host } = await setUp({ logger: pino({ level: 'debug' }, sink) });
     const { tableId, tokens } = await tableOfPeople();
     const [token] = tokens;
     const forged = `${token.slice(0, 42)}${token.endsWith('A') ? 'B' : 'A'}`;
@@ -442,6 +442,18 @@ describe('refusals and the service log', () => {
       expect(refusal.status, query).toBeGreaterThanOrEqual(400);
       expect(refusal.status, query).toBeLessThan(500);
       refusals.push({ text: JSON.stringify(refusal.body) });
+    }
+    // A path the router cannot read, with a token in the query: refused as every refusal is, without the URL, and the
+    // refused upgrade is closed by the service.
+    for (const path of [`/api/tables/%/socket?token=${token}`, `/api/tables/${'t'.repeat(120)}/socket?token=${token}`]) {
+      const refusal = await refusedUpgrade(path);
+      expect(refusal.status, path).toBe(400);
+      expect(refusal.body.error, path).toBe('badRequest');
+      refusals.push({ text: JSON.stringify(refusal.body) });
+      expect(await upgradeAnswer(http, path)).toMatch(/^HTTP\/1\.1 400 /);
+      const plain = await call('GET', path.replace('/socket', '/view'));
+      expect(plain.status).toBe(400);
+      refusals.push(plain);
     }
     const { snapshot } = await host.snapshot(tableId);
     const othersCards = snapshot.context.hand!.holdings.slice(1).flat();

@@ -10,7 +10,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -91,6 +91,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    frameworkErrors: (error, request, reply) => {
+      // A path the router cannot read (bad percent-encoding, a part over 100 characters) never reaches a hook: an
+      // upgrade refused here must have its socket closed by hand, and Fastify's own answer repeated the whole URL,
+      // a socket's seat token with it.
+      if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroy());
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'a part of the path is over 100 characters; table ids are much shorter (GET /api/tables lists them)'
+          : 'the path is not a valid URL (a % must start an escape like %20)';
+      return (reply as FastifyReply).code(STATUS_OF.badRequest).header('x-request-id', request.id).send({ error: 'badRequest', message });
     },
   })
     .withTypeProvider<TypeBoxTypeProvider>()
