@@ -1,8 +1,10 @@
 /**
- * The gateway benchmark's view of the service it measures: the real
- * service (services/main.ts) started as a child process on a loopback port
- * and a temporary SQLite file, its memory and CPU read from /proc, its
- * Prometheus metrics read from /metrics, and its shutdown.
+ * The gateway benchmark's (and the soak and chaos runs') view of the service
+ * it measures: the real service started as a child process on a loopback
+ * port — the embedded one (services/main.ts) on a temporary SQLite file, or a
+ * distributed gateway (services/gateway/distributed.ts) on a NATS cluster —,
+ * its memory and CPU read from /proc, its Prometheus metrics read from
+ * /metrics, and its shutdown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const READY_LINE = /Seven Suitors service on (http:\/\/[^\s]+)/;
+const READY_LINE = /Seven Suitors (?:service|gateway) on (http:\/\/[^\s]+)/;
 
 export interface GatewayProcess {
   readonly child: ChildProcess;
@@ -28,24 +30,43 @@ export interface GatewayProcess {
   stop(graceMs?: number): Promise<string>;
 }
 
+export type GatewayBackend =
+  /** The whole service in one process (services/main.ts), its SQLite file in `directory`. */
+  | { readonly embedded: { readonly directory: string } }
+  /** A distributed gateway (services/gateway/distributed.ts) in front of the table workers on this NATS. */
+  | { readonly nats: { readonly urls: string; readonly replicas: number } };
+
+export interface GatewayProcessOptions {
+  /** The port to listen on (default 0: the OS picks a free one; the service prints the one it bound). */
+  readonly port?: number;
+  /** More environment for the service, e.g. SUITORS_IDLE_SECONDS. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
 /**
- * Starts `node --import tsx services/main.ts` on PORT=0 (the OS picks a free
- * port; the service prints the one it bound) and waits for its ready line.
+ * Starts the service (`node --import tsx <entry>`) on 127.0.0.1 and waits for
+ * its ready line.
  */
-export async function startGatewayProcess(directory: string, timeoutMs = 90_000): Promise<GatewayProcess> {
+export async function startGatewayProcess(backend: GatewayBackend, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  const timeoutMs = options.timeoutMs ?? 90_000;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: '0',
+    PORT: String(options.port ?? 0),
     HOST: '127.0.0.1',
-    SUITORS_DB: join(directory, 'gateway-bench.db'),
     LOG_LEVEL: 'warn',
     // No server-side bots are used; set anyway so a stray bot would not wait.
     SUITORS_BOT_DELAY_MS: '0',
+    ...('embedded' in backend
+      ? { SUITORS_DB: join(backend.embedded.directory, 'gateway-bench.db') }
+      : { NATS_URL: backend.nats.urls, NATS_REPLICAS: String(backend.nats.replicas) }),
+    ...options.env,
   };
   delete env.SUITORS_ADMIN_TOKEN;
+  const entry = 'embedded' in backend ? 'services/main.ts' : 'services/gateway/distributed.ts';
   // BENCH_GATEWAY_NODE_ARGS: extra node flags for the service alone (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'services/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', entry], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.pid === undefined) throw new Error('the gateway process could not be started');
   const pid = child.pid;
   const complaints: string[] = [];
@@ -171,6 +192,25 @@ export function openFilesLimit(): number | null {
   } catch {
     return null;
   }
+}
+
+/** File descriptors each process needs besides its sockets (the SQLite file, pipes, the HTTP requests of setup). */
+const SPARE_FDS = 256;
+
+/**
+ * How many of `tables` tables of `seats` sockets fit under the open-files
+ * limit (the client holds a descriptor per socket, and so does the gateway);
+ * when fewer than asked, `log` is told why and what to do.
+ */
+export function tablesWithinOpenFiles(tables: number, seats: number, log: (line: string) => void): number {
+  const limit = openFilesLimit();
+  if (limit === null || tables * seats + SPARE_FDS <= limit) return tables;
+  const fitting = Math.max(1, Math.floor((limit - SPARE_FDS) / seats));
+  log(
+    `note: the open-files limit (ulimit -n) is ${limit}; ${tables} tables need ${tables * seats} sockets in this process and as many in the gateway. ` +
+      `Running ${fitting} tables instead; for ${tables}, raise it first (e.g. \`ulimit -n ${tables * seats + 1024}\`).`,
+  );
+  return fitting;
 }
 
 /** A GET on the gateway's own address (no rate limit applies outside /api); the body as text. */

@@ -2,14 +2,17 @@
  * A table worker process (`npm run start:worker`): serves the tables whose
  * leases it holds, over the NATS cluster named by NATS_URL, with the event
  * log in JetStream. Settings: services/bus/natsSettings.ts; WORKER_ID names
- * it (a subject token; unique by default). Prints `ready <worker id>` once it
+ * it (a subject token; unique by default); SUITORS_IDLE_SECONDS (300) is how
+ * long a table goes without a command before the worker lets it go, as the
+ * gateway's setting of that name. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
  * finish and its leases are given up, so other workers take its tables at
  * once.
  */
 import { openJetStreamEventStore } from '../eventstore/jetstreamEventStore.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
-import { startTableWorker } from './tableWorker.js';
+import { wholeNumberFromEnv } from '../gateway/serve.js';
+import { DEFAULT_IDLE_RELEASE_MS, startTableWorker } from './tableWorker.js';
 
 const settings = natsSettingsFrom();
 if (settings === null) {
@@ -25,6 +28,7 @@ const worker = await startTableWorker({
   store,
   ...(process.env.WORKER_ID ? { workerId: process.env.WORKER_ID } : {}),
   leaseTtlMs: settings.leaseTtlMs,
+  idleReleaseMs: wholeNumberFromEnv('SUITORS_IDLE_SECONDS', DEFAULT_IDLE_RELEASE_MS / 1000, { min: 1 }) * 1000,
   leaseReplicas: replicas,
   leaseNamespace: streamName,
   prefix,

@@ -64,7 +64,7 @@ export interface TableWorker {
   stop(): Promise<void>;
 }
 
-const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
+export const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
 
 export function newWorkerId(): string {

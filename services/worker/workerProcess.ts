@@ -15,6 +15,8 @@ export interface WorkerProcessOptions {
   readonly workerId: string;
   readonly replicas?: number;
   readonly leaseTtlMs?: number;
+  /** How long a table goes without a command before the worker lets it go (SUITORS_IDLE_SECONDS; default 300). */
+  readonly idleSeconds?: number;
   /** Where the worker's log lines go (default: kept, see `output`). */
   readonly onLog?: (line: string) => void;
   readonly readyTimeoutMs?: number;
@@ -40,6 +42,7 @@ export function startWorkerProcess(options: WorkerProcessOptions): Promise<Worke
     WORKER_ID: options.workerId,
     ...(options.replicas === undefined ? {} : { NATS_REPLICAS: String(options.replicas) }),
     ...(options.leaseTtlMs === undefined ? {} : { LEASE_TTL_MS: String(options.leaseTtlMs) }),
+    ...(options.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(options.idleSeconds) }),
   };
   const tsx = createRequire(import.meta.url).resolve('tsx');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsx, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,167 @@
+/**
+ * The chaos run (`npm run chaos [-- --minutes 5 --tables 500]`): a soak of
+ * the distributed service — 3 nats-server, 2 table workers, 2 gateways on
+ * loopback — during which, every --every-seconds (15), one fault in turn
+ * (hardening/chaos/faults.ts): a random worker is SIGKILLed and a
+ * replacement started; a nats-server node is stopped and started again on
+ * its ports and files; a gateway is SIGKILLed and started again, its
+ * players reconnecting (every seat of a table together) to a gateway that is
+ * up, with their tokens and `after=<version>`.
+ *
+ * The players keep every command acknowledged to them (table, seat,
+ * version of the `accepted` reply). At the end every table's log is read
+ * from JetStream and audited (tableAudit.ts): it replays, its cards are
+ * conserved, its record verifies, and it holds every acknowledged command.
+ * Prints the counts; exit 1 on any lost command or failed audit.
+ *
+ * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15).
+ */
+import { parseArgs } from 'node:util';
+import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
+import type { AcknowledgedCommand } from '../../bench/wsPlayers.js';
+import { GAMES, isGameName } from '../../machines/table/options.js';
+import { connectToNats } from '../../services/bus/natsSettings.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstreamEventStore.js';
+import { readTableLog } from '../../services/host/replay.js';
+import { SoakRun } from '../soak/soakRun.js';
+import { Faults } from './faults.js';
+import { auditTable, type TableAudit } from './tableAudit.js';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '5' },
+    tables: { type: 'string', default: '500' },
+    game: { type: 'string', default: 'sevenSuitors' },
+    'think-ms': { type: 'string', default: '0' },
+    'every-seconds': { type: 'string', default: '15' },
+  },
+});
+
+function positive(name: string, given: string | undefined, { whole = false, zero = false } = {}): number {
+  const value = Number(given);
+  if (!(value > 0 || (zero && value === 0)) || (whole && !Number.isInteger(value))) {
+    throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number ${zero ? 'from 0' : 'above 0'}, not ${JSON.stringify(given)}`);
+  }
+  return value;
+}
+
+const game = values.game!;
+if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+const minutes = positive('minutes', values.minutes);
+const everyMs = positive('every-seconds', values['every-seconds']) * 1000;
+const thinkMs = positive('think-ms', values['think-ms'], { zero: true });
+const tables = tablesWithinOpenFiles(positive('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+/** Faults stop this long before the end, so the last one has healed when the players stop. */
+const QUIET_END_MS = 20_000;
+/** Tables audited at a time (each a read of its log from JetStream). */
+const AUDIT_CONCURRENCY = 16;
+
+console.log(
+  `chaos: ${tables} ${GAMES[game].title} tables of client-side bots against the distributed service (3 nats-server, 2 workers, 2 gateways), ${minutes} min, ` +
+    `a fault every ${everyMs / 1000}s (worker SIGKILL, NATS node restart, gateway SIGKILL, in turn) until ${QUIET_END_MS / 1000}s before the end`,
+);
+
+const acknowledged = new Map<string, AcknowledgedCommand[]>();
+let acknowledgedCount = 0;
+const createdTables: string[] = [];
+let faults: Faults | null = null;
+let run: SoakRun | null = null;
+let exitCode = 0;
+const onSignal = (signal: NodeJS.Signals) => {
+  console.log(`\n${signal}: stopping early`);
+  run?.interrupt();
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+
+try {
+  run = await SoakRun.start({
+    backend: 'nats',
+    game,
+    tables,
+    thinkMs,
+    // Idle tables leave memory after the default time: the run checks logs, not memory.
+    service: { idleSeconds: 600, workers: 2, gateways: 2 },
+    players: {
+      reconnect: true,
+      onTableCreated: (tableId) => createdTables.push(tableId),
+      onAccepted: (ack) => {
+        acknowledgedCount++;
+        const kept = acknowledged.get(ack.tableId);
+        if (kept === undefined) acknowledged.set(ack.tableId, [ack]);
+        else kept.push(ack);
+        faults?.acknowledged(ack);
+      },
+    },
+  });
+  const { service } = run;
+  const nats = service.nats!;
+  const nc = await connectToNats(nats.urls.split(','), 'suitors-chaos');
+  faults = new Faults(service, run.players, (line) => console.log(line));
+  await faults.watchOwners(nc);
+  run.extraProgress = () => faults!.progress();
+  const summary = await run.play(minutes, (endsAt) => faults!.run(everyMs, endsAt - QUIET_END_MS));
+  faults.stop();
+  console.log('');
+  for (const line of run.summarize(summary)) console.log(line);
+  await run.players.close();
+
+  console.log(`auditing ${createdTables.length} tables from their logs in JetStream…`);
+  const store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
+  const audits: TableAudit[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: AUDIT_CONCURRENCY }, async () => {
+      while (next < createdTables.length) {
+        const tableId = createdTables[next++];
+        try {
+          audits.push(auditTable(tableId, await readTableLog(store, tableId), acknowledged.get(tableId) ?? []));
+        } catch (error) {
+          audits.push({ tableId, finished: false, events: 0, problems: [`its log could not be read: ${(error as Error).message}`], lost: [] });
+        }
+      }
+    }),
+  );
+  await store.close();
+  await nc.close();
+
+  const failed = audits.filter((audit) => audit.problems.length > 0);
+  const lost = audits.flatMap((audit) => audit.lost);
+  const finished = audits.filter((audit) => audit.finished).length;
+  const counters = run.players.counters;
+  const maxTakeover = faults.takeoverMs.length === 0 ? null : Math.max(...faults.takeoverMs);
+  console.log('');
+  console.log(`worker kills: ${faults.workerKills}`);
+  for (const kill of faults.kills) {
+    console.log(`  ${kill.worker}: ${kill.orphans} tables in play, ${kill.served} accepted commands again${kill.served > 0 ? `, the last after ${(kill.maxMs / 1000).toFixed(1)}s` : ''}`);
+  }
+  console.log(
+    `takeovers: ${faults.takeoverMs.length} tables served again after their worker's kill; max takeover time ${maxTakeover === null ? 'n/a' : `${(maxTakeover / 1000).toFixed(1)}s`}` +
+      `${faults.unservedOrphans() > 0 ? ` (${faults.unservedOrphans()} more had no command accepted again before their game or the run ended)` : ''}`,
+  );
+  console.log(`NATS node restarts: ${faults.natsRestarts}`);
+  console.log(`gateway drops: ${faults.gatewayDrops} (${counters.tablesReconnected} table moves to another gateway, ${counters.unansweredAtDrop} commands cut off without a reply, ${counters.failedSetUps} table set-ups cut short and done again)`);
+  if (faults.gatewayRestartFailures.length > 0) {
+    console.log(`gateway restarts that failed: ${faults.gatewayRestartFailures.length}`);
+    for (const why of faults.gatewayRestartFailures.slice(0, 3)) console.log(`  ${why}`);
+  }
+  console.log(`moves refused during faults and tried again on a fresh view: ${counters.retriedRefusals}; tables stalled ${15} s and woken by re-reading their views: ${counters.stallRescues}`);
+  console.log(`commands acknowledged: ${acknowledgedCount}`);
+  console.log(`commands lost: ${lost.length}`);
+  for (const line of lost.slice(0, 10)) console.log(`  ${line}`);
+  console.log(`tables verified: ${audits.length - failed.length} of ${audits.length} (${finished} finished games, ${audits.length - finished} unfinished: replay, cards and record checked so far)`);
+  for (const audit of failed.slice(0, 10)) console.log(`  ${audit.tableId}: ${audit.problems.slice(0, 3).join('; ')}`);
+  const passed = lost.length === 0 && failed.length === 0 && audits.length > 0;
+  console.log(
+    `verdict: ${passed ? 'PASS' : 'FAIL'} — ${lost.length} acknowledged commands lost, ${failed.length} tables failed their audit` +
+      (faults.gatewayRestartFailures.length > 0 ? ` (and ${faults.gatewayRestartFailures.length} gateway restarts failed: see above)` : ''),
+  );
+  if (!passed) exitCode = 1;
+} catch (error) {
+  console.error('the chaos run failed:', error);
+  exitCode = 1;
+} finally {
+  faults?.stop();
+  await run?.stop();
+}
+process.exit(exitCode);

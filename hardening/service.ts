@@ -1,0 +1,149 @@
+/**
+ * The service the soak and chaos runs play against, as child processes on
+ * loopback: the embedded default (services/main.ts on a temporary SQLite
+ * file), or the distributed topology of `npm run cluster` — a 3-node
+ * JetStream cluster (services/nats/localNats.ts), table workers
+ * (services/worker/workerProcess.ts) and distributed gateways
+ * (bench/gatewayProcess.ts) — whose processes the chaos run kills and
+ * starts again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGatewayProcess, type GatewayProcess } from '../bench/gatewayProcess.js';
+import { startLocalNats, type LocalNats } from '../services/nats/localNats.js';
+import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
+
+export type Backend = 'embedded' | 'nats';
+
+export interface ServiceSettings {
+  /** SUITORS_IDLE_SECONDS of every gateway and worker: how long a table goes without a command before it leaves memory. */
+  readonly idleSeconds: number;
+  /** NATS only: table workers and gateways to start. */
+  readonly workers?: number;
+  readonly gateways?: number;
+  /** NATS only: LEASE_TTL_MS of the workers (default theirs, 3000). */
+  readonly leaseTtlMs?: number;
+}
+
+/** A process of the service, for figures: its name, pid, and /metrics where it has one. */
+export interface ServiceProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly metricsUrl: string | null;
+}
+
+export interface ServiceUnderTest {
+  readonly backend: Backend;
+  /** Gateway slots: `gateways[i]` is the process serving as gateway i now (a restarted one takes its slot). */
+  readonly gateways: GatewayProcess[];
+  /** Workers started so far, dead ones included (the chaos run kills them). */
+  readonly workers: WorkerProcess[];
+  readonly nats: LocalNats | null;
+  /** The processes alive now, gateways first. */
+  processes(): ServiceProcess[];
+  liveWorkers(): WorkerProcess[];
+  /**
+   * The port of the gateway for table `index`: one of the gateways up now,
+   * the same for every seat of a table (a gateway announces only the moves
+   * made through it).
+   */
+  gatewayPortFor(index: number): number;
+  /** NATS only: one more worker, named worker-<n>. */
+  startWorker(): Promise<WorkerProcess>;
+  /** Starts gateway slot `index` again on the port it had (after it was killed). */
+  restartGateway(index: number): Promise<GatewayProcess>;
+  stop(): Promise<void>;
+}
+
+export function isAlive(process: { exitCode: number | null; signalCode: NodeJS.Signals | null }): boolean {
+  return process.exitCode === null && process.signalCode === null;
+}
+
+export async function startService(backend: Backend, settings: ServiceSettings, log: (line: string) => void): Promise<ServiceUnderTest> {
+  const env = { SUITORS_IDLE_SECONDS: String(settings.idleSeconds) };
+  const gateways: GatewayProcess[] = [];
+  const workers: WorkerProcess[] = [];
+  let nats: LocalNats | null = null;
+  let directory: string | null = null;
+
+  const natsBackend = () => ({ nats: { urls: nats!.urls, replicas: 3 } });
+  const startWorker = async (): Promise<WorkerProcess> => {
+    if (nats === null) throw new Error('the embedded service has no workers');
+    const workerId = `worker-${workers.length + 1}`;
+    const worker = await startWorkerProcess({
+      natsUrl: nats.urls,
+      workerId,
+      replicas: 3,
+      idleSeconds: settings.idleSeconds,
+      ...(settings.leaseTtlMs === undefined ? {} : { leaseTtlMs: settings.leaseTtlMs }),
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  const service: ServiceUnderTest = {
+    backend,
+    gateways,
+    workers,
+    get nats() {
+      return nats;
+    },
+    processes() {
+      const alive: ServiceProcess[] = gateways
+        .map((gateway, index) => ({ gateway, index }))
+        .filter(({ gateway }) => gateway.exited === null)
+        .map(({ gateway, index }) => ({ name: gateways.length === 1 ? 'gateway' : `gateway-${index + 1}`, pid: gateway.pid, metricsUrl: `${gateway.baseUrl}/metrics` }));
+      for (const worker of workers) if (isAlive(worker.child) && worker.child.pid !== undefined) alive.push({ name: worker.workerId, pid: worker.child.pid, metricsUrl: null });
+      return alive;
+    },
+    liveWorkers: () => workers.filter((worker) => isAlive(worker.child)),
+    gatewayPortFor(index) {
+      const live = gateways.filter((gateway) => gateway.exited === null);
+      const choices = live.length > 0 ? live : gateways;
+      return choices[index % choices.length].port;
+    },
+    startWorker,
+    async restartGateway(index) {
+      const port = gateways[index].port;
+      const gateway = await startGatewayProcess(natsBackend(), { port, env });
+      gateways[index] = gateway;
+      return gateway;
+    },
+    async stop() {
+      await Promise.allSettled(gateways.map((gateway) => gateway.stop()));
+      await Promise.allSettled(workers.map((worker) => worker.stop()));
+      await nats?.stop();
+      if (directory !== null) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    if (backend === 'embedded') {
+      directory = mkdtempSync(join(tmpdir(), 'suitors-soak-'));
+      log(`starting the embedded service (SQLite in ${directory})…`);
+      gateways.push(await startGatewayProcess({ embedded: { directory } }, { env }));
+    } else {
+      log('starting 3 nats-server processes (a JetStream cluster on loopback)…');
+      nats = await startLocalNats(3);
+      const workerCount = settings.workers ?? 2;
+      log(`starting ${workerCount} table workers…`);
+      for (let i = 0; i < workerCount; i++) await startWorker();
+      const gatewayCount = settings.gateways ?? 1;
+      log(`starting ${gatewayCount} gateway${gatewayCount === 1 ? '' : 's'}…`);
+      for (let i = 0; i < gatewayCount; i++) gateways.push(await startGatewayProcess(natsBackend(), { env }));
+    }
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  return service;
+}
+
+/** One line on where everything listens, for the run's header. */
+export function describeService(service: ServiceUnderTest): string {
+  const gateways = service.gateways.map((gateway, index) => `gateway${service.gateways.length === 1 ? '' : `-${index + 1}`} pid ${gateway.pid} on ${gateway.baseUrl}`);
+  const workers = service.liveWorkers().map((worker) => `${worker.workerId} pid ${worker.child.pid}`);
+  const nodes = service.nats?.nodes.map((node) => `nats ${node.name} pid ${node.process?.pid} on ${node.url}`) ?? [];
+  return [...gateways, ...workers, ...nodes].join('; ');
+}

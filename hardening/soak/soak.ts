@@ -1,0 +1,98 @@
+/**
+ * The soak run (`npm run soak -- --tables 1000 --minutes 10 [--backend embedded|nats] [--game G]`):
+ * client-side bots play continuously over WebSocket, one socket per seat,
+ * new tables replacing finished games, against the embedded service or the
+ * distributed one (3 nats-server, 2 workers, a gateway, on loopback). A line
+ * of figures every 10 s; at the end a memory-trend verdict per process —
+ * the least-squares slope of its memory after the warm-up, in MB/min
+ * (hardening/soak/memoryTrend.ts) — and
+ * exit 1 unless every judged figure is flat and there were no errors.
+ *
+ * Options: --think-ms (0), --idle-seconds (60: tables without a command this
+ * long leave memory, so finished games stop counting once this has passed
+ * twice), --warmup-minutes (2 idle periods and a minute), --max-slope (2
+ * MB/min: a figure grows when its slope is above this and above twice its
+ * standard error).
+ */
+import { parseArgs } from 'node:util';
+import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
+import { GAMES, isGameName } from '../../machines/table/options.js';
+import { describeVerdict, judgeTrend } from './memoryTrend.js';
+import { SoakRun } from './soakRun.js';
+
+const { values } = parseArgs({
+  options: {
+    tables: { type: 'string', default: '1000' },
+    minutes: { type: 'string', default: '10' },
+    backend: { type: 'string', default: 'embedded' },
+    game: { type: 'string', default: 'sevenSuitors' },
+    'think-ms': { type: 'string', default: '0' },
+    'idle-seconds': { type: 'string', default: '60' },
+    'warmup-minutes': { type: 'string' },
+    'max-slope': { type: 'string', default: '2' },
+  },
+});
+
+function positive(name: string, given: string | undefined, { whole = false, zero = false } = {}): number {
+  const value = Number(given);
+  if (!(value > 0 || (zero && value === 0)) || (whole && !Number.isInteger(value))) {
+    throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number ${zero ? 'from 0' : 'above 0'}, not ${JSON.stringify(given)}`);
+  }
+  return value;
+}
+
+const game = values.game!;
+if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+const backend = values.backend!;
+if (backend !== 'embedded' && backend !== 'nats') throw new Error(`--backend must be embedded or nats, not ${JSON.stringify(backend)}`);
+const minutes = positive('minutes', values.minutes);
+const idleSeconds = positive('idle-seconds', values['idle-seconds'], { whole: true });
+// Finished games stay in memory until idle that long, swept as often: the memory in use levels off after about twice that.
+const warmupMinutes = values['warmup-minutes'] === undefined ? (2 * idleSeconds + 60) / 60 : positive('warmup-minutes', values['warmup-minutes'], { zero: true });
+const maxSlope = positive('max-slope', values['max-slope']);
+const thinkMs = positive('think-ms', values['think-ms'], { zero: true });
+const tables = tablesWithinOpenFiles(positive('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+
+console.log(
+  `soak: ${tables} ${GAMES[game].title} tables of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +
+    `${minutes} min; idle tables leave memory after ${idleSeconds}s; memory judged after ${warmupMinutes.toFixed(1)} min of warm-up, growing = a slope above ${maxSlope} MB/min and above twice its standard error`,
+);
+
+let exitCode = 0;
+let run: SoakRun | null = null;
+const onSignal = (signal: NodeJS.Signals) => {
+  console.log(`\n${signal}: stopping early`);
+  run?.interrupt();
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+try {
+  run = await SoakRun.start({ backend, game, tables, thinkMs, service: { idleSeconds, workers: 2, gateways: 1 } });
+  const summary = await run.play(minutes);
+  console.log('');
+  for (const line of run.summarize(summary)) console.log(line);
+  console.log(`memory trend after the first ${warmupMinutes.toFixed(1)} min (least-squares slope of each half minute's lowest sample, sampled every 2 s):`);
+  let growing = 0;
+  let unjudged = 0;
+  for (const series of run.series.values()) {
+    const verdict = judgeTrend(series, warmupMinutes, maxSlope);
+    // nats-server keeps the event logs themselves: its memory follows what JetStream stores, not a leak of ours.
+    const judged = !series.name.startsWith('nats ');
+    console.log(`  ${describeVerdict(verdict)}${judged ? '' : ' (shown, not judged: the JetStream server holds the growing logs)'}`);
+    if (!judged) continue;
+    if (verdict.flat === false) growing++;
+    if (verdict.flat === null) unjudged++;
+  }
+  const errors = run.players.counters.errorCount();
+  const passed = errors === 0 && growing === 0 && unjudged === 0;
+  console.log(
+    `verdict: ${passed ? 'PASS' : 'FAIL'} — ${errors} errors, ${growing} memory figures growing, ${unjudged} not judged for want of samples`,
+  );
+  if (!passed) exitCode = 1;
+} catch (error) {
+  console.error('the soak failed:', error);
+  exitCode = 1;
+} finally {
+  await run?.stop();
+}
+process.exit(exitCode);
