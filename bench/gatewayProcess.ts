@@ -22,7 +22,7 @@ export interface GatewayProcess {
   /** http://127.0.0.1:<port> */
   readonly baseUrl: string;
   readonly port: number;
-  /** Log lines of level warn or above (and any other output) the service wrote after it was ready. */
+  /** Log lines of level warn or above (and any other output) the service wrote after it was ready; none kept `asConfigured`. */
   readonly complaints: string[];
   /** Set when the process ends, by itself or by stop(). */
   exited: { code: number | null; signal: NodeJS.Signals | null } | null;
@@ -42,6 +42,15 @@ export interface GatewayProcessOptions {
   /** More environment for the service, e.g. SUITORS_IDLE_SECONDS. */
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
+  /**
+   * The service's own settings from this process's environment (HOST,
+   * LOG_LEVEL, SUITORS_BOT_DELAY_MS, SUITORS_ADMIN_TOKEN), as `npm run
+   * cluster` runs it; by default it is set up to be measured: on
+   * 127.0.0.1, logging warnings only, bots without delay, no admin token.
+   */
+  readonly asConfigured?: boolean;
+  /** Each line the service writes, but its ready line. */
+  readonly onLine?: (line: string) => void;
 }
 
 /**
@@ -50,19 +59,22 @@ export interface GatewayProcessOptions {
  */
 export async function startGatewayProcess(backend: GatewayBackend, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(options.port ?? 0),
+  const measured = {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     // No server-side bots are used; set anyway so a stray bot would not wait.
     SUITORS_BOT_DELAY_MS: '0',
+  };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(options.port ?? 0),
+    ...(options.asConfigured ? {} : measured),
     ...('embedded' in backend
       ? { SUITORS_DB: join(backend.embedded.directory, 'gateway-bench.db') }
       : { NATS_URL: backend.nats.urls, NATS_REPLICAS: String(backend.nats.replicas) }),
     ...options.env,
   };
-  delete env.SUITORS_ADMIN_TOKEN;
+  if (!options.asConfigured) delete env.SUITORS_ADMIN_TOKEN;
   const entry = 'embedded' in backend ? 'services/main.ts' : 'services/gateway/distributed.ts';
   // BENCH_GATEWAY_NODE_ARGS: extra node flags for the service alone (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== '');
@@ -89,10 +101,12 @@ export async function startGatewayProcess(backend: GatewayBackend, options: Gate
         resolve(match[1]);
         return;
       }
+      options.onLine?.(line);
       early.push(line);
       return;
     }
-    complaints.push(describeLogLine(line));
+    options.onLine?.(line);
+    if (!options.asConfigured) complaints.push(describeLogLine(line));
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', onLine);
@@ -112,7 +126,7 @@ export async function startGatewayProcess(backend: GatewayBackend, options: Gate
     clearTimeout(timer);
     failed = null;
   }
-  complaints.push(...early.map(describeLogLine));
+  if (!options.asConfigured) complaints.push(...early.map(describeLogLine));
   const port = Number(new URL(baseUrl).port);
 
   const gateway: GatewayProcess = {

@@ -8,31 +8,23 @@
  * PORT (3000): the gateway's port. LEASE_TTL_MS, SUITORS_BOT_DELAY_MS and
  * LOG_LEVEL are passed on.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { startGatewayProcess, type GatewayProcess } from '../bench/gatewayProcess.js';
 import { startLocalNats } from '../services/nats/localNats.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 
-const GATEWAY = fileURLToPath(new URL('../services/gateway/distributed.ts', import.meta.url));
-const port = process.env.PORT ?? '3000';
+const port = Number(process.env.PORT ?? '3000');
 
 console.log('starting 3 nats-server processes (a JetStream cluster on loopback)…');
 const nats = await startLocalNats(3);
 const workers: WorkerProcess[] = [];
-let gateway: ChildProcess | null = null;
+let gateway: GatewayProcess | null = null;
 
 let stopping: Promise<void> | null = null;
 /** Stops the gateway, then the workers, then NATS; a second Ctrl-C waits for the first to finish. */
 async function stopAll(code: number): Promise<never> {
   stopping ??= (async () => {
     console.log('\nstopping the gateway, the workers and the cluster…');
-    if (gateway !== null && gateway.exitCode === null && gateway.signalCode === null) {
-      const exited = new Promise((resolve) => gateway!.once('exit', resolve));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     await Promise.allSettled(workers.map((worker) => worker.stop()));
     await nats.stop();
   })();
@@ -56,7 +48,17 @@ try {
     );
   }
   console.log('starting the gateway…');
-  const gatewayUrl = await startGateway();
+  const started = await startGatewayProcess(
+    { nats: { urls: nats.urls, replicas: 3 } },
+    { port, asConfigured: true, onLine: (line) => console.log(`[gateway] ${line}`) },
+  );
+  gateway = started;
+  started.child.once('exit', (code, signal) => {
+    if (stopping !== null) return;
+    console.log(`the gateway exited (${signal ?? code}); stopping the rest`);
+    void stopAll(1);
+  });
+  const gatewayUrl = started.baseUrl;
   console.log('');
   console.log(`gateway:  ${gatewayUrl}  (API docs ${gatewayUrl}/docs, metrics ${gatewayUrl}/metrics)`);
   console.log(`workers:  ${workers.map((worker) => `${worker.workerId} (pid ${worker.child.pid})`).join(', ')}`);
@@ -68,30 +70,4 @@ try {
 } catch (error) {
   console.error('the cluster could not start:', error);
   await stopAll(1);
-}
-
-function startGateway(): Promise<string> {
-  const tsx = createRequire(import.meta.url).resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, GATEWAY], {
-    env: { ...process.env, NATS_URL: nats.urls, NATS_REPLICAS: '3', PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  gateway = child;
-  createInterface({ input: child.stderr! }).on('line', (line) => console.log(`[gateway] ${line}`));
-  let ready = false;
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const listening = /gateway on (http:\/\/\S+)/.exec(line);
-      if (listening === null) return console.log(`[gateway] ${line}`);
-      ready = true;
-      resolve(listening[1]);
-    });
-    child.once('exit', (code, signal) => {
-      if (!ready) return reject(new Error(`the gateway exited (${signal ?? code}) before it was listening`));
-      if (stopping === null) {
-        console.log(`the gateway exited (${signal ?? code}); stopping the rest`);
-        void stopAll(1);
-      }
-    });
-  });
 }
