@@ -47,6 +47,9 @@ export class SoakRun {
   extraProgress: () => string = () => '';
   private wakeEnd: () => void = () => undefined;
   private memoryNow = '';
+  /** Each gateway's latest heap figure, and the gateways whose /metrics scrape is under way. */
+  private readonly lastHeap = new Map<string, number>();
+  private readonly scraping = new Set<string>();
 
   private constructor(
     readonly options: SoakOptions,
@@ -125,12 +128,7 @@ export class SoakRun {
         `${players.openSockets()} sockets, ${counters.gamesFinished} games finished`;
       this.log(`${figures} | ${this.memoryNow}${this.extraProgress()}`);
     }, PROGRESS_MS);
-    let sampling = false;
-    const memory = setInterval(() => {
-      if (sampling) return;
-      sampling = true;
-      void this.sampleMemory((performance.now() - started) / 60_000).finally(() => (sampling = false));
-    }, MEMORY_SAMPLE_MS);
+    const memory = setInterval(() => this.sampleMemory(() => (performance.now() - started) / 60_000), MEMORY_SAMPLE_MS);
     const watchdog = players.watchLateReplies();
     const alongside = during?.(endsAt) ?? Promise.resolve();
     await new Promise<void>((resolve) => {
@@ -149,27 +147,40 @@ export class SoakRun {
     return { seconds, accepted: counters.accepted, stalledTables: players.stalledTables(REPLY_TIMEOUT_MS).length, unanswered };
   }
 
-  /** Samples every process's memory into `series`, and as text into `memoryNow`. */
-  private async sampleMemory(minute: number): Promise<void> {
+  private seriesNamed(name: string): MemorySeries {
+    let series = this.series.get(name);
+    if (series === undefined) this.series.set(name, (series = new MemorySeries(name)));
+    return series;
+  }
+
+  /**
+   * Samples every process's resident memory into `series`, and starts a
+   * /metrics scrape for the heap of each gateway that has none under way (a
+   * saturated gateway may take seconds to answer one: its heap is sampled
+   * when the answer comes, and the RSS samples do not wait for it). The
+   * latest figures, as text, into `memoryNow`.
+   */
+  private sampleMemory(minuteNow: () => number): void {
     const parts: string[] = [];
-    const sample = (name: string, bytes: number | null) => {
-      let series = this.series.get(name);
-      if (series === undefined) this.series.set(name, (series = new MemorySeries(name)));
-      series.add(minute, bytes);
-    };
     for (const process of this.service.processes()) {
       const rss = procStatus(process.pid)?.rss ?? null;
-      sample(`${process.name} RSS`, rss);
-      let heap: number | null = null;
-      if (process.metricsUrl !== null) {
-        heap = await heapUsed(process.metricsUrl);
-        sample(`${process.name} heap`, heap);
-      }
-      parts.push(`${process.name} RSS ${rss === null ? 'n/a' : megabytes(rss)}${heap === null ? '' : ` heap ${megabytes(heap)}`}`);
+      this.seriesNamed(`${process.name} RSS`).add(minuteNow(), rss);
+      const heap = this.lastHeap.get(process.name);
+      parts.push(`${process.name} RSS ${rss === null ? 'n/a' : megabytes(rss)}${heap === undefined ? '' : ` heap ${megabytes(heap)}`}`);
+      const { metricsUrl, name } = process;
+      if (metricsUrl === null || this.scraping.has(name)) continue;
+      this.scraping.add(name);
+      void heapUsed(metricsUrl)
+        .then((bytes) => {
+          if (bytes === null) return;
+          this.seriesNamed(`${name} heap`).add(minuteNow(), bytes);
+          this.lastHeap.set(name, bytes);
+        })
+        .finally(() => this.scraping.delete(name));
     }
     for (const node of this.service.nats?.nodes ?? []) {
       const rss = node.process?.pid === undefined ? null : (procStatus(node.process.pid)?.rss ?? null);
-      sample(`nats ${node.name} RSS`, rss);
+      this.seriesNamed(`nats ${node.name} RSS`).add(minuteNow(), rss);
       parts.push(`${node.name} ${rss === null ? 'down' : megabytes(rss)}`);
     }
     this.memoryNow = parts.join(', ');
@@ -202,8 +213,8 @@ export class SoakRun {
   }
 }
 
-/** How long a /metrics scrape may take: a saturated gateway answers it after the socket messages queued before it. */
-const METRICS_TIMEOUT_MS = 8_000;
+/** How long a /metrics scrape may take: a saturated gateway can take seconds to answer one. */
+const METRICS_TIMEOUT_MS = 30_000;
 
 async function heapUsed(metricsUrl: string): Promise<number | null> {
   try {
