@@ -76,16 +76,21 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
       if (previous !== undefined) clearTimeout(previous);
       timers.delete(tableId);
       if (deadline === null || closed) return;
-      const wait = Math.max(0, Date.parse(deadline) - now());
-      const timer = setTimeout(() => {
-        timers.delete(tableId);
-        const run = expire(tableId, version)
-          .catch((error: unknown) => onError(error, tableId))
-          .finally(() => expiring.delete(run));
-        expiring.add(run);
-      }, wait);
-      timer.unref();
-      timers.set(tableId, timer);
+      const due = Date.parse(deadline);
+      const arm = () => {
+        const timer = setTimeout(() => {
+          // A timer may fire a millisecond before the wall clock reaches its deadline: the timeout is never early.
+          if (now() < due) return arm();
+          timers.delete(tableId);
+          const run = expire(tableId, version)
+            .catch((error: unknown) => onError(error, tableId))
+            .finally(() => expiring.delete(run));
+          expiring.add(run);
+        }, Math.max(0, due - now()));
+        timer.unref();
+        timers.set(tableId, timer);
+      };
+      arm();
     },
 
     get running() {

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
+import { TableHost } from '../host/tableHost.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
@@ -110,5 +112,36 @@ describe('the turn clock', () => {
       expect(Date.parse(timedOut.at) - Date.parse(lastBefore.at)).toBeGreaterThanOrEqual(1500);
       expect(Date.parse(timedOut.at) - restartedAt).toBeLessThan(1400);
     });
+  });
+
+  it('answers at once when it starts over many tables under way, and takes them all up in the background', async () => {
+    const store = createMemoryEventStore();
+    const tables = 40;
+    const before = service({ store, botDelayMs: 60_000 });
+    const tableIds: string[] = [];
+    for (let i = 0; i < tables; i++) {
+      const created = await before.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] } });
+      expect(created.statusCode, created.body).toBe(201);
+      tableIds.push(created.json().tableId);
+    }
+    await before.close();
+    const dealtLength = (await store.read(tableIds[0])).length;
+
+    // A host slow to load each table, as one reading its logs from a remote store is.
+    class SlowHost extends TableHost {
+      override async snapshot(tableId: string) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return super.snapshot(tableId);
+      }
+    }
+    const after = service({ store, host: new SlowHost({ store }) });
+    await after.app.ready();
+    const movedAtReady = (await Promise.all(tableIds.map((tableId) => store.read(tableId)))).filter((log) => log.length > dealtLength).length;
+    expect(movedAtReady).toBe(0);
+    expect((await after.app.inject({ method: 'GET', url: '/api/tables' })).statusCode).toBe(200);
+    await waitFor(async () => {
+      const finished = new Set((await store.listTables()).filter(({ status }) => status?.finished === true).map(({ tableId }) => tableId));
+      return tableIds.every((tableId) => finished.has(tableId));
+    }, 'every table to play to its end', 60_000);
   });
 });

@@ -75,6 +75,8 @@ export const DEFAULT_BOT_DELAY_MS = 600;
 const DEFAULT_HTTP_RATE_LIMIT: RateLimit = { perSecond: 30, burst: 120 };
 const DEFAULT_SOCKET_RATE_LIMIT: RateLimit = { perSecond: 5, burst: 20 };
 const DEFAULT_BODY_LIMIT = 16 * 1024;
+/** Tables resumed at once when a gateway starts. */
+const RESUME_CONCURRENCY = 8;
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -204,18 +206,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
 
-  // Tables under way when the service starts: their bots play on and their clocks run from the log.
+  // Tables under way when the service starts: their bots play on and their clocks run from the log. In the
+  // background: a gateway over many tables must not wait for every log before it answers (nor time out).
+  let closing = false;
+  let resuming: Promise<void> = Promise.resolve();
   app.addHook('onReady', async () => {
-    for (const { tableId, status } of await host.listTables()) {
-      if (status === null || status.finished === true || status.phase === 'seating') continue;
-      await feed.announceCurrent(tableId).catch((error: unknown) => app.log.error({ err: error, tableId }, 'resuming a table failed'));
-    }
+    resuming = feed
+      .announceTablesUnderWay(RESUME_CONCURRENCY, () => closing)
+      .catch((error: unknown) => app.log.error({ err: error }, 'listing the tables under way failed'));
   });
   app.addHook('preClose', async () => {
+    closing = true;
     stopRelaying();
     watchers.closeAll(1001, 'the service is shutting down');
   });
   app.addHook('onClose', async () => {
+    await resuming;
     await bots.close();
     await clock.close();
   });

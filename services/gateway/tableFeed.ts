@@ -114,6 +114,26 @@ export class TableFeed {
     return this.queues.run(tableId, () => this.announceCurrentNow(tableId));
   }
 
+  /**
+   * Announces every table under way (dealt and not finished), `concurrency`
+   * at a time, so that bots play on and clocks run after a restart; stops
+   * early once `stopped()` says so. Reading thousands of logs takes a while,
+   * so a gateway does this after it starts listening, not before.
+   */
+  async announceTablesUnderWay(concurrency: number, stopped: () => boolean): Promise<void> {
+    const underWay = (await this.host.listTables())
+      .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
+      .map(({ tableId }) => tableId);
+    let next = 0;
+    const announceInTurn = async () => {
+      while (next < underWay.length && !stopped()) {
+        const tableId = underWay[next++];
+        await this.announceCurrent(tableId).catch((error: unknown) => this.onError(error, tableId));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, underWay.length) }, announceInTurn));
+  }
+
   private async announceNew(tableId: string): Promise<void> {
     await this.announceCurrent(tableId).catch((error: unknown) => this.onError(error, tableId));
   }
