@@ -3,6 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../nats/localNats.js';
 import { openKvSeatTokens } from './kvSeatTokens.js';
+import { isTableUnavailable } from './protocol.js';
 
 describe('seat tokens in JetStream KV', () => {
   let nats: LocalNats;
@@ -36,5 +37,20 @@ describe('seat tokens in JetStream KV', () => {
     expect(await here.resolve(second)).toEqual({ tableId: 't-1', seat: 3 });
     expect(await here.revokeSeat({ tableId: 't-1', seat: 2 })).toBe(0);
     await Promise.all([here.close(), there.close()]);
+  });
+
+  // Last: it stops the server for a while.
+  it('answers "unavailable" (a 503, not a 500) while NATS cannot be reached, and works again once it is back', async () => {
+    const nc = await connect({ servers: nats.urls, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    connections.push(nc);
+    const tokens = await openKvSeatTokens(nc, { retryForMs: 500 });
+    const token = await tokens.issue({ tableId: 't-2', seat: 0 });
+    await nats.kill(0);
+    const refused = await tokens.resolve(token).catch((error: unknown) => error);
+    expect(isTableUnavailable(refused), String(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(/^seat tokens cannot be read now/);
+    expect((refused as Error).message).not.toContain(token);
+    await nats.restart(0);
+    expect(await tokens.resolve(token)).toEqual({ tableId: 't-2', seat: 0 });
   });
 });

@@ -10,10 +10,14 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { tableToken } from '../eventstore/jetstreamEventStore.js';
+import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
 import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
+import { TableUnavailable } from './protocol.js';
 
 export interface KvSeatTokensOptions {
   readonly replicas?: number;
+  /** How long a read or write is asked again while NATS is in trouble (a node restarting), in ms (default 5000). */
+  readonly retryForMs?: number;
   /** The bucket is `<namespace>-seat-tokens`: the event stream's name, so deployments stay apart. */
   readonly namespace?: string;
 }
@@ -26,32 +30,46 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
     allow_direct: false,
   });
   const seatPrefix = ({ tableId, seat }: SeatGrant) => `s.${tableToken(tableId)}.${seat}`;
+  const retryForMs = options.retryForMs ?? 5000;
+  /** NATS trouble outlasting the retries is the service being unavailable (503), not failing (500). */
+  const surely = async <T>(what: string, request: () => Promise<T>): Promise<T> => {
+    try {
+      return await retryWhileTransient(request, retryForMs, () => nc.isClosed());
+    } catch (error) {
+      // Not the error's own text: it names the token's key in the bucket.
+      if (isTransient(error)) throw new TableUnavailable(`seat tokens cannot be ${what} now: NATS JetStream is not answering`);
+      throw error;
+    }
+  };
   return {
     async issue(grant) {
       const token = newToken();
       const hash = hashToken(token);
-      await kv.put(`h.${hash}`, JSON.stringify({ tableId: grant.tableId, seat: grant.seat }));
-      await kv.put(`${seatPrefix(grant)}.${hash}`, '');
+      await surely('written', () => kv.put(`h.${hash}`, JSON.stringify({ tableId: grant.tableId, seat: grant.seat })));
+      await surely('written', () => kv.put(`${seatPrefix(grant)}.${hash}`, ''));
       return token;
     },
     async resolve(token) {
       if (!looksLikeToken(token)) return null;
-      const entry = await kv.get(`h.${hashToken(token)}`);
+      const entry = await surely('read', () => kv.get(`h.${hashToken(token)}`));
       return entry === null || entry.operation !== 'PUT' ? null : entry.json<SeatGrant>();
     },
     async revokeSeat(grant) {
       const prefix = seatPrefix(grant);
-      const marks: string[] = [];
-      for await (const key of await kv.keys(`${prefix}.*`)) marks.push(key);
+      const marks = await surely('read', async () => {
+        const found: string[] = [];
+        for await (const key of await kv.keys(`${prefix}.*`)) found.push(key);
+        return found;
+      });
       let revoked = 0;
       for (const mark of marks) {
         const hash = mark.slice(prefix.length + 1);
-        const entry = await kv.get(`h.${hash}`);
+        const entry = await surely('read', () => kv.get(`h.${hash}`));
         if (entry !== null && entry.operation === 'PUT') {
-          await kv.purge(`h.${hash}`);
+          await surely('revoked', () => kv.purge(`h.${hash}`));
           revoked++;
         }
-        await kv.purge(mark);
+        await surely('revoked', () => kv.purge(mark));
       }
       return revoked;
     },

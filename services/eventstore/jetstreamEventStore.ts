@@ -77,6 +77,7 @@ import {
   type TableSummary,
 } from './eventStore.js';
 import { NatsRequests } from '../nats/natsRequests.js';
+import { retryWhileTransient } from '../nats/transientTrouble.js';
 import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
@@ -400,16 +401,8 @@ function createStore(
   }
 
   /** Runs `request` until it is answered, retrying what a leader election or a reconnect causes for `retryForMs`. */
-  async function persist<T>(request: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + retryForMs;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request();
-      } catch (error) {
-        if (!isTransient(error) || Date.now() >= deadline || nc.isClosed()) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      }
-    }
+  function persist<T>(request: () => Promise<T>): Promise<T> {
+    return retryWhileTransient(request, retryForMs, () => nc.isClosed());
   }
 
   function learn(tableId: string, head: Head): void {
@@ -977,17 +970,6 @@ async function forEachLimited<T>(items: readonly T[], limit: number, work: (item
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** What a reconnect or a leader election answers, which asking again later can cure. */
-function isTransient(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (['TimeoutError', 'NoResponders', 'JetStreamNotEnabled'].includes(cause.name)) return true;
-    if (cause.name === 'RequestError' && /no responders|timeout/i.test(cause.message)) return true;
-    // 503: "JetStream system temporarily unavailable" (no leader yet).
-    if (cause instanceof JetStreamApiError && cause.status === 503) return true;
-  }
-  return false;
 }
 
 function isWrongLastSequence(error: unknown): boolean {
