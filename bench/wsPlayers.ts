@@ -98,6 +98,8 @@ export class PlayerCounters {
   retriedRefusals = 0;
   /** With `reconnect`: commands whose socket dropped before their reply, so whether they were taken is not known. */
   unansweredAtDrop = 0;
+  /** Of those, replies that came all the same (accepted: the command is in the log, though not counted as acknowledged). */
+  repliesAfterDrop = 0;
   /** How long each table's set-up took (create, take every seat, open every socket, first views), ms. */
   readonly setUpMs: number[] = [];
   /** With `reconnect`: tables whose seats read their views again after STALL_MS without an accepted move. */
@@ -160,8 +162,12 @@ export interface PlayerPoolOptions {
   readonly clientAddresses: number;
   /** Think time: a seat waits 0.5 to 1.5 times this before its move (0: moves as soon as it is awaited). */
   readonly thinkMs: number;
-  /** The port of the gateway (on 127.0.0.1) a table is set up on, and its seats connect (and reconnect) to. */
-  gatewayFor(slot: TableSlot): number;
+  /**
+   * The port of the gateway (on 127.0.0.1) a table is set up on (no seat),
+   * and each of its seats connects (and reconnects) to: seats of one table
+   * may use different gateways.
+   */
+  gatewayFor(slot: TableSlot, seat?: number): number;
   /** Sockets the gateway drops reconnect, the table's seats together; refusals are retried on a fresh view. */
   readonly reconnect?: boolean;
   /** Each acknowledged command, as its reply arrives. */
@@ -404,15 +410,23 @@ export class SeatClient {
   /** The view version a command was refused at: not tried again on that view. */
   private refusedAt = -1;
   private sent = 0;
+  /** Commands forgotten at a drop, whose replies may still come. */
+  private readonly forgotten = new Set<string>();
+  /** The gateway this seat's socket is on. */
+  private port = 0;
   private readonly pacer = new Pacer(SOCKET_PACE);
   private readonly pool: PlayerPool;
   private readonly counters: PlayerCounters;
+
+  /** The table of this seat's game: its slot goes on to other tables when the game ends. */
+  readonly tableId: string;
 
   constructor(
     readonly table: TableSlot,
     readonly seat: number,
     readonly token: string,
   ) {
+    this.tableId = table.tableId;
     this.pool = table.pool;
     this.counters = table.pool.counters;
     this.connect();
@@ -421,8 +435,9 @@ export class SeatClient {
   /** Opens a socket to the table's gateway; after the first, resuming after the last version seen. */
   connect(): void {
     const resume = this.version > 0 ? `&after=${this.version}` : '';
+    this.port = this.pool.options.gatewayFor(this.table, this.seat);
     const socket = new WebSocket(
-      `ws://127.0.0.1:${this.table.port}/api/tables/${this.table.tableId}/socket?token=${encodeURIComponent(this.token)}${resume}`,
+      `ws://127.0.0.1:${this.port}/api/tables/${this.tableId}/socket?token=${encodeURIComponent(this.token)}${resume}`,
       { localAddress: this.table.address, perMessageDeflate: false, handshakeTimeout: STEP_TIMEOUT_MS },
     );
     this.socket = socket;
@@ -448,7 +463,7 @@ export class SeatClient {
         });
       });
       socket.once('error', (error) => reject(error));
-      socket.once('close', () => reject(new Refused('socket closed before it opened', `table ${this.table.tableId} seat ${this.seat}`)));
+      socket.once('close', () => reject(new Refused('socket closed before it opened', `table ${this.tableId} seat ${this.seat}`)));
     });
     this.opened.catch(() => undefined);
     socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -485,16 +500,19 @@ export class SeatClient {
       case 'accepted': {
         const pending = this.pending;
         if (pending === null || pending.id !== message.id) {
-          counters.countError('accepted reply without a command', JSON.stringify(message));
+          // Reconnecting forgets the command under way (its reply may be lost with the socket); a reply that still came is not an error.
+          if (message.id !== null && this.forgotten.delete(String(message.id))) counters.repliesAfterDrop++;
+          else counters.countError('accepted reply without a command', JSON.stringify(message));
           return;
         }
+        if (this.tableId !== this.table.tableId) counters.countError("a reply from a game its table slot has left", `${this.tableId}, now ${this.table.tableId}`);
         counters.recordLatency(performance.now() - pending.sentAt, pending.sentAt >= this.pool.steadyFrom);
         counters.accepted++;
         this.table.lastAcceptedAt = performance.now();
         this.pending = null;
         this.ackedVersion = Math.max(this.ackedVersion, message.version);
         this.pool.options.onAccepted?.({
-          tableId: this.table.tableId,
+          tableId: this.tableId,
           seat: this.seat,
           command: pending.command,
           sentAtVersion: pending.sentAtVersion,
@@ -529,7 +547,7 @@ export class SeatClient {
       this.version = version;
       this.view = view;
     }
-    if (this.view?.outcome?.finished === true) this.table.gameOver(this.table.tableId);
+    if (this.view?.outcome?.finished === true) this.table.gameOver(this.tableId);
     else this.act();
   }
 
@@ -537,7 +555,7 @@ export class SeatClient {
   async reread(): Promise<void> {
     if (this.pool.stopping || this.closingByUs) return;
     try {
-      const answer = await this.pool.get(this.table.port, `/api/tables/${this.table.tableId}/view`, this.table.address, this.token);
+      const answer = await this.pool.get(this.port, `/api/tables/${this.tableId}/view`, this.table.address, this.token);
       this.refusedAt = -1;
       this.seeView(Number(answer.version), answer.view as TableView);
     } catch {
@@ -571,7 +589,7 @@ export class SeatClient {
     }
     const command = commandFor(view, awaited.action);
     if (command === null) {
-      this.counters.countError(`no move for ${awaited.action}`, `table ${this.table.tableId} seat ${this.seat} at version ${this.version}`);
+      this.counters.countError(`no move for ${awaited.action}`, `table ${this.tableId} seat ${this.seat} at version ${this.version}`);
       this.refusedAt = this.version;
       return;
     }
@@ -584,7 +602,10 @@ export class SeatClient {
 
   /** The socket dropped: a command under way has no reply to wait for (it may or may not have been taken). */
   forgetPending(): void {
-    if (this.pending !== null) this.counters.unansweredAtDrop++;
+    if (this.pending !== null) {
+      this.counters.unansweredAtDrop++;
+      this.forgotten.add(this.pending.id);
+    }
     this.pending = null;
     this.refusedAt = -1;
   }
@@ -685,23 +706,26 @@ export class TableSlot {
     if (this.moving !== null || !this.active) return;
     this.moving = (async () => {
       const { pool } = this;
-      for (const client of this.seats) client.forgetPending();
-      await Promise.all(this.seats.map((client) => client.close('moving to another gateway')));
-      for (let attempt = 1; !pool.stopping; attempt++) {
+      // The seats of this game: should it end meanwhile (the slot goes on to another table), they stay closed.
+      const { tableId, seats } = this;
+      const stillThisGame = () => !pool.stopping && this.active && this.tableId === tableId;
+      for (const client of seats) client.forgetPending();
+      await Promise.all(seats.map((client) => client.close('moving to another gateway')));
+      for (let attempt = 1; stillThisGame(); attempt++) {
         this.port = pool.options.gatewayFor(this);
-        for (const client of this.seats) {
+        for (const client of seats) {
           await pool.pacedForAddress(this.address);
           client.connect();
         }
         try {
-          await withTimeout(Promise.all(this.seats.map((client) => client.opened)), STEP_TIMEOUT_MS, 'socket open');
+          await withTimeout(Promise.all(seats.map((client) => client.opened)), STEP_TIMEOUT_MS, 'socket open');
           pool.counters.tablesReconnected++;
           this.lastAcceptedAt = performance.now();
           // With after=<version> a table that did not move sends nothing: act on the view held, re-reading it where a reply went missing.
-          for (const client of this.seats) void client.reread();
+          for (const client of seats) void client.reread();
           return;
         } catch {
-          await Promise.all(this.seats.map((client) => client.close('reconnecting')));
+          await Promise.all(seats.map((client) => client.close('reconnecting')));
           await sleep(Math.min(5_000, 250 * attempt));
         }
       }
@@ -710,7 +734,7 @@ export class TableSlot {
 
   /** The game at `tableId` is over: its sockets close (after their last replies), and a new table takes its place while time remains. */
   gameOver(tableId: string): void {
-    if (this.overFor === tableId) return;
+    if (this.overFor === tableId || tableId !== this.tableId) return;
     this.overFor = tableId;
     const { pool } = this;
     pool.counters.gamesFinished++;

@@ -44,11 +44,11 @@ export interface ServiceUnderTest {
   processes(): ServiceProcess[];
   liveWorkers(): WorkerProcess[];
   /**
-   * The port of the gateway for table `index`: one of the gateways up now,
-   * the same for every seat of a table (a gateway announces only the moves
-   * made through it).
+   * The port of the gateway for seat `seat` of table `index` (its setup: no
+   * seat): one of the gateways up now, the seats of a table spread over them,
+   * so each gateway's sockets must hear of moves made through the others.
    */
-  gatewayPortFor(index: number): number;
+  gatewayPortFor(index: number, seat?: number): number;
   /** NATS only: one more worker, named worker-<n>. */
   startWorker(): Promise<WorkerProcess>;
   /** Starts gateway slot `index` again on the port it had (after it was killed). */
@@ -98,10 +98,10 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
       return alive;
     },
     liveWorkers: () => workers.filter((worker) => isAlive(worker.child)),
-    gatewayPortFor(index) {
+    gatewayPortFor(index, seat = 0) {
       const live = gateways.filter((gateway) => gateway.exited === null);
       const choices = live.length > 0 ? live : gateways;
-      return choices[index % choices.length].port;
+      return choices[(index + seat) % choices.length].port;
     },
     startWorker,
     async restartGateway(index) {

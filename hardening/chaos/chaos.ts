@@ -140,7 +140,7 @@ try {
       `${faults.unservedOrphans() > 0 ? ` (${faults.unservedOrphans()} more had no command accepted again before their game or the run ended)` : ''}`,
   );
   console.log(`NATS node restarts: ${faults.natsRestarts}`);
-  console.log(`gateway drops: ${faults.gatewayDrops} (${counters.tablesReconnected} table moves to another gateway, ${counters.unansweredAtDrop} commands cut off without a reply, ${counters.failedSetUps} table set-ups cut short and done again)`);
+  console.log(`gateway drops: ${faults.gatewayDrops} (${counters.tablesReconnected} table moves to another gateway, ${counters.unansweredAtDrop} commands cut off without a reply (${counters.repliesAfterDrop} of whose replies came all the same), ${counters.failedSetUps} table set-ups cut short and done again)`);
   if (faults.gatewayRestartFailures.length > 0) {
     console.log(`gateway restarts that failed: ${faults.gatewayRestartFailures.length}`);
     for (const why of faults.gatewayRestartFailures.slice(0, 3)) console.log(`  ${why}`);

@@ -68,7 +68,7 @@ export class SoakRun {
       tables: options.tables,
       clientAddresses: options.tables,
       thinkMs: options.thinkMs,
-      gatewayFor: (slot) => service.gatewayPortFor(slot.index),
+      gatewayFor: (slot, seat) => service.gatewayPortFor(slot.index, seat),
       ...options.players,
     });
     const run = new SoakRun(options, service, players, log);
