@@ -34,7 +34,7 @@ export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' |
 export function createDistributedGateway(options: DistributedGatewayOptions): { app: Gateway; tables: RemoteTables } {
   const { nc, store, prefix, ...gatewayOptions } = options;
   const tables = new RemoteTables({ nc, store, ...(prefix === undefined ? {} : { prefix }) });
-  const app = createGateway({ ...gatewayOptions, host: tables, changedAnywhere: (onChange) => tables.subscribe((tableId) => onChange(tableId)) });
+  const app = createGateway({ ...gatewayOptions, host: tables, changedAnywhere: (onChange) => tables.subscribe(onChange) });
   return { app, tables };
 }
 

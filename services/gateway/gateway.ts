@@ -32,6 +32,7 @@ import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
 import { botKindOf } from './tableFacts.js';
 import { TableFeed } from './tableFeed.js';
+import type { StoredEvent } from '../eventstore/eventStore.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { validatorCompiler } from './validation.js';
 
@@ -58,7 +59,7 @@ export interface GatewayOptions {
    * gateway's, through the shared log), so that sockets here see moves made
    * through other gateways. Without it, sockets see the changes made here.
    */
-  readonly changedAnywhere?: (onChange: (tableId: string) => void) => () => void;
+  readonly changedAnywhere?: (onChange: (tableId: string, event: StoredEvent) => void) => () => void;
   /** Export the process's own metrics too (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }

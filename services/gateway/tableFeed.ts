@@ -106,6 +106,8 @@ export class TableFeed {
   async current(tableId: string): Promise<TableChange> {
     const { version, snapshot } = await this.host.snapshot(tableId);
     const facts = await this.facts.of(tableId);
+    // A finished game changes no more: what is kept of it is read from the log again if it is ever asked for.
+    if (snapshot.context.outcome?.finished === true) this.facts.forget(tableId);
     return { tableId, version, snapshot, facts, turnDeadline: turnDeadline(snapshot, facts.settings.turnSeconds, facts.lastEventAt) };
   }
 
@@ -147,8 +149,6 @@ export class TableFeed {
         this.onError(error, tableId);
       }
     }
-    // A finished game changes no more: what is kept of it is read from the log again if it is ever asked for.
-    if (change.snapshot.context.outcome?.finished === true) this.facts.forget(tableId);
     return change;
   }
 

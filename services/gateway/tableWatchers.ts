@@ -7,6 +7,8 @@
 import type { Seat } from '../../machines/rules/trick.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
+import type { StoredEvent } from '../eventstore/eventStore.js';
+import { SEAT_CHANGED_HANDS } from './seating.js';
 import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
@@ -42,6 +44,12 @@ export class TableWatchers {
   /** Whether any socket here watches the table. */
   watches(tableId: string): boolean {
     return this.byTable.has(tableId);
+  }
+
+  /** Whether a socket watching the table has not been sent `version` yet. */
+  lacks(tableId: string, version: number): boolean {
+    for (const watcher of this.byTable.get(tableId) ?? []) if (watcher.lastVersion < version) return true;
+    return false;
   }
 
   /** Adds a watcher; the returned function removes it. */
@@ -91,27 +99,45 @@ export class TableWatchers {
 
 /**
  * Sockets here see the changes other gateways made too (the distributed
- * service: `changedAnywhere` hears every appended event). Only views are
- * sent for them: bots and turn clocks act on the changes made through this
- * gateway, so that two gateways never race to move for the same seat.
- * Events arriving together are sent as one view, of the table as it stands.
+ * service: `changedAnywhere` hears every appended event, this gateway's own
+ * included). Only views are sent for them: bots and turn clocks act on the
+ * changes made through this gateway, so that two gateways do not both move
+ * for a seat. Events arriving together are sent as one view, of the table as
+ * it stands. A seat left through another gateway has its sockets here closed
+ * at once, before any later view: they hold the old player's token.
  */
 export function relayChangesMadeElsewhere(
-  changedAnywhere: (onChange: (tableId: string) => void) => () => void,
+  changedAnywhere: (onChange: (tableId: string, event: StoredEvent) => void) => () => void,
   watchers: TableWatchers,
   current: (tableId: string) => Promise<TableChange>,
   onError: (error: unknown, tableId: string) => void,
 ): () => void {
-  const due = new Set<string>();
-  return changedAnywhere((tableId) => {
-    if (!watchers.watches(tableId) || due.has(tableId)) return;
-    due.add(tableId);
+  /** Tables with a view to send at the next turn of the event loop, and the version it must show. */
+  const due = new Map<string, number>();
+  let stopped = false;
+  const stopHearing = changedAnywhere((tableId, event) => {
+    if (stopped || !watchers.watches(tableId)) return;
+    if (event.type === 'seat.left') {
+      const { seat } = event.data as { seat: Seat };
+      watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
+    }
+    if (!watchers.lacks(tableId, event.seq)) return;
+    const waiting = due.has(tableId);
+    due.set(tableId, Math.max(due.get(tableId) ?? 0, event.seq));
+    if (waiting) return;
     setImmediate(() => {
+      const version = due.get(tableId)!;
       due.delete(tableId);
+      // A change made here has usually reached its sockets from this gateway's own feed by now.
+      if (stopped || !watchers.lacks(tableId, version)) return;
       current(tableId).then(
         (change) => watchers.publish(change),
         (error: unknown) => onError(error, tableId),
       );
     });
   });
+  return () => {
+    stopped = true;
+    stopHearing();
+  };
 }

@@ -16,7 +16,7 @@ import type { Gateway } from '../../services/gateway/gateway.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
-import { listen, SocketClient, type Message } from '../../services/gateway/testKit.js';
+import { listen, SocketClient, waitFor, type Message } from '../../services/gateway/testKit.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
@@ -31,6 +31,8 @@ describe('the distributed gateway over table workers', () => {
   let otherApp: Gateway;
   let otherTables: RemoteTables;
   const sockets: SocketClient[] = [];
+  let otherUrl: Promise<string> | undefined;
+  const otherBase = () => (otherUrl ??= listen(otherApp));
 
   async function startGateway(): Promise<{ app: Gateway; tables: RemoteTables }> {
     const { nc, store } = await connectWithStore();
@@ -117,7 +119,7 @@ describe('the distributed gateway over table workers', () => {
     const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] } })).json();
     const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Elsewhere' } })).json();
     // Seat 0 and a spectator watch through the other gateway; the bots move through the first one.
-    const base = await listen(otherApp);
+    const base = await otherBase();
     const seat = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${encodeURIComponent(token)}`);
     const spectator = await SocketClient.open(`${base}/api/tables/${tableId}/socket`);
     sockets.push(seat, spectator);
@@ -145,5 +147,25 @@ describe('the distributed gateway over table workers', () => {
       expect(versions).toEqual([...versions].sort((a, b) => a - b));
       expect(new Set(versions).size).toBe(versions.length);
     }
+  });
+
+  it("closes a seat's sockets on every gateway when the seat is left through one of them, before the next player's view", async () => {
+    const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })).json();
+    const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Leaving' } })).json();
+    const base = await otherBase();
+    const elsewhere = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${encodeURIComponent(token)}`);
+    sockets.push(elsewhere);
+    const before = await elsewhere.next((message: Message) => message.type === 'view', 'the first view');
+    const left = await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: { authorization: `Bearer ${token}` } });
+    expect(left.statusCode, left.body).toBe(200);
+    const joined = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Next' } });
+    expect(joined.statusCode, joined.body).toBe(201);
+    await waitFor(() => elsewhere.closed, 'the old socket to be closed');
+    expect(elsewhere.closed!.code).toBe(4001);
+    // Nothing the next player sees of seat 0 reached the old socket.
+    const nextCards: string[] = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${joined.json().token}` } })).json().view.hand.cards;
+    for (const message of elsewhere.views) expect(message.view.seats[0].occupant?.name).toBe('Leaving');
+    expect(before.view.hand.cards.length).toBeGreaterThan(0);
+    expect(nextCards.length).toBeGreaterThan(0);
   });
 });
