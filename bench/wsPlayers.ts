@@ -32,6 +32,8 @@ const STEP_TIMEOUT_MS = 30_000;
 export const REPLY_TIMEOUT_MS = 10_000;
 /** With `reconnect`: how long a table may go without an accepted move before its seats read their views again. */
 const STALL_MS = 15_000;
+/** Refusals a player meets when a fault made its view stale or its table is changing workers: read again and retry. */
+const RETRIED_DURING_FAULTS = new Set(['notNow', 'illegal', 'unavailable']);
 /** How long a move refused after a fault waits before the seat reads its view again and retries. */
 const RETRY_AFTER_REFUSAL_MS = 500;
 
@@ -525,7 +527,8 @@ export class SeatClient {
       }
       case 'refused': {
         if (message.error === 'rateLimited') counters.rateLimitRefusals++;
-        const retried = this.pool.options.reconnect === true && message.error !== 'rateLimited';
+        // During faults a move may meet a table that moved on or is changing hands; any other refusal is a fault of ours.
+        const retried = this.pool.options.reconnect === true && RETRIED_DURING_FAULTS.has(message.error);
         if (retried) counters.retriedRefusals++;
         else counters.countError(`refused: ${message.error}`, message.message);
         if (this.pending !== null && (message.id === this.pending.id || message.id === null)) {
@@ -719,6 +722,8 @@ export class TableSlot {
         }
         try {
           await withTimeout(Promise.all(seats.map((client) => client.opened)), STEP_TIMEOUT_MS, 'socket open');
+          // A socket dropped again while the others opened: its close came while this move was under way, so try again here.
+          if (seats.some((client) => client.socket.readyState !== WebSocket.OPEN)) throw new Refused('socket closed while reconnecting', tableId);
           pool.counters.tablesReconnected++;
           this.lastAcceptedAt = performance.now();
           // With after=<version> a table that did not move sends nothing: act on the view held, re-reading it where a reply went missing.

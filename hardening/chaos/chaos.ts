@@ -26,6 +26,7 @@ import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun } from '../soak/soakRun.js';
 import { Faults } from './faults.js';
 import { auditTable, type TableAudit } from './tableAudit.js';
+import { positiveFlag } from '../flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,20 +38,13 @@ const { values } = parseArgs({
   },
 });
 
-function positive(name: string, given: string | undefined, { whole = false, zero = false } = {}): number {
-  const value = Number(given);
-  if (!(value > 0 || (zero && value === 0)) || (whole && !Number.isInteger(value))) {
-    throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number ${zero ? 'from 0' : 'above 0'}, not ${JSON.stringify(given)}`);
-  }
-  return value;
-}
 
 const game = values.game!;
 if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
-const minutes = positive('minutes', values.minutes);
-const everyMs = positive('every-seconds', values['every-seconds']) * 1000;
-const thinkMs = positive('think-ms', values['think-ms'], { zero: true });
-const tables = tablesWithinOpenFiles(positive('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+const minutes = positiveFlag('minutes', values.minutes);
+const everyMs = positiveFlag('every-seconds', values['every-seconds']) * 1000;
+const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
+const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
 /** Faults stop this long before the end, so the last one has healed when the players stop. */
 const QUIET_END_MS = 20_000;
 /** Tables audited at a time (each a read of its log from JetStream). */
@@ -80,7 +74,7 @@ try {
     game,
     tables,
     thinkMs,
-    // Idle tables leave memory after the default time: the run checks logs, not memory.
+    // Tables stay in memory as long as a gateway keeps them by default: the run checks logs, not memory.
     service: { idleSeconds: 600, workers: 2, gateways: 2 },
     players: {
       reconnect: true,

@@ -137,7 +137,7 @@ export class Faults {
     gateway.child.kill('SIGKILL');
     await exited;
     this.gatewayDrops++;
-    this.log(`>> SIGKILL gateway-${index + 1} (pid ${gateway.pid}) with ${tables} tables in play; their players move to the other gateway; restarting it in ${DOWN_MS / 1000}s`);
+    this.log(`>> SIGKILL gateway-${index + 1} (pid ${gateway.pid}) with ${tables} tables in play set up on it (seats of every table use both gateways); their players there reconnect to the other; restarting it in ${DOWN_MS / 1000}s`);
     await sleep(DOWN_MS);
     await this.restartGateway(index);
   }

@@ -19,6 +19,7 @@ import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
 import { describeVerdict, judgeTrend } from './memoryTrend.js';
 import { SoakRun } from './soakRun.js';
+import { positiveFlag } from '../flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,25 +34,18 @@ const { values } = parseArgs({
   },
 });
 
-function positive(name: string, given: string | undefined, { whole = false, zero = false } = {}): number {
-  const value = Number(given);
-  if (!(value > 0 || (zero && value === 0)) || (whole && !Number.isInteger(value))) {
-    throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number ${zero ? 'from 0' : 'above 0'}, not ${JSON.stringify(given)}`);
-  }
-  return value;
-}
 
 const game = values.game!;
 if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
 const backend = values.backend!;
 if (backend !== 'embedded' && backend !== 'nats') throw new Error(`--backend must be embedded or nats, not ${JSON.stringify(backend)}`);
-const minutes = positive('minutes', values.minutes);
-const idleSeconds = positive('idle-seconds', values['idle-seconds'], { whole: true });
+const minutes = positiveFlag('minutes', values.minutes);
+const idleSeconds = positiveFlag('idle-seconds', values['idle-seconds'], { whole: true });
 // Finished games stay in memory until idle that long, swept as often: the memory in use levels off after about twice that.
-const warmupMinutes = values['warmup-minutes'] === undefined ? (2 * idleSeconds + 60) / 60 : positive('warmup-minutes', values['warmup-minutes'], { zero: true });
-const maxSlope = positive('max-slope', values['max-slope']);
-const thinkMs = positive('think-ms', values['think-ms'], { zero: true });
-const tables = tablesWithinOpenFiles(positive('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+const warmupMinutes = values['warmup-minutes'] === undefined ? (2 * idleSeconds + 60) / 60 : positiveFlag('warmup-minutes', values['warmup-minutes'], { zero: true });
+const maxSlope = positiveFlag('max-slope', values['max-slope']);
+const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
+const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
 
 console.log(
   `soak: ${tables} ${GAMES[game].title} tables of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +

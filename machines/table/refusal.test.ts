@@ -120,6 +120,10 @@ describe('commands of the wrong shape', () => {
     expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: 10n })).toBe('a command is plain JSON data');
     expectRefused(table, { type: 'card.played', seat: 0, card: 'x'.repeat(100_000) }, 'a command is at most 4096 characters as JSON, not 100041');
     expect(explainRefusal(table.getSnapshot(), { type: 't'.repeat(5_000) })?.kind).toBe('malformed');
+    // One array reused at every level: a few objects in memory, 10^7 values as JSON (JSON.stringify would not finish).
+    let reused: unknown = '1-1';
+    for (let depth = 0; depth < 7; depth++) reused = Array.from({ length: 10 }, () => reused);
+    expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: reused })).toBe('a command is at most 4096 characters as JSON');
   });
 });
 

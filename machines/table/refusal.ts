@@ -162,7 +162,9 @@ export const COMMAND_DEPTH_LIMIT = 8;
 
 function shapeRefusal(event: unknown): string | null {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'a command is a JSON object with a "type"';
-  if (nestedDeeperThan(event, COMMAND_DEPTH_LIMIT)) return `a command is nested at most ${COMMAND_DEPTH_LIMIT} levels deep`;
+  const shape = outsideShapeLimits(event);
+  if (shape === 'tooDeep') return `a command is nested at most ${COMMAND_DEPTH_LIMIT} levels deep`;
+  if (shape === 'tooBig') return `a command is at most ${COMMAND_JSON_LIMIT} characters as JSON`;
   const size = jsonLength(event);
   if (size === null) return 'a command is plain JSON data';
   if (size > COMMAND_JSON_LIMIT) return `a command is at most ${COMMAND_JSON_LIMIT} characters as JSON, not ${size}`;
@@ -174,19 +176,24 @@ function shapeRefusal(event: unknown): string | null {
 }
 
 /**
- * Whether `value` holds objects or arrays more than `limit` levels deep
- * (a cycle is endlessly deep). Walked without recursion: no depth can
- * overflow the stack, so the answer never depends on how deep the caller is.
+ * Whether `value` holds objects or arrays more than COMMAND_DEPTH_LIMIT
+ * levels deep (a cycle is endlessly deep), or more values than its JSON
+ * could hold within COMMAND_JSON_LIMIT characters (one object reused many
+ * times over is small in memory but not as JSON). Walked without recursion:
+ * no depth can overflow the stack, so the answer never depends on how deep
+ * the caller is.
  */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+function outsideShapeLimits(value: unknown): 'tooDeep' | 'tooBig' | null {
   const waiting: [unknown, number][] = [[value, 1]];
+  let values = 0;
   while (waiting.length > 0) {
     const [next, depth] = waiting.pop()!;
+    if (++values > COMMAND_JSON_LIMIT) return 'tooBig';
     if (typeof next !== 'object' || next === null) continue;
-    if (depth > limit) return true;
+    if (depth > COMMAND_DEPTH_LIMIT) return 'tooDeep';
     for (const child of Object.values(next)) waiting.push([child, depth + 1]);
   }
-  return false;
+  return null;
 }
 
 /** The length of a value written as JSON; null when it cannot be written (a BigInt, say). */
