@@ -158,6 +158,8 @@ export interface AcknowledgedCommand {
 
 export interface PlayerPoolOptions {
   readonly game: GameName;
+  /** The rules options of every table (POST /api/tables `options`); the game's defaults without. */
+  readonly tableOptions?: Readonly<Record<string, string>>;
   /** How many tables the run keeps in play (one loopback address each, up to `clientAddresses`). */
   readonly tables: number;
   /** Distinct client addresses (1 = 127.0.0.1 only). */
@@ -648,7 +650,7 @@ export class TableSlot {
     const started = performance.now();
     try {
       this.port = pool.options.gatewayFor(this);
-      const created = await pool.post(this.port, '/api/tables', { game: pool.options.game }, this.address);
+      const created = await pool.post(this.port, '/api/tables', { game: pool.options.game, options: pool.options.tableOptions ?? {} }, this.address);
       this.tableId = String(created.tableId);
       pool.options.onTableCreated?.(this.tableId);
       const tokens = await Promise.all(

@@ -27,6 +27,7 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '10' },
     backend: { type: 'string', default: 'embedded' },
     game: { type: 'string', default: 'sevenSuitors' },
+    option: { type: 'string', multiple: true, default: [] },
     'think-ms': { type: 'string', default: '0' },
     'idle-seconds': { type: 'string', default: '60' },
     'warmup-minutes': { type: 'string' },
@@ -37,6 +38,14 @@ const { values } = parseArgs({
 
 const game = values.game!;
 if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+// --option end=hands:2 (repeatable): the rules options of every table; the service refuses ones the game does not have.
+const tableOptions = Object.fromEntries(
+  values.option!.map((given) => {
+    const [name, value] = given.split('=', 2);
+    if (!name || value === undefined) throw new Error(`--option must be name=value (e.g. end=hands:2), not ${JSON.stringify(given)}`);
+    return [name, value];
+  }),
+);
 const backend = values.backend!;
 if (backend !== 'embedded' && backend !== 'nats') throw new Error(`--backend must be embedded or nats, not ${JSON.stringify(backend)}`);
 const minutes = positiveFlag('minutes', values.minutes);
@@ -48,7 +57,7 @@ const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
 const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
 
 console.log(
-  `soak: ${tables} ${GAMES[game].title} tables of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +
+  `soak: ${tables} ${GAMES[game].title} tables${values.option!.length === 0 ? '' : ` (${values.option!.join(', ')})`} of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +
     `${minutes} min; idle tables leave memory after ${idleSeconds}s; memory judged after ${warmupMinutes.toFixed(1)} min of warm-up, growing = a slope above ${maxSlope} MB/min and above twice its standard error`,
 );
 
@@ -61,7 +70,7 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
 try {
-  run = await SoakRun.start({ backend, game, tables, thinkMs, service: { idleSeconds, workers: 2, gateways: 1 } });
+  run = await SoakRun.start({ backend, game, tableOptions, tables, thinkMs, service: { idleSeconds, workers: 2, gateways: 1 } });
   const summary = await run.play(minutes);
   console.log('');
   for (const line of run.summarize(summary)) console.log(line);

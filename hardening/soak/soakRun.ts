@@ -25,6 +25,8 @@ const SETUP_MS = 10 * 60_000;
 export interface SoakOptions {
   readonly backend: Backend;
   readonly game: GameName;
+  /** The rules options of every table (e.g. `end: 'hands:2'`: shorter games, more of them). */
+  readonly tableOptions?: Readonly<Record<string, string>>;
   readonly tables: number;
   readonly thinkMs: number;
   readonly service: ServiceSettings;
@@ -65,6 +67,7 @@ export class SoakRun {
     log(describeService(service));
     const players = new PlayerPool({
       game: options.game,
+      ...(options.tableOptions === undefined ? {} : { tableOptions: options.tableOptions }),
       tables: options.tables,
       clientAddresses: options.tables,
       thinkMs: options.thinkMs,
