@@ -23,7 +23,7 @@ import { GAMES, isGameName } from '../../machines/table/options.js';
 import { connectToNats } from '../../services/bus/natsSettings.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstreamEventStore.js';
 import { readTableLog } from '../../services/host/replay.js';
-import { SoakRun } from '../soak/soakRun.js';
+import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
 import { Faults } from './faults.js';
 import { auditTable, type TableAudit } from './tableAudit.js';
 import { positiveFlag } from '../flags.js';
@@ -61,12 +61,7 @@ const createdTables: string[] = [];
 let faults: Faults | null = null;
 let run: SoakRun | null = null;
 let exitCode = 0;
-const onSignal = (signal: NodeJS.Signals) => {
-  console.log(`\n${signal}: stopping early`);
-  run?.interrupt();
-};
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
+stopEarlyOnSignal(() => run);
 
 try {
   run = await SoakRun.start({

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
 import { describeVerdict, judgeTrend } from './memoryTrend.js';
-import { SoakRun } from './soakRun.js';
+import { SoakRun, stopEarlyOnSignal } from './soakRun.js';
 import { positiveFlag } from '../flags.js';
 
 const { values } = parseArgs({
@@ -63,12 +63,7 @@ console.log(
 
 let exitCode = 0;
 let run: SoakRun | null = null;
-const onSignal = (signal: NodeJS.Signals) => {
-  console.log(`\n${signal}: stopping early`);
-  run?.interrupt();
-};
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
+stopEarlyOnSignal(() => run);
 try {
   run = await SoakRun.start({ backend, game, tableOptions, tables, thinkMs, service: { idleSeconds, workers: 2, gateways: 1 } });
   const summary = await run.play(minutes);

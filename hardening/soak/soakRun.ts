@@ -42,6 +42,16 @@ export interface PlaySummary {
   readonly unanswered: number;
 }
 
+/** Ctrl-C or SIGTERM ends the run (the one `current` gives, once started) early, with its figures. */
+export function stopEarlyOnSignal(current: () => SoakRun | null): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.log(`\n${signal}: stopping early`);
+    current()?.interrupt();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
 export class SoakRun {
   /** Memory samples by series name (`gateway RSS`, `gateway heap`, `worker-1 RSS`, `nats n1 RSS`). */
   readonly series = new Map<string, MemorySeries>();
