@@ -19,36 +19,25 @@ import {
   cardsNamedIn,
   httpBaseOf,
   httpRequest,
-  listen,
+  listeningServices,
   SocketClient,
   startService,
   waitFor,
   type HttpAnswer,
-  type TestService,
 } from '../services/gateway/testKit.js';
 
 const ADMIN_TOKEN = ADMIN.authorization.replace('Bearer ', '');
 const SEATS = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 } as const;
 type Game = keyof typeof SEATS;
 
-const services: TestService[] = [];
-const clients: SocketClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
+const gateways = listeningServices();
+afterEach(() => gateways.closeAll());
 
 async function setUp(options: Parameters<typeof startService>[0] = {}) {
-  const service = startService(options);
-  services.push(service);
-  const socketBase = await listen(service.app);
+  const service = await gateways.start(options);
+  const { base: socketBase, open } = service;
   const http = httpBaseOf(socketBase);
   const call = (method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }) => httpRequest(http, method, path, options);
-  const open = async (path: string) => {
-    const client = await SocketClient.open(`${socketBase}${path}`);
-    clients.push(client);
-    return client;
-  };
   const refusedUpgrade = (path: string) => SocketClient.refusal(`${socketBase}${path}`);
 
   /** A table whose every seat a person holds: once dealt, nothing moves until they act, so any change is theirs. */

@@ -35,18 +35,6 @@ export type CommandKind =
   | 'stale'
   | 'reordered';
 
-/** The kinds a table must refuse whenever they are sent. */
-export const MUST_REFUSE: ReadonlySet<CommandKind> = new Set([
-  'wrongSeat',
-  'wrongPhase',
-  'notInHand',
-  'noSuchCard',
-  'wrongType',
-  'missingField',
-  'hugePayload',
-  'hostOnlyEvent',
-]);
-
 export const MALFORMED_KINDS: readonly CommandKind[] = [
   'wrongSeat',
   'wrongPhase',
@@ -58,6 +46,9 @@ export const MALFORMED_KINDS: readonly CommandKind[] = [
   'hugePayload',
   'hostOnlyEvent',
 ];
+
+/** The kinds a table must refuse whenever they are sent: every malformed kind but an extra field, which a table may ignore. */
+export const MUST_REFUSE: ReadonlySet<CommandKind> = new Set(MALFORMED_KINDS.filter((kind) => kind !== 'extraField'));
 
 export interface FuzzCommand {
   readonly kind: CommandKind;

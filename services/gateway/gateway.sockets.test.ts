@@ -1,26 +1,11 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN, bearer, expectNoLeak, listen, SocketClient, startService, statesOfLog, waitFor, type Message, type TestService } from './testKit.js';
+import { ADMIN, bearer, expectNoLeak, listeningServices, SocketClient, statesOfLog, waitFor, type Message, type TestService } from './testKit.js';
 
-const services: TestService[] = [];
-const clients: SocketClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function setUp(options: Parameters<typeof startService>[0] = {}) {
-  const service = startService(options);
-  services.push(service);
-  const base = await listen(service.app);
-  const open = async (path: string) => {
-    const client = await SocketClient.open(`${base}${path}`);
-    clients.push(client);
-    return client;
-  };
-  return { ...service, base, open };
-}
+const gateways = listeningServices();
+afterEach(() => gateways.closeAll());
+const setUp = gateways.start;
 
 async function tableWithSeat(app: TestService['app'], game = 'sevenSuitors', bots: number[] = [1, 2, 3]) {
   const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game, bots } })).json();

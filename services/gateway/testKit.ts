@@ -54,6 +54,32 @@ export function startService(
   };
 }
 
+/**
+ * Gateways listening for real clients, with the sockets opened to them;
+ * `closeAll` (in an afterEach) closes the sockets, then the services.
+ */
+export function listeningServices() {
+  const services: TestService[] = [];
+  const clients: SocketClient[] = [];
+  return {
+    async start(options: Parameters<typeof startService>[0] = {}) {
+      const service = startService(options);
+      services.push(service);
+      const base = await listen(service.app);
+      const open = async (path: string) => {
+        const client = await SocketClient.open(`${base}${path}`);
+        clients.push(client);
+        return client;
+      };
+      return { ...service, base, open };
+    },
+    async closeAll() {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      await Promise.all(services.splice(0).map((service) => service.close()));
+    },
+  };
+}
+
 export const ADMIN = { authorization: 'Bearer admin-secret-for-tests' };
 
 export function bearer(token: string): { authorization: string } {
