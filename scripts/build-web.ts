@@ -1,6 +1,6 @@
 /**
  * Builds the web client: services/gateway/web/src → services/gateway/web/dist
- * (app.js bundled by esbuild, index.html and style.css copied). The gateway
+ * (app.js bundled by esbuild, index.html, style.css and favicon.svg copied). The gateway
  * serves dist/ at `/`; nothing is fetched from elsewhere at run time.
  *
  *   npm run build:web
@@ -14,7 +14,7 @@ const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(REPOSITORY, 'services', 'gateway', 'web');
 export const WEB_SOURCE = join(WEB, 'src');
 export const WEB_DIST = join(WEB, 'dist');
-const COPIED = ['index.html', 'style.css'];
+const COPIED = ['index.html', 'style.css', 'favicon.svg'];
 
 export interface WebBuild {
   /** The files written. */

@@ -17,10 +17,12 @@ export interface LobbyTable {
   readonly version: number;
 }
 
+export type BotKind = 'heuristic' | 'random';
+
 export interface NewTable {
   readonly game: GameName;
   readonly options: Record<string, string>;
-  readonly bots: readonly number[];
+  readonly bots: readonly (number | { readonly seat: number; readonly kind: BotKind })[];
   readonly turnSeconds?: number;
 }
 

@@ -1,48 +1,33 @@
 /**
- * What every seat and spectator sees of a table (RULES.md §8), drawn from a
- * TableView: seats, trump, the trick, captured 7s, scores and results. The
- * table page and the replay page both draw with these functions.
+ * What every seat and spectator sees of a table (RULES.md §8) beside the
+ * felt: cards and suit chips, whose move it is, the scores, the tricks of
+ * the hand so far, captured 7s and the per-hand score sheet. The table page
+ * and the replay page both draw with these functions.
  */
 import type { Card, Suit } from '../../../../machines/cards/card.js';
-import type { CompletedTrick, Marriage } from '../../../../machines/table/context.js';
-import type { Phase } from '../../../../machines/table/snapshot.js';
+import type { CompletedTrick } from '../../../../machines/table/context.js';
 import type { TableView } from '../../../../machines/view.js';
-import { cardName, faceOf, SUIT_LOOKS, suitName } from './cards.js';
+import { cardHelp, faceOf, SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
-import { seatsOfTeam, sideLabel } from './sides.js';
+import { seatsOfTeam, sideLabel, teamOf } from './sides.js';
+import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from './words.js';
 
-const PHASE_NAMES: Record<Phase, string> = {
-  seating: 'Waiting for players',
-  dealing: 'Dealing',
-  passing: 'Passing',
-  trickPlay: 'Trick play',
-  accusation: 'Accusation',
-  scoring: 'Scoring',
-  gameOver: 'Game over',
-};
+export { seatName } from './words.js';
 
-const ACTION_WORDS = { pass: 'pass', play: 'play', accuse: 'name a teammate' } as const;
-
-export function phaseName(phase: Phase): string {
-  return PHASE_NAMES[phase] ?? phase;
-}
-
-/** "Seat 2 · Alice", or "You" for the viewer's own seat. */
-export function seatName(view: TableView, seat: number): string {
-  if (view.viewer === seat) return 'You';
-  const occupant = view.seats[seat]?.occupant;
-  return occupant === null || occupant === undefined ? `Seat ${seat}` : `Seat ${seat} · ${occupant.name}`;
-}
-
-/** A card as a picture with its name for screen readers: "9♦" shown, "9 of Diamonds" read. */
+/** A card as a picture with its name for screen readers: "9♦" shown, "9 of Diamonds" read; its rules as a tooltip. */
 export function cardFace(card: Card): HTMLElement {
   const { suit, rank } = faceOf(card);
   const look = suit === null ? null : SUIT_LOOKS[suit];
   return h(
     'span',
-    { class: `card ${suit === null ? 'special' : `suit-${suit}`}`, title: cardName(card) },
-    h('span', { 'aria-hidden': 'true' }, look === null ? rank : `${rank}${look.symbol}`),
-    h('span', { class: 'sr-only' }, cardName(card)),
+    { class: `card ${suit === null ? 'special' : `suit-${suit}`}`, title: cardHelp(card), 'data-card': card },
+    h(
+      'span',
+      { class: 'face', 'aria-hidden': 'true' },
+      h('span', { class: 'rank' }, rank),
+      look === null ? h('span', { class: 'pip special-pip' }, '✦') : h('span', { class: 'pip' }, look.symbol),
+    ),
+    h('span', { class: 'sr-only' }, suit === null ? rank : `${rank} of ${look!.name}`),
   );
 }
 
@@ -53,101 +38,54 @@ export function suitChip(suit: Suit): HTMLElement {
 
 /** Whose move it is, in a sentence. */
 export function turnSentence(view: TableView): string {
-  if (view.outcome?.finished) return `Game over. ${winnersSentence(view)}`;
+  if (view.outcome?.finished) return `Game over. ${outcomeSentence(view)}`;
   if (view.phase === 'seating') {
     const open = view.seats.filter((seat) => seat.occupant === null).map((seat) => seat.seat);
     return `Waiting for players: seat${open.length === 1 ? '' : 's'} ${open.join(', ')} open.`;
   }
   const own = view.awaiting.find((awaited) => awaited.seat === view.viewer);
   if (own !== undefined) {
-    if (own.action === 'play') return 'Your turn: play a card (playable cards are highlighted).';
+    if (own.action === 'play') return 'Your turn: play a card (playable cards are raised).';
     if (own.action === 'pass') return 'Your turn: choose one card for each player you pass to.';
     return 'Your turn: name the teammate you suspect is the Traitor.';
   }
-  if (view.awaiting.length === 0) return `${phaseName(view.phase)}.`;
+  if (view.awaiting.length === 0) return `${phaseWords(view.phase)}.`;
   const action = view.awaiting[0].action;
-  const names = view.awaiting.map((awaited) => seatName(view, awaited.seat));
+  const names = view.awaiting.map((awaited) => shortName(view, awaited.seat));
   return `Waiting for ${names.join(', ')} to ${ACTION_WORDS[action]}.`;
 }
 
-export function winnersSentence(view: TableView): string {
-  const winners = view.outcome?.winners ?? [];
-  if (winners.length === 0) return 'A draw.';
-  if (view.game === 'sevenSuitors') return `Team ${winners[0] % 2 === 0 ? 'A' : 'B'} wins.`;
-  return `${winners.map((seat) => seatName(view, seat)).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}.`;
+/** Who took a trick: "Bo won", "Bo won, Cy captured", "Bo won; the cards were set aside". */
+export function trickOutcome(view: TableView, trick: CompletedTrick): string {
+  const winner = shortName(view, trick.winner);
+  if (trick.capturedBy === null) return `${winner} won; the cards were set aside`;
+  if (trick.capturedBy === trick.winner) return `${winner} won`;
+  return `${winner} won, ${shortName(view, trick.capturedBy)} captured`;
 }
 
-export function seatsPanel(view: TableView): HTMLElement {
-  const turn = new Set(view.awaiting.map((awaited) => awaited.seat));
-  const trickPlays = view.hand?.trick?.plays ?? [];
+export function trickPlays(view: TableView, trick: { plays: readonly { seat: number; card: Card }[] }, label: string): HTMLElement {
   return h(
     'ol',
-    { class: 'seats', 'aria-label': 'Seats' },
-    view.seats.map((summary) => {
-      const played = trickPlays.find((play) => play.seat === summary.seat);
-      const notes = [
-        sideLabel(view, summary.seat),
-        view.game === 'sevenSuitors' ? null : `${view.scores[summary.seat] ?? 0} points`,
-        `${summary.cardsHeld} cards`,
-        summary.occupant?.bot ? 'bot' : null,
-        summary.role === null ? null : summary.role === 'traitor' ? 'Traitor' : 'Matchmaker',
-        summary.hasPassed === true && view.phase === 'passing' ? 'has passed' : null,
-        summary.hasAccused === true && view.phase === 'accusation' ? 'has named' : null,
-      ].filter((note): note is string => note !== null && note !== '');
-      return h(
-        'li',
-        {
-          class: `seat${turn.has(summary.seat) ? ' to-act' : ''}${view.viewer === summary.seat ? ' own' : ''}`,
-          'data-seat': summary.seat,
-        },
-        h('strong', {}, seatName(view, summary.seat)),
-        turn.has(summary.seat) ? h('span', { class: 'badge' }, 'to act') : null,
-        h('span', { class: 'notes' }, notes.join(' · ')),
-        played === undefined ? null : h('span', { class: 'played' }, 'played ', cardFace(played.card)),
-      );
-    }),
+    { class: 'plays', 'aria-label': label },
+    trick.plays.map((play) => h('li', {}, cardFace(play.card), h('span', { class: 'who' }, shortName(view, play.seat)))),
   );
 }
 
-export function trickPanel(view: TableView): HTMLElement {
-  const hand = view.hand;
-  const trump = hand?.trump ?? null;
-  const panel = h(
-    'section',
-    { class: 'trick', 'aria-label': 'Trick' },
-    h('p', { class: 'trump' }, 'Trump: ', trump === null ? 'not yet led' : suitChip(trump)),
+/** The tricks of the hand in play so far, newest first. */
+export function tricksPanel(view: TableView): HTMLElement | null {
+  const tricks = view.hand?.tricks ?? [];
+  return h(
+    'details',
+    { class: 'panel tricks-so-far', open: true },
+    h('summary', {}, `Tricks this hand (${tricks.length})`),
+    tricks.length === 0
+      ? h('p', { class: 'muted' }, 'No trick taken yet.')
+      : h(
+          'ol',
+          { class: 'trick-list', reversed: true },
+          [...tricks].reverse().map((trick) => h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, 'Cards of the trick'))),
+        ),
   );
-  if (hand === null) return panel;
-  const number = hand.tricks.length + (hand.trick === null ? 0 : 1);
-  if (hand.trick !== null) {
-    const leader = hand.trick.plays.length === 0 ? `: ${seatName(view, hand.trick.leader)} to lead` : '';
-    panel.append(
-      h('h3', {}, `Trick ${number}${leader}`),
-      h(
-        'ol',
-        { class: 'plays', 'aria-label': 'Cards in the trick' },
-        hand.trick.plays.map((play) => h('li', {}, cardFace(play.card), ' ', seatName(view, play.seat))),
-      ),
-    );
-  }
-  const last = hand.tricks.at(-1);
-  if (last !== undefined) {
-    panel.append(
-      h('h3', {}, `Last trick (${hand.tricks.length}): ${trickOutcome(view, last)}`),
-      trickPlays(view, last, 'plays last', 'Cards of the last trick'),
-    );
-  }
-  return panel;
-}
-
-/** Who took a trick: "Seat 2 · Bo won", "… won, Seat 3 · Cy captured", "… set aside". */
-function trickOutcome(view: TableView, trick: CompletedTrick): string {
-  const captured = trick.capturedBy === null ? 'set aside' : trick.capturedBy === trick.winner ? 'won' : `won, ${seatName(view, trick.capturedBy)} captured`;
-  return `${seatName(view, trick.winner)} ${captured}`;
-}
-
-function trickPlays(view: TableView, trick: CompletedTrick, className: string, label: string): HTMLElement {
-  return h('ol', { class: className, 'aria-label': label }, trick.plays.map((play) => h('li', {}, cardFace(play.card), ' ', seatName(view, play.seat))));
 }
 
 export function sevensPanel(view: TableView): HTMLElement {
@@ -155,39 +93,39 @@ export function sevensPanel(view: TableView): HTMLElement {
   const bySeat = new Map<number, Card[]>();
   for (const seven of [...sevens].sort((a, b) => a.seat - b.seat)) bySeat.set(seven.seat, [...(bySeat.get(seven.seat) ?? []), seven.card]);
   return h(
-    'section',
-    { class: 'sevens', 'aria-label': 'Captured sevens' },
-    h('h3', {}, 'Captured 7s'),
+    'details',
+    { class: 'panel sevens', open: true },
+    h('summary', {}, 'Captured 7s'),
     sevens.length === 0
-      ? h('p', {}, 'None yet.')
+      ? h('p', { class: 'muted' }, 'None yet. Capturing both 7s of a suit marries it.')
       : h(
           'ul',
           {},
-          [...bySeat].map(([seat, cards]) =>
-            h('li', {}, `${seatName(view, seat)} (${sideLabel(view, seat)}): `, cards.map((card) => cardFace(card))),
-          ),
+          [...bySeat].map(([seat, cards]) => h('li', {}, `${seatName(view, seat)} (${sideLabel(view, seat)}): `, cards.map((card) => cardFace(card)))),
         ),
   );
 }
 
+/** The standing of the game: teams' marked suits and marriages in Seven Suitors, points otherwise. */
 export function scoresPanel(view: TableView): HTMLElement {
-  const panel = h('section', { class: 'scores', 'aria-label': 'Scores' }, h('h3', {}, 'Scores'));
+  const panel = h('section', { class: 'panel scores', 'aria-labelledby': 'scores-heading' }, h('h3', { id: 'scores-heading' }, 'Scores'));
   if (view.game === 'sevenSuitors' && view.marked !== null && view.marriageCount !== null) {
     const marked = view.marked;
     const counts = view.marriageCount;
+    const ownTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
     panel.append(
       h(
         'table',
         {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Team'), h('th', {}, 'Marked suits'), h('th', {}, 'Marriages'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Team'), h('th', { scope: 'col' }, 'Suits marked'), h('th', { scope: 'col' }, 'Marriages'))),
         h(
           'tbody',
           {},
           (['A', 'B'] as const).map((team) =>
             h(
               'tr',
-              { 'data-team': team },
-              h('th', { scope: 'row' }, `Team ${team} (seats ${seatsOfTeam(team, view.seats.length).join(' & ')})`),
+              { 'data-team': team, class: team === ownTeam ? 'own' : '' },
+              h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}`, h('span', { class: 'muted small' }, ` (${seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & ')})`)),
               h('td', { class: 'marked' }, marked[team].length === 0 ? 'none' : marked[team].map(suitChip), ` (${marked[team].length}/7)`),
               h('td', { class: 'marriage-count' }, String(counts[team])),
             ),
@@ -200,14 +138,14 @@ export function scoresPanel(view: TableView): HTMLElement {
       h(
         'table',
         {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Seat'), h('th', {}, 'Side'), h('th', {}, 'Points'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'This hand'), h('th', { scope: 'col' }, 'Points'))),
         h(
           'tbody',
           {},
           view.seats.map((summary) =>
             h(
               'tr',
-              { 'data-seat': summary.seat },
+              { 'data-seat': summary.seat, class: summary.seat === view.viewer ? 'own' : '' },
               h('th', { scope: 'row' }, seatName(view, summary.seat)),
               h('td', {}, sideLabel(view, summary.seat)),
               h('td', { class: 'points' }, String(view.scores[summary.seat] ?? 0)),
@@ -217,68 +155,47 @@ export function scoresPanel(view: TableView): HTMLElement {
       ),
     );
   }
-  if (view.outcome?.finished) panel.append(h('p', { class: 'outcome', role: 'status' }, `Game over. ${winnersSentence(view)}`));
+  if (view.outcome?.finished) panel.append(h('p', { class: 'outcome', role: 'status' }, `Game over. ${outcomeSentence(view)}`));
   return panel;
 }
 
-export function marriageWords(view: TableView, marriage: Marriage): string {
-  const side = typeof marriage.by === 'number' ? `Anti-Cupid (${seatName(view, marriage.by)})` : view.game === 'antiCupid' ? `Partnership ${marriage.by}` : `Team ${marriage.by}`;
-  return `${side} married ${suitName(marriage.suit)}`;
-}
-
-/**
- * The hand scored last, kept on the board through the next hand (it is all
- * public by then, view.lastHand): its trump, its final trick, in A Traitor
- * of Love the revealed Traitor and who named whom, its marriages and, but
- * in Seven Suitors, what each seat scored.
- */
-export function lastHandPanel(view: TableView): HTMLElement | null {
-  const last = view.lastHand;
-  const result = view.handResults.at(-1);
-  if (last === null && result === undefined) return null;
-  const trump = last?.trump ?? result?.trump ?? null;
-  const finalTrick = last?.finalTrick ?? undefined;
+/** Hand by hand: trump, marriages and what each side scored. */
+export function scoreSheet(view: TableView): HTMLElement {
+  const results = view.handResults;
+  const sevenSuitors = view.game === 'sevenSuitors';
+  const columns = sevenSuitors ? ['Team A', 'Team B'] : view.seats.map((seat) => shortName(view, seat.seat));
   return h(
-    'section',
-    { class: 'last-hand', 'aria-label': 'Last hand' },
-    h('h3', {}, `Last hand (hand ${last === null ? view.handResults.length : last.index + 1})`),
-    h(
-      'p',
-      {},
-      'Trump was ',
-      trump === null ? 'none' : suitChip(trump),
-      '.',
-      last === null || last.antiCupid === null ? null : ` Anti-Cupid was ${seatName(view, last.antiCupid)}.`,
-    ),
-    finalTrick === undefined
-      ? null
+    'details',
+    { class: 'panel score-sheet', open: results.length > 0 },
+    h('summary', {}, `Score sheet (${results.length} hand${results.length === 1 ? '' : 's'})`),
+    results.length === 0
+      ? h('p', { class: 'muted' }, 'No hand scored yet.')
       : h(
           'div',
-          { class: 'final-trick' },
-          h('p', {}, `Final trick: ${trickOutcome(view, finalTrick)}.`),
-          trickPlays(view, finalTrick, 'plays', 'Cards of the final trick'),
-        ),
-    last === null || last.traitor === null
-      ? null
-      : h(
-          'div',
-          { class: 'reveal' },
-          h('p', {}, `The Traitor was ${seatName(view, last.traitor)}.`),
+          { class: 'scroll-x' },
           h(
-            'ul',
-            { class: 'accusations' },
-            (last.accusations ?? []).map((accused, seat) =>
-              accused === null ? null : h('li', {}, `${seatName(view, seat)} named ${seatName(view, accused)}${accused === last.traitor ? ' (the Traitor)' : ''}`),
+            'table',
+            {},
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Hand'), h('th', { scope: 'col' }, 'Trump'), columns.map((name) => h('th', { scope: 'col' }, name)))),
+            h(
+              'tbody',
+              {},
+              results.map((result, index) =>
+                h(
+                  'tr',
+                  {},
+                  h('th', { scope: 'row' }, String(index + 1)),
+                  h('td', {}, result.trump === null ? '–' : suitChip(result.trump)),
+                  sevenSuitors
+                    ? (['A', 'B'] as const).map((team) => {
+                        const married = result.marriages.filter((marriage) => marriage.by === team).map((marriage) => marriage.suit);
+                        return h('td', {}, married.length === 0 ? '–' : married.map(suitChip));
+                      })
+                    : result.handScores.map((score) => h('td', { class: 'points' }, score > 0 ? `+${score}` : String(score))),
+                ),
+              ),
             ),
           ),
         ),
-    result === undefined
-      ? null
-      : result.marriages.length === 0
-        ? h('p', {}, 'No marriages.')
-        : h('ul', { class: 'marriages' }, result.marriages.map((marriage) => h('li', {}, marriageWords(view, marriage)))),
-    result === undefined || view.game === 'sevenSuitors'
-      ? null
-      : h('p', {}, 'Hand points: ', result.handScores.map((score, seat) => `${seatName(view, seat)} ${score}`).join(', '), '.'),
   );
 }

@@ -50,6 +50,26 @@ export function cardName(card: Card): string {
   return suit === null ? rank : `${rank} of ${suitName(suit)}`;
 }
 
+const SPECIAL_POWERS: Record<string, string> = {
+  cupid: 'With powers: whoever played Cupid wins the trick.',
+  chaperone: 'With powers: nobody captures the trick; its cards are set aside, and a 7 set aside cannot be married this hand.',
+  rival: 'With powers: the lowest card of the suit led wins, and trumps are ignored.',
+  'go-between': 'With powers: the trick is won as usual, but the player to the winner\'s left captures the cards.',
+};
+
+const SPECIAL_PLAIN =
+  'A special card may be played to any trick, even when you could follow suit, but not led while you hold a suit card. It never wins a trick.';
+
+/** What a card is and does, for its tooltip: special cards' rules, and what 7a and 7b mean. */
+export function cardHelp(card: Card): string {
+  const { suit, rank } = faceOf(card);
+  if (suit === null) return `${rank}: ${SPECIAL_PLAIN} ${SPECIAL_POWERS[card] ?? ''}`.trim();
+  if (rank === '7a' || rank === '7b') {
+    return `${cardName(card)}: one of the two 7s of ${suitName(suit)} (a and b only tell them apart; if both would win, the first played wins). Capture both in a hand to marry ${suitName(suit)}.`;
+  }
+  return cardName(card);
+}
+
 /** Suit by suit, low to high, special cards last; the two 7s in their a, b order. */
 export function sortCards(cards: readonly Card[]): Card[] {
   const order = (card: Card): number => {

@@ -1,79 +1,47 @@
 /**
- * The lobby: the tables the service holds, a form to open a new one (game,
- * rules options, which seats bots take), and a seat or a spectator's place
- * at any of them.
+ * The lobby: the tables the service holds, filtered (game, what state,
+ * "my tables"), each said in words ("Playing tricks · hand 2 of 5"), with a
+ * seat, a seat taken back, a spectator's place or a replay; and the form to
+ * open a table (newTableForm.ts).
  */
-import type { GameName } from '../../../../machines/table/options.js';
 import { api, type LobbyTable } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { teamOf } from './sides.js';
-import { heldSeat, holdSeat, playerName, rememberPlayerName } from './seatTokens.js';
+import { sitAt } from './invites.js';
+import { createForm } from './newTableForm.js';
+import { heldSeat, isMyTable, leftSeat, playerName, rememberPlayerName } from './seatTokens.js';
+import { GAME_TITLES, gameTitle, handProgress, phaseWords } from './words.js';
 
-interface GameChoice {
-  readonly title: string;
-  readonly seats: number;
-  /** Each rules option (RULES.md, "Table options at a glance"), default first. */
-  readonly options: Record<string, readonly { value: string; label: string }[]>;
+/** What the lobby learns of a table from its spectator view: its options and who sits there (cached by version). */
+interface TableDetails {
+  readonly version: number;
+  readonly options: Record<string, unknown>;
+  readonly players: readonly string[];
 }
 
-const GAMES: Record<GameName, GameChoice> = {
-  sevenSuitors: {
-    title: 'Seven Suitors',
-    seats: 4,
-    options: {
-      end: [
-        { value: 'allSuits', label: 'first team to mark all seven suits' },
-        { value: 'hands:1', label: 'one hand' },
-        { value: 'hands:3', label: '3 hands' },
-        { value: 'hands:7', label: '7 hands' },
-        { value: 'marriages:10', label: 'first to 10 marriages' },
-      ],
-      specials: [
-        { value: 'off', label: 'no special cards' },
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-    },
-  },
-  antiCupid: {
-    title: 'Anti-Cupid',
-    seats: 5,
-    options: {
-      specials: [
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-      passing: [
-        { value: 'none', label: 'no passing' },
-        { value: 'oneEach', label: 'pass one card to each player' },
-      ],
-    },
-  },
-  traitorOfLove: {
-    title: 'A Traitor of Love',
-    seats: 6,
-    options: {
-      specials: [
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-    },
-  },
-};
+const details = new Map<string, TableDetails>();
+/** Views asked for per refresh, to stay well inside the service's rate limit. */
+const DETAILS_PER_REFRESH = 12;
 
-const OPTION_LABELS: Record<string, string> = { end: 'Game ends after', specials: 'Special cards', passing: 'Passing' };
-
-type SeatChoice = 'me' | 'bot' | 'open';
-
-function gameTitle(game: string): string {
-  return GAMES[game as GameName]?.title ?? game;
-}
+type StateFilter = 'all' | 'open' | 'playing' | 'finished';
 
 export function showLobby(root: HTMLElement): () => void {
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
   const tables = h('div', { class: 'tables' }, h('p', {}, 'Loading tables…'));
   const nameInput = h('input', { id: 'player-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
   nameInput.addEventListener('change', () => rememberPlayerName(nameInput.value.trim()));
+  const gameFilter = h(
+    'select',
+    { id: 'filter-game' },
+    h('option', { value: '' }, 'All games'),
+    Object.entries(GAME_TITLES).map(([game, title]) => h('option', { value: game }, title)),
+  );
+  const stateFilter = h(
+    'select',
+    { id: 'filter-state' },
+    [['all', 'Any'], ['open', 'With an open seat'], ['playing', 'Being played'], ['finished', 'Finished']].map(([value, label]) => h('option', { value }, label)),
+  );
+  const mineFilter = h('input', { type: 'checkbox', id: 'filter-mine' });
+  let list: readonly LobbyTable[] = [];
 
   const fail = (error: unknown) => {
     message.textContent = error instanceof Error ? error.message : String(error);
@@ -89,27 +57,65 @@ export function showLobby(root: HTMLElement): () => void {
     rememberPlayerName(given);
     return given;
   };
-
   const sit = async (tableId: string, seat: number) => {
     const player = name();
     if (player === null) return;
     try {
-      const taken = await api.takeSeat(tableId, seat, player);
-      holdSeat(tableId, { seat: taken.seat, token: taken.token });
-      location.hash = `#/table/${tableId}`;
+      await sitAt(tableId, seat, player);
     } catch (error) {
       fail(error);
     }
   };
 
+  const draw = () => {
+    const shown = list.filter((table) => {
+      if (gameFilter.value !== '' && table.game !== gameFilter.value) return false;
+      if (mineFilter.checked && !isMyTable(table.tableId)) return false;
+      const filter = stateFilter.value as StateFilter;
+      if (filter === 'open') return !table.finished && table.openSeats.length > 0;
+      if (filter === 'playing') return !table.finished && table.hand > 0;
+      if (filter === 'finished') return table.finished;
+      return true;
+    });
+    replaceChildren(
+      tables,
+      list.length === 0
+        ? h('p', {}, 'No tables yet: open one below.')
+        : shown.length === 0
+          ? h('p', {}, 'No table matches these filters.')
+          : tableList(shown, sit),
+    );
+  };
+
+  const learnDetails = async () => {
+    const wanted = list.filter((table) => details.get(table.tableId)?.version !== table.version).slice(0, DETAILS_PER_REFRESH);
+    await Promise.all(
+      wanted.map(async (table) => {
+        try {
+          const { view, version } = await api.view(table.tableId, null);
+          const players = view.seats.flatMap((seat) => (seat.occupant === null || seat.occupant.bot ? [] : [seat.occupant.name]));
+          details.set(table.tableId, { version, options: view.options as unknown as Record<string, unknown>, players });
+        } catch {
+          // The lobby shows the table without its details.
+        }
+      }),
+    );
+    if (wanted.length > 0) draw();
+  };
+
   const refresh = async () => {
     try {
-      const list = await api.listTables();
-      replaceChildren(tables, list.length === 0 ? h('p', {}, 'No tables yet: open one below.') : tableList(list, sit));
+      const tables = await api.listTables();
+      // Games under way first, then those waiting for players, finished last.
+      const rank = (table: LobbyTable) => (table.finished ? 2 : table.hand > 0 ? 0 : 1);
+      list = [...tables].sort((a, b) => rank(a) - rank(b));
+      draw();
+      void learnDetails();
     } catch (error) {
       fail(error);
     }
   };
+  for (const filter of [gameFilter, stateFilter, mineFilter]) filter.addEventListener('change', draw);
 
   replaceChildren(
     root,
@@ -118,8 +124,22 @@ export function showLobby(root: HTMLElement): () => void {
       { class: 'lobby' },
       h('h2', {}, 'Lobby'),
       message,
-      h('p', {}, h('label', { for: 'player-name' }, 'Your name '), nameInput),
-      h('section', { 'aria-labelledby': 'tables-heading' }, h('h3', { id: 'tables-heading' }, 'Tables ', h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh')), tables),
+      h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, 'Your name '), nameInput),
+      h(
+        'section',
+        { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
+        h('h3', { id: 'tables-heading' }, 'Tables ', h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh')),
+        h(
+          'div',
+          { class: 'filters', role: 'group', 'aria-label': 'Filters' },
+          h('label', { for: 'filter-game' }, 'Filter: game '),
+          gameFilter,
+          h('label', { for: 'filter-state' }, 'tables '),
+          stateFilter,
+          h('label', { class: 'check' }, mineFilter, ' My tables only'),
+        ),
+        tables,
+      ),
       createForm(name, fail),
     ),
   );
@@ -128,136 +148,58 @@ export function showLobby(root: HTMLElement): () => void {
   return () => window.clearInterval(timer);
 }
 
-function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: number) => void): HTMLElement {
-  return h(
-    'table',
-    { class: 'table-list' },
-    h('thead', {}, h('tr', {}, ['Table', 'Game', 'State', 'Seats', ''].map((heading) => h('th', {}, heading)))),
-    h(
-      'tbody',
-      {},
-      list.map((table) => {
-        const held = heldSeat(table.tableId);
-        return h(
-          'tr',
-          { 'data-table': table.tableId },
-          h('td', {}, h('code', {}, table.tableId)),
-          h('td', {}, gameTitle(table.game)),
-          h('td', {}, table.finished ? 'finished' : table.phase, table.hand > 0 ? ` · hand ${table.hand}` : ''),
-          h(
-            'td',
-            {},
-            table.openSeats.length === 0
-              ? 'full'
-              : table.openSeats.map((seat) => h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, `Sit at seat ${seat}`)),
-          ),
-          h(
-            'td',
-            {},
-            held !== null && !table.finished ? h('a', { href: `#/table/${table.tableId}` }, `Back to seat ${held.seat}`) : null,
-            ' ',
-            h('a', { href: `#/watch/${table.tableId}` }, 'Watch'),
-            ' ',
-            table.finished ? h('a', { href: `#/replay/${table.tableId}` }, 'Replay') : null,
-          ),
-        );
-      }),
-    ),
-  );
+/** A table's state in words: "Playing tricks · hand 2 of 5", "Waiting for players: 2 open seats", "Finished". */
+function stateWords(table: LobbyTable): string {
+  if (table.finished) return 'Finished';
+  const options = details.get(table.tableId)?.options;
+  if (table.phase === 'seating') return `${phaseWords('seating')}: ${table.openSeats.length} open seat${table.openSeats.length === 1 ? '' : 's'}`;
+  return `${phaseWords(table.phase)}${table.hand > 0 ? ` · ${handProgress(table.hand, table.game, options)}` : ''}`;
 }
 
-function createForm(name: () => string | null, fail: (error: unknown) => void): HTMLElement {
-  const gameSelect = h(
-    'select',
-    { id: 'new-game', name: 'game' },
-    (Object.keys(GAMES) as GameName[]).map((game) => h('option', { value: game }, `${GAMES[game].title} (${GAMES[game].seats} players)`)),
-  );
-  const optionsBox = h('div', { class: 'options' });
-  const clockSelect = h(
-    'select',
-    { id: 'turn-clock', name: 'turnSeconds' },
-    [['', 'none'], ['30', '30 seconds'], ['60', 'a minute'], ['300', '5 minutes']].map(([value, label]) => h('option', { value }, label)),
-  );
-  const seatsBox = h('fieldset', { class: 'seat-choices' });
-  const seatChoices: SeatChoice[] = [];
-
-  const drawGame = () => {
-    const game = GAMES[gameSelect.value as GameName];
-    replaceChildren(
-      optionsBox,
-      Object.entries(game.options).map(([option, values]) =>
-        h(
-          'p',
-          {},
-          h('label', { for: `option-${option}` }, `${OPTION_LABELS[option] ?? option} `),
-          h('select', { id: `option-${option}`, name: option }, values.map(({ value, label }) => h('option', { value }, label))),
-        ),
-      ),
-    );
-    seatChoices.length = 0;
-    for (let seat = 0; seat < game.seats; seat++) seatChoices.push(seat === 0 ? 'me' : 'bot');
-    drawSeats();
-  };
-
-  const drawSeats = () => {
-    replaceChildren(
-      seatsBox,
-      h('legend', {}, 'Who sits where'),
-      seatChoices.map((choice, seat) => {
-        const select = h(
-          'select',
-          { id: `seat-${seat}`, name: `seat-${seat}` },
-          (['me', 'bot', 'open'] as const).map((value) =>
-            h('option', { value, selected: value === choice }, value === 'me' ? 'me' : value === 'bot' ? 'a bot' : 'open for a person'),
-          ),
-        );
-        select.addEventListener('change', () => {
-          const chosen = select.value as SeatChoice;
-          // One browser holds one seat: choosing "me" here frees the seat chosen before.
-          if (chosen === 'me') for (const [index, other] of seatChoices.entries()) if (other === 'me') seatChoices[index] = 'open';
-          seatChoices[seat] = chosen;
-          drawSeats();
-        });
-        const team = gameSelect.value === 'antiCupid' ? '' : ` (team ${teamOf(seat)})`;
-        return h('p', {}, h('label', { for: `seat-${seat}` }, `Seat ${seat}${team} `), select);
-      }),
-    );
-  };
-
-  gameSelect.addEventListener('change', drawGame);
-  drawGame();
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const mine = seatChoices.indexOf('me');
-    const player = mine === -1 ? '' : name();
-    if (player === null) return;
-    const game = gameSelect.value as GameName;
-    const options = Object.fromEntries([...optionsBox.querySelectorAll('select')].map((select) => [select.name, select.value]));
-    const bots = seatChoices.flatMap((choice, seat) => (choice === 'bot' ? [seat] : []));
-    try {
-      const turnSeconds = clockSelect.value === '' ? {} : { turnSeconds: Number(clockSelect.value) };
-      const { tableId } = await api.createTable({ game, options, bots, ...turnSeconds });
-      if (mine !== -1) {
-        const taken = await api.takeSeat(tableId, mine, player);
-        holdSeat(tableId, { seat: taken.seat, token: taken.token });
-        location.hash = `#/table/${tableId}`;
-      } else {
-        location.hash = `#/watch/${tableId}`;
-      }
-    } catch (error) {
-      fail(error);
-    }
-  };
-
+function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: number) => void): HTMLElement {
   return h(
-    'form',
-    { class: 'create', 'aria-labelledby': 'create-heading', onsubmit: (event: Event) => void submit(event) },
-    h('h3', { id: 'create-heading' }, 'Open a table'),
-    h('p', {}, h('label', { for: 'new-game' }, 'Game '), gameSelect),
-    optionsBox,
-    h('p', {}, h('label', { for: 'turn-clock' }, 'Turn clock (a bot moves for a seat that lets it run out) '), clockSelect),
-    seatsBox,
-    h('button', { type: 'submit', class: 'primary' }, 'Open table'),
+    'div',
+    { class: 'scroll-x' },
+    h(
+      'table',
+      { class: 'table-list' },
+      h('thead', {}, h('tr', {}, ['Game', 'State', 'Players', 'Seats', ''].map((heading) => h('th', { scope: 'col' }, heading)))),
+      h(
+        'tbody',
+        {},
+        list.map((table) => {
+          const held = heldSeat(table.tableId);
+          const left = leftSeat(table.tableId);
+          const players = details.get(table.tableId)?.players ?? [];
+          return h(
+            'tr',
+            { 'data-table': table.tableId, class: isMyTable(table.tableId) ? 'mine' : '' },
+            h('td', {}, h('strong', {}, gameTitle(table.game)), h('br'), h('code', { class: 'muted small' }, table.tableId)),
+            h('td', { class: 'state' }, stateWords(table)),
+            h('td', {}, players.length === 0 ? h('span', { class: 'muted' }, 'bots only') : players.join(', ')),
+            h(
+              'td',
+              {},
+              table.finished
+                ? null
+                : held === null && left !== null
+                  ? h('button', { type: 'button', class: 'primary', onclick: () => sit(table.tableId, left) }, `Take seat ${left} back`)
+                  : table.openSeats.length === 0
+                    ? h('span', { class: 'muted' }, 'full')
+                    : table.openSeats.map((seat) => h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, `Sit at seat ${seat}`)),
+            ),
+            h(
+              'td',
+              { class: 'links' },
+              held !== null && !table.finished ? h('a', { href: `#/table/${table.tableId}` }, `Back to seat ${held.seat}`) : null,
+              ' ',
+              h('a', { href: `#/watch/${table.tableId}` }, table.finished ? 'See the end' : 'Watch'),
+              ' ',
+              table.finished ? h('a', { href: `#/replay/${table.tableId}` }, 'Replay') : null,
+            ),
+          );
+        }),
+      ),
+    ),
   );
 }

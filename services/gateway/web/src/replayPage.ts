@@ -1,46 +1,72 @@
 /**
- * A finished table, event by event: a timeline (slider and buttons) over
- * GET /api/tables/:id/replay?at=N, drawn with the same board as live play,
- * every hand open once the game is over, and the state diagram highlighting
- * the state after each step.
+ * A table event by event: a timeline (slider, buttons, autoplay) over
+ * GET /api/tables/:id/replay?at=N, drawn on the same felt as live play, with
+ * the state diagram beside it lit at each step. Once the game is over every
+ * hand is open, and the replay can be watched as any seat saw it
+ * (replaySeatView.ts); before that it shows what a spectator saw.
  */
-import type { Card } from '../../../../machines/cards/card.js';
 import { api, type LoggedEvent, type ReplayStep, type ReplayView } from './api.js';
-import { cardName, sortCards } from './cards.js';
-import { h, replaceChildren } from './dom.js';
-import { cardFace, lastHandPanel, phaseName, scoresPanel, seatName, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
+import { h, replaceChildren } from './dom.js';
+import { felt, FeltMemory } from './felt.js';
+import { handSummary } from './handSummary.js';
+import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
+import { handProgress, phaseWords, shortName } from './words.js';
 
-export function showReplay(root: HTMLElement, tableId: string, startAt: number | null): () => void {
+const SPEEDS: readonly [string, number][] = [
+  ['slow', 1500],
+  ['normal', 700],
+  ['fast', 250],
+];
+
+export function showReplay(root: HTMLElement, tableId: string, startAt: number | null, startSeat: number | null): () => void {
   const frame = h('div', { class: 'replay-frame' }, h('p', {}, 'Loading replay…'));
   const slider = h('input', { type: 'range', id: 'timeline', min: 1, max: 1, value: 1, step: 1 });
   const position = h('output', { for: 'timeline', class: 'position', 'aria-live': 'polite' });
   const buttons = {
-    first: h('button', { type: 'button', 'aria-label': 'First event' }, '« First'),
-    previous: h('button', { type: 'button', 'aria-label': 'Previous event' }, '◀ Previous'),
-    next: h('button', { type: 'button', 'aria-label': 'Next event' }, 'Next ▶'),
-    last: h('button', { type: 'button', 'aria-label': 'Last event' }, 'Last »'),
+    first: h('button', { type: 'button', 'aria-label': 'First event' }, '⏮'),
+    previous: h('button', { type: 'button', 'aria-label': 'Previous event' }, '◀'),
+    play: h('button', { type: 'button', class: 'primary autoplay', 'aria-pressed': 'false' }, '▶ Play'),
+    next: h('button', { type: 'button', 'aria-label': 'Next event' }, '▶'),
+    last: h('button', { type: 'button', 'aria-label': 'Last event' }, '⏭'),
   };
+  const speed = h('select', { id: 'replay-speed' }, SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)));
+  const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
+  const note = h('p', { class: 'muted small replay-note' });
   const controls = h(
     'div',
     { class: 'timeline', role: 'group', 'aria-label': 'Timeline' },
     buttons.first,
     buttons.previous,
-    h('label', { for: 'timeline', class: 'sr-only' }, 'Event'),
-    slider,
+    buttons.play,
     buttons.next,
     buttons.last,
+    h('label', { for: 'timeline', class: 'sr-only' }, 'Event'),
+    slider,
+    h('label', { for: 'replay-speed', class: 'small' }, 'Speed '),
+    speed,
+    h('label', { for: 'replay-seat', class: 'small' }, 'Watch as '),
+    seatSelect,
     position,
   );
   const heading = h('h2', {}, `Replay of table ${tableId}`);
-  replaceChildren(root, h('div', { class: 'replay-page' }, h('nav', {}, h('a', { href: '#/' }, 'Lobby')), heading, controls, frame));
+  const side = h('aside', { class: 'side replay-side' });
+  replaceChildren(
+    root,
+    h('div', { class: 'replay-page' }, h('nav', {}, h('a', { href: '#/', class: 'button-like' }, '← Lobby')), heading, controls, note, h('div', { class: 'replay-layout' }, frame, side)),
+  );
 
   let events: LoggedEvent[] = [];
   let length = 1;
   let at = 1;
+  let asSeat: number | null = startSeat;
+  let latest: ReplayStep | null = null;
   let requested = 0;
   let closed = false;
+  let autoplay: number | undefined;
   let diagram: LiveDiagram | null = null;
+  const memory = new FeltMemory();
 
   const show = async (target: number) => {
     at = Math.max(1, Math.min(length, target));
@@ -48,44 +74,95 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     const ticket = ++requested;
     const step = await api.replay(tableId, at);
     if (ticket !== requested || closed) return;
+    latest = step;
     draw(step);
   };
 
   const draw = (step: ReplayStep) => {
-    const view = step.view;
+    const open = step.view;
+    const view = asSeat === null ? open : seatView(open, asSeat);
     length = Math.max(events.length, step.version);
     slider.max = String(length);
     slider.value = String(step.at);
-    history.replaceState(null, '', `#/replay/${tableId}?at=${step.at}`);
-    heading.textContent = `Replay of ${view.title} · table ${tableId}`;
-    position.textContent = `Event ${step.at} of ${length}: ${eventWords(events[step.at - 1])}`;
+    history.replaceState(null, '', `#/replay/${tableId}?at=${step.at}${asSeat === null ? '' : `&seat=${asSeat}`}`);
+    heading.textContent = `Replay of ${open.title} · table ${tableId}`;
+    const words = eventWords(open, events[step.at - 1]);
+    position.textContent = `Event ${step.at} of ${length}${words === '' ? '' : `: ${words}`}`;
     slider.setAttribute('aria-valuetext', position.textContent);
     buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
     buttons.next.disabled = buttons.last.disabled = step.at >= length;
+    drawSeatChoices(open);
+    note.textContent =
+      open.openHands === undefined
+        ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
+        : asSeat === null
+          ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
+          : `As ${shortName(open, asSeat)} saw it: their own hand and role only.`;
+    const status = view.outcome?.finished ? turnSentence(view) : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`}. ${turnSentence(view)}`;
     replaceChildren(
       frame,
-      h('p', { class: 'status' }, view.outcome?.finished ? turnSentence(view) : `${phaseName(view.phase)}${view.hand === null ? '' : ` · hand ${view.hand.number}`}. ${turnSentence(view)}`),
-      h('div', { class: 'board' }, seatsPanel(view), trickPanel(view)),
-      openHands(view),
-      h('div', { class: 'results' }, scoresPanel(view), sevensPanel(view), lastHandPanel(view)),
+      h('p', { class: 'status' }, status),
+      felt(view, { memory, bottomSeat: asSeat ?? 0 }),
+      asSeat === null ? openHands(open) : seatHand(view),
     );
-    if (diagram === null) {
-      diagram = liveDiagram(view.game, view.title);
-      root.append(diagram.element);
-    }
-    diagram.highlight(step.activeStates);
+    replaceChildren(
+      side,
+      diagramPanel(view.game, view.title),
+      view.lastHand === null ? null : h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Hand ${view.lastHand.index + 1}, scored`), handSummary(view, view.lastHand)),
+      scoresPanel(view),
+      tricksPanel(view),
+      scoreSheet(view),
+    );
+    diagram?.highlight(step.activeStates);
+  };
+
+  const diagramPanel = (game: string, title: string): HTMLElement => {
+    diagram ??= liveDiagram(game, title);
+    return h('section', { class: 'panel diagram-panel' }, diagram.element);
+  };
+
+  const drawSeatChoices = (view: ReplayView) => {
+    if (view.openHands === undefined || seatSelect.options.length > 1) return;
+    seatSelect.disabled = false;
+    for (const seat of view.seats) seatSelect.append(h('option', { value: seat.seat, selected: seat.seat === asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`));
   };
 
   const go = (target: number) => {
     show(target).catch((error: unknown) => replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))));
   };
+  const stopAutoplay = () => {
+    window.clearTimeout(autoplay);
+    autoplay = undefined;
+    buttons.play.textContent = '▶ Play';
+    buttons.play.setAttribute('aria-pressed', 'false');
+  };
+  const tick = () => {
+    if (at >= length || closed) return stopAutoplay();
+    show(at + 1).then(
+      () => {
+        if (autoplay !== undefined) autoplay = window.setTimeout(tick, Number(speed.value));
+      },
+      () => stopAutoplay(),
+    );
+  };
+  buttons.play.addEventListener('click', () => {
+    if (autoplay !== undefined) return stopAutoplay();
+    if (at >= length) go(1);
+    buttons.play.textContent = '⏸ Pause';
+    buttons.play.setAttribute('aria-pressed', 'true');
+    autoplay = window.setTimeout(tick, Number(speed.value));
+  });
   buttons.first.addEventListener('click', () => go(1));
   buttons.previous.addEventListener('click', () => go(at - 1));
   buttons.next.addEventListener('click', () => go(at + 1));
   buttons.last.addEventListener('click', () => go(length));
   slider.addEventListener('input', () => go(Number(slider.value)));
+  seatSelect.addEventListener('change', () => {
+    asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);
+    if (latest !== null) draw(latest);
+  });
 
-  /** The log names each event on the timeline; without it, a replay step tells how long the timeline is. */
+  /** The log names each event on the timeline; without it (a game not over), a replay step tells how long the timeline is. */
   const start = async () => {
     events = await api.log(tableId).catch(() => []);
     length = events.length > 0 ? events.length : (await api.replay(tableId, 1)).version;
@@ -95,58 +172,6 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
 
   return () => {
     closed = true;
+    stopAutoplay();
   };
-}
-
-/** Once the game is over a replay shows every seat's hand, as each seat saw it. */
-function openHands(view: ReplayView): HTMLElement | null {
-  if (view.openHands === undefined) return null;
-  return h(
-    'section',
-    { class: 'open-hands', 'aria-label': 'Every hand' },
-    h('h3', {}, 'Every hand'),
-    h(
-      'ul',
-      {},
-      view.openHands.map((open) =>
-        h(
-          'li',
-          { 'data-seat': open.seat },
-          h('strong', {}, `${seatName(view, open.seat)}${open.role === null ? '' : open.role === 'traitor' ? ' (Traitor)' : ' (Matchmaker)'}: `),
-          open.cards.length === 0 ? 'no cards' : sortCards(open.cards).map(cardFace),
-          open.passesSent.length === 0 ? null : h('span', { class: 'muted' }, ' passes ', open.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to seat ${pass.to} `))),
-          open.accusation === null ? null : h('span', { class: 'muted' }, ` named seat ${open.accusation}`),
-        ),
-      ),
-    ),
-  );
-}
-
-/** One log event in words: "seat 2 played 9 of Diamonds". */
-function eventWords(event: LoggedEvent | undefined): string {
-  if (event === undefined) return '';
-  const data = event.data;
-  const seat = typeof data.seat === 'number' ? `Seat ${data.seat}` : '';
-  switch (event.type) {
-    case 'table.created':
-      return 'table opened';
-    case 'seat.joined': {
-      const player = data.player as { name?: string; bot?: boolean } | undefined;
-      return `${player?.name ?? 'someone'}${player?.bot ? ' (bot)' : ''} sat at ${seat.toLowerCase()}`;
-    }
-    case 'seat.left':
-      return `${seat} left`;
-    case 'hand.dealt':
-      return 'a hand was dealt';
-    case 'cards.passed':
-      return `${seat} passed`;
-    case 'card.played':
-      return `${seat} played ${cardName(data.card as Card)}`;
-    case 'traitor.accused':
-      return `${seat} named seat ${String(data.accused)}`;
-    case 'turn.timedOut':
-      return `${seat}'s turn clock ran out`;
-    default:
-      return event.type;
-  }
 }

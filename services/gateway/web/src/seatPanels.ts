@@ -1,78 +1,42 @@
 /**
- * What only a seated player sees and does: their role, their hand as
- * buttons (playable cards highlighted, from view.hand.legalCards), passing
- * and accusation.
+ * What only the seated player sees and does beside their hand (handBar.ts):
+ * their role, the passing choices, the accusation, and notes on what they
+ * passed, received and named.
  */
-import type { Card } from '../../../../machines/cards/card.js';
-import type { Action } from '../../../../machines/table/refusal.js';
 import type { TableView } from '../../../../machines/view.js';
-import { cardFace, seatName } from './board.js';
-import { cardName, sortCards, suitName } from './cards.js';
+import { cardFace } from './board.js';
+import { suitName } from './cards.js';
 import { h } from './dom.js';
+import { ownAction } from './handBar.js';
 import type { PassSelection } from './passSelection.js';
+import { shortName } from './words.js';
 
 export interface SeatControls {
-  readonly seat: number;
-  /** A command is on its way, or its effect has not reached the view yet. */
   readonly busy: boolean;
   readonly selection: PassSelection;
-  choose(card: Card): void;
   aimAt(seat: number): void;
-  play(card: Card): void;
   pass(): void;
   accuse(seat: number): void;
-}
-
-export function ownAction(view: TableView): Action | null {
-  return view.awaiting.find((awaited) => awaited.seat === view.viewer)?.action ?? null;
 }
 
 /** A Traitor of Love: the viewer's tracking card, dealt anew each hand. */
 export function rolePanel(view: TableView): HTMLElement | null {
   const roleCard = view.hand?.roleCard ?? null;
   if (roleCard === null) return null;
-  const role = roleCard === 7 ? 'the Traitor (your tracking card is Hearts)' : `a Matchmaker (your tracking card is ${suitName(roleCard)})`;
-  return h('p', { class: 'role' }, `Your role this hand: ${role}.`);
+  const traitor = roleCard === 7;
+  const role = traitor ? 'the Traitor' : 'a Matchmaker';
+  const want = traitor
+    ? 'You score for the other team’s marriages, and for each teammate who does not name you.'
+    : 'You score for your own team’s marriages, and +2 if you name the Traitor when they are on your team.';
+  return h(
+    'p',
+    { class: `role ${traitor ? 'role-traitor' : 'role-matchmaker'}` },
+    h('strong', {}, `Your role this hand: ${role}`),
+    ` (tracking card: ${suitName(roleCard)}). ${want}`,
+  );
 }
 
-export function handPanel(view: TableView, controls: SeatControls): HTMLElement | null {
-  const cards = sortCards(view.hand?.cards ?? []);
-  if (cards.length === 0) return null;
-  const action = ownAction(view);
-  const legal = new Set(view.hand?.legalCards ?? []);
-  const button = (card: Card): HTMLElement => {
-    if (action === 'pass') {
-      const to = controls.selection.recipientOf(card);
-      return h(
-        'button',
-        {
-          type: 'button',
-          class: `card-button${to === undefined ? '' : ' selected'}`,
-          'aria-label': to === undefined ? cardName(card) : `${cardName(card)}, passing to ${seatName(view, to)}`,
-          'aria-pressed': to === undefined ? 'false' : 'true',
-          disabled: controls.busy,
-          onclick: () => controls.choose(card),
-        },
-        cardFace(card),
-      );
-    }
-    const playable = action === 'play' && legal.has(card);
-    return h(
-      'button',
-      {
-        type: 'button',
-        class: `card-button${playable ? ' legal' : ''}`,
-        'aria-label': cardName(card),
-        disabled: !playable || controls.busy,
-        onclick: () => controls.play(card),
-      },
-      cardFace(card),
-    );
-  };
-  return h('section', { class: 'hand', 'aria-label': 'Your hand' }, h('h3', {}, `Your hand (${cards.length})`), h('div', { class: 'cards' }, cards.map(button)));
-}
-
-/** Passing, the accusation, or notes on what the player passed, received and named. */
+/** Passing or the accusation: what the player is asked to do now, above the hand. */
 export function actionPanel(view: TableView, controls: SeatControls): HTMLElement | null {
   switch (ownAction(view)) {
     case 'pass':
@@ -88,8 +52,9 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
   const { selection } = controls;
   return h(
     'section',
-    { class: 'passing', 'aria-label': 'Passing' },
-    h('h3', {}, 'Pass one card to each of'),
+    { class: 'passing', 'aria-labelledby': 'passing-heading' },
+    h('h3', { id: 'passing-heading', class: 'sr-only' }, 'Passing'),
+    h('span', { class: 'passing-lead' }, 'Pass one card to each:'),
     h(
       'div',
       { class: 'recipients' },
@@ -98,8 +63,8 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
         return h(
           'button',
           { type: 'button', class: 'recipient', 'aria-pressed': selection.next === seat ? 'true' : 'false', onclick: () => controls.aimAt(seat) },
-          `To ${seatName(view, seat)}: `,
-          card === undefined ? h('em', {}, 'choose a card') : cardFace(card),
+          `To ${seatLabel(view, seat)}: `,
+          card === undefined ? h('em', {}, 'pick a card') : cardFace(card),
         );
       }),
     ),
@@ -107,13 +72,18 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
   );
 }
 
+/** "Seat 1 · Bo": recipients and the accused are named with their seat, as the table shows them. */
+function seatLabel(view: TableView, seat: number): string {
+  return `Seat ${seat} · ${shortName(view, seat)}`;
+}
+
 function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
   return h(
     'section',
-    { class: 'accusation', 'aria-label': 'Accusation' },
-    h('h3', {}, 'Which teammate is the Traitor?'),
+    { class: 'accusation', 'aria-labelledby': 'accusation-heading' },
+    h('h3', { id: 'accusation-heading' }, 'Which teammate is the Traitor?'),
     (view.hand?.mayAccuse ?? []).map((seat) =>
-      h('button', { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) }, `Accuse ${seatName(view, seat)}`),
+      h('button', { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) }, `Accuse ${seatLabel(view, seat)}`),
     ),
   );
 }
@@ -123,11 +93,11 @@ function notesPanel(view: TableView): HTMLElement | null {
   if (hand === null) return null;
   const notes: HTMLElement[] = [];
   if (view.phase === 'passing' && hand.passesSent.length > 0) {
-    notes.push(h('p', {}, 'You passed: ', hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to ${seatName(view, pass.to)} `))));
+    notes.push(h('span', {}, 'You passed: ', hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to ${shortName(view, pass.to)} `))));
   }
   if (hand.passesReceived.length > 0 && hand.tricks.length === 0) {
-    notes.push(h('p', {}, 'You received: ', hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), ` from ${seatName(view, pass.from)} `))));
+    notes.push(h('span', {}, 'You received: ', hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), ` from ${shortName(view, pass.from)} `))));
   }
-  if (hand.accusation !== null && hand.traitor === null) notes.push(h('p', {}, `You named ${seatName(view, hand.accusation)}.`));
-  return notes.length === 0 ? null : h('section', { class: 'notes-panel', 'aria-label': 'Your notes' }, notes);
+  if (hand.accusation !== null && hand.traitor === null) notes.push(h('span', {}, `You named ${shortName(view, hand.accusation)}.`));
+  return notes.length === 0 ? null : h('div', { class: 'notes-panel', 'aria-label': 'Your notes', role: 'note' }, notes);
 }

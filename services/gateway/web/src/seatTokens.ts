@@ -31,3 +31,41 @@ export function playerName(): string {
 export function rememberPlayerName(name: string): void {
   localStorage.setItem('suitors.name', name);
 }
+
+const leftKey = (tableId: string) => `suitors.left.${tableId}`;
+
+/** The seat this browser left at a table, so it can offer to take it back. */
+export function leftSeat(tableId: string): number | null {
+  const seat = Number(localStorage.getItem(leftKey(tableId)) ?? 'NaN');
+  return Number.isInteger(seat) ? seat : null;
+}
+
+export function rememberLeftSeat(tableId: string, seat: number | null): void {
+  if (seat === null) localStorage.removeItem(leftKey(tableId));
+  else localStorage.setItem(leftKey(tableId), String(seat));
+}
+
+/** What this browser chose when it opened a table that the API does not show again (the turn clock), for a rematch. */
+export interface OpenedTable {
+  readonly turnSeconds: number | null;
+  readonly rematchOf?: string;
+}
+
+const openedKey = 'suitors.opened';
+
+export function openedTables(): Record<string, OpenedTable> {
+  try {
+    return (JSON.parse(localStorage.getItem(openedKey) ?? '{}') as Record<string, OpenedTable>) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function rememberOpenedTable(tableId: string, opened: OpenedTable): void {
+  localStorage.setItem(openedKey, JSON.stringify({ ...openedTables(), [tableId]: opened }));
+}
+
+/** Tables this browser opened, sits at or left: the lobby's "my tables". */
+export function isMyTable(tableId: string): boolean {
+  return heldSeat(tableId) !== null || leftSeat(tableId) !== null || tableId in openedTables();
+}

@@ -19,7 +19,18 @@ export function sideLabel(view: TableView, seat: number): string {
   if (view.game !== 'antiCupid') return `Team ${teamOf(seat)}`;
   const antiCupid = view.hand?.antiCupid ?? null;
   if (antiCupid === null) return '';
-  if (seat === antiCupid) return 'Anti-Cupid';
-  const distanceLeft = (seat - antiCupid + view.seats.length) % view.seats.length;
-  return distanceLeft % 2 === 1 ? 'Partnership A' : 'Partnership B';
+  const side = antiCupidSide(seat, antiCupid, view.seats.length);
+  return side === 'antiCupid' ? 'Anti-Cupid' : `Partnership ${side}`;
+}
+
+/** Anti-Cupid's side of a seat in a hand: counting left of Anti-Cupid, the 1st and 3rd are A, the 2nd and 4th B. */
+export function antiCupidSide(seat: number, antiCupid: number, seatCount: number): 'A' | 'B' | 'antiCupid' {
+  if (seat === antiCupid) return 'antiCupid';
+  const distanceLeft = (seat - antiCupid + seatCount) % seatCount;
+  return distanceLeft % 2 === 1 ? 'A' : 'B';
+}
+
+/** The seats of an Anti-Cupid partnership in a hand. */
+export function partnershipSeats(side: 'A' | 'B', antiCupid: number, seatCount: number): number[] {
+  return Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => antiCupidSide(seat, antiCupid, seatCount) === side);
 }

@@ -1,18 +1,30 @@
 /**
- * A table, for a seated player or a spectator: the public board, and for a
- * player their hand and moves (seatPanels.ts), then the game's state diagram
- * with the table's state highlighted (diagram.ts). The first view comes over
- * HTTP, every later one over the WebSocket; commands go over HTTP.
+ * A table, for a seated player or a spectator: a bar with the game and the
+ * player's choices (rules, sound, leave), the felt with the seats round it
+ * and the trick in the middle (felt.ts), the panels beside it (scores, the
+ * tricks of the hand, the score sheet, invites, the state diagram), and for
+ * a player their hand docked along the bottom (handBar.ts). Between hands
+ * and at the end, betweenHands.ts holds the summary. The first view comes
+ * over HTTP, every later one over the WebSocket; commands go over HTTP.
  */
 import type { TableView } from '../../../../machines/view.js';
 import { api, ApiError, type PlayerCommand, type VersionedView } from './api.js';
-import { lastHandPanel, phaseName, scoresPanel, seatsPanel, sevensPanel, trickPanel, turnSentence } from './board.js';
+import { BetweenHands } from './betweenHands.js';
+import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
-import { h, joined, replaceChildren } from './dom.js';
+import { h, replaceChildren } from './dom.js';
+import { felt, FeltMemory } from './felt.js';
+import { gameOverHeadline, rematch, standings } from './gameOver.js';
+import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
+import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
+import { confirmModal, openModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
-import { heldSeat, releaseSeat, type HeldSeat } from './seatTokens.js';
-import { actionPanel, handPanel, rolePanel, type SeatControls } from './seatPanels.js';
+import { rulesHelp } from './rulesHelp.js';
+import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
+import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
+import { setSound, soundOn, TurnCue } from './turnCue.js';
+import { ACTION_WORDS, handProgress, phaseWords } from './words.js';
 
 interface PageState {
   view: TableView | null;
@@ -22,6 +34,8 @@ interface PageState {
   pendingVersion: number;
   error: string | null;
   notice: string | null;
+  /** Why the card just picked cannot be played. */
+  hint: string | null;
   connection: LiveState;
   turnDeadline: string | null;
 }
@@ -29,26 +43,24 @@ interface PageState {
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
   let held: HeldSeat | null = watchOnly ? null : heldSeat(tableId);
   let selection: PassSelection | null = null;
-  const state: PageState = {
-    view: null,
-    version: 0,
-    sending: false,
-    pendingVersion: 0,
-    error: null,
-    notice: null,
-    connection: 'connecting',
-    turnDeadline: null,
-  };
-  const board = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
+  const state: PageState = { view: null, version: 0, sending: false, pendingVersion: 0, error: null, notice: null, hint: null, connection: 'connecting', turnDeadline: null };
+  const page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
   const clock = h('span', { class: 'clock' });
+  const memory = new FeltMemory();
+  const focus = new HandFocus();
+  const between = new BetweenHands(tableId);
+  const cue = new TurnCue('Seven Suitors');
   let diagram: LiveDiagram | null = null;
+  let diagramPanel: HTMLDetailsElement | null = null;
+  let dock: HTMLElement | null = null;
+  const dockSize = new ResizeObserver(() => page.style.setProperty('--dock-height', `${dock?.offsetHeight ?? 0}px`));
   let stopLive = () => {};
   let closed = false;
-  replaceChildren(root, board);
+  replaceChildren(root, page);
 
   const tickClock = () => {
     const left = state.turnDeadline === null ? null : Math.max(0, Math.ceil((Date.parse(state.turnDeadline) - Date.now()) / 1000));
-    clock.textContent = left === null ? '' : `(turn clock: ${left} s)`;
+    clock.textContent = left === null ? '' : ` (turn clock: ${left} s)`;
   };
   const clockTimer = window.setInterval(tickClock, 1000);
 
@@ -57,66 +69,119 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     if (view === null) return;
     if (diagram === null) {
       diagram = liveDiagram(view.game, view.title);
-      root.append(diagram.element);
+      diagramPanel = h('details', { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches }, h('summary', {}, 'State diagram'), diagram.element);
     }
-    const controls = held === null ? null : seatControls(view, held.seat);
+    focus.capture();
+    const controls = held === null ? null : seatControls(view);
+    const hand = held === null ? null : handBar(view, handActions(view));
+    const action = controls === null ? null : actionPanel(view, controls);
+    dock = hand === null && action === null ? null : h('section', { class: 'hand-dock', 'aria-label': 'Your hand' }, h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''), action, hand);
     replaceChildren(
-      board,
+      page,
       header(view),
-      h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }, turnSentence(view), ' ', clock),
-      held === null ? null : rolePanel(view),
-      state.notice === null ? null : h('p', { class: 'notice' }, state.notice),
+      h('p', { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' }, turnSentence(view), clock),
+      state.notice === null ? null : h('p', { class: 'notice' }, state.notice, ' ', retakeButton(view)),
       state.error === null ? null : h('p', { class: 'error', role: 'alert' }, state.error),
-      h('div', { class: 'board' }, seatsPanel(view), trickPanel(view)),
-      controls === null ? null : handPanel(view, controls),
-      controls === null ? null : actionPanel(view, controls),
-      h('div', { class: 'results' }, scoresPanel(view), sevensPanel(view), lastHandPanel(view)),
+      held === null ? null : rolePanel(view),
+      h(
+        'div',
+        { class: 'table-layout' },
+        h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
+        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
+      ),
+      dock,
     );
+    dockSize.disconnect();
+    if (dock !== null) dockSize.observe(dock);
+    else page.style.setProperty('--dock-height', '0px');
+    focus.restore(dock?.querySelector('.hand-cards') ?? null);
+    const own = ownAction(view);
+    cue.update(own !== null && !between.open, own === null ? '' : ACTION_WORDS[own]);
   };
 
   const header = (view: TableView): HTMLElement =>
     h(
       'header',
       { class: 'table-header' },
-      h('h2', {}, `${view.title} · table ${tableId}`),
+      h('h2', {}, view.title, h('span', { class: 'table-id' }, ` · table ${tableId}`)),
       h(
         'p',
         { class: 'muted' },
         held === null ? 'Spectating' : `Playing as seat ${held.seat}`,
-        ` · ${phaseName(view.phase)}`,
-        view.hand === null ? '' : ` · hand ${view.hand.number}`,
+        ` · ${phaseWords(view.phase)}`,
+        view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`,
         state.connection === 'open' ? '' : ` · ${state.connection}…`,
       ),
       h(
         'nav',
-        {},
-        joined(' · ', [
-          h('a', { href: '#/' }, 'Lobby'),
-          held === null ? null : h('a', { href: `#/watch/${tableId}` }, 'Watch as spectator'),
-          view.outcome?.finished ? h('a', { href: `#/replay/${tableId}` }, 'Replay') : null,
-          held !== null && !view.outcome?.finished ? h('button', { type: 'button', class: 'link', onclick: () => void leave() }, 'Leave seat') : null,
-        ]),
+        { class: 'table-actions', 'aria-label': 'Table' },
+        h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
+        h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
+        h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', onclick: () => (setSound(!soundOn()), render()) }, soundOn() ? '🔔 Sound on' : '🔕 Sound off'),
+        held === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like' }, 'Watch as spectator'),
+        view.outcome?.finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
+        held !== null && !view.outcome?.finished ? h('button', { type: 'button', class: 'danger', onclick: () => void leave() }, 'Leave seat') : null,
       ),
     );
 
-  const seatControls = (view: TableView, seat: number): SeatControls => {
+  const gameOverPanel = (view: TableView): HTMLElement =>
+    h(
+      'section',
+      { class: 'game-over', 'aria-label': 'Game over' },
+      gameOverHeadline(view),
+      standings(view),
+      h(
+        'p',
+        {},
+        held === null ? null : h('button', { type: 'button', class: 'primary rematch', onclick: () => void startRematch() }, 'Rematch'),
+        ' ',
+        h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay'),
+      ),
+    );
+
+  const retakeButton = (view: TableView): HTMLElement | null => {
+    const seat = leftSeat(tableId);
+    if (held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
+    return h('button', { type: 'button', class: 'primary retake', onclick: () => void sitDown(seat) }, `Take seat ${seat} back`);
+  };
+
+  const showRules = (view: TableView) => {
+    const done = h('button', { type: 'button', class: 'primary' }, 'Close');
+    const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options as never)], actions: [done] });
+    done.addEventListener('click', () => modal.close());
+  };
+
+  const handActions = (view: TableView) => ({
+    busy: state.sending || state.version < state.pendingVersion,
+    selection: selectionFor(view),
+    choose: (card: string) => {
+      selectionFor(view).toggle(card as never);
+      state.hint = null;
+      render();
+    },
+    play: (card: string) => void send({ type: 'card.played', card: card as never }),
+    explain: (message: string) => {
+      state.hint = message;
+      render();
+    },
+  });
+
+  const selectionFor = (view: TableView): PassSelection => {
     // The seats to pass to come with the view, while this seat has yet to pass; a choice under way is kept until they change.
     const recipients = view.hand?.passTo ?? [];
     if (selection === null || !sameSeats(selection.recipients, recipients)) selection = new PassSelection(recipients);
-    const chosen = selection;
+    return selection;
+  };
+
+  const seatControls = (view: TableView): SeatControls => {
+    const chosen = selectionFor(view);
     return {
-      seat,
       busy: state.sending || state.version < state.pendingVersion,
       selection: chosen,
-      choose: (card) => {
-        chosen.toggle(card);
-        render();
-      },
       aimAt: (to) => {
         chosen.aimAt(to);
         render();
       },
-      play: (card) => void send({ type: 'card.played', card }),
       pass: () => void send({ type: 'cards.passed', passes: chosen.passes() }),
       accuse: (accused) => void send({ type: 'traitor.accused', accused }),
     };
@@ -126,13 +191,15 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     if (held === null || state.sending) return;
     state.sending = true;
     state.error = null;
+    state.hint = null;
     render();
     try {
       const accepted = await api.send(tableId, held.token, command);
       state.pendingVersion = accepted.version;
       selection?.clear();
     } catch (error) {
-      state.error = error instanceof Error ? error.message : String(error);
+      const explained = command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal' ? whyNotPlayable(state.view, command.card) : null;
+      state.error = explained ?? (error instanceof Error ? error.message : String(error));
     } finally {
       state.sending = false;
       render();
@@ -141,8 +208,10 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
 
   const leave = async () => {
     if (held === null) return;
+    const seat = held.seat;
+    if (!(await confirmModal('Leave your seat?', `A bot plays seat ${seat} until someone takes it. You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
     try {
-      await api.leaveSeat(tableId, held.seat, held.token);
+      await api.leaveSeat(tableId, seat, held.token);
     } catch (error) {
       // A seat already lost is left all the same.
       if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) {
@@ -152,7 +221,41 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
       }
     }
     releaseSeat(tableId);
-    location.hash = '#/';
+    rememberLeftSeat(tableId, seat);
+    restartAsSpectator(`You left seat ${seat}; a bot plays it now.`);
+  };
+
+  const sitDown = async (seat: number) => {
+    const name = playerName();
+    if (name === '') {
+      location.hash = `#/join/${encodeURIComponent(tableId)}/${seat}`;
+      return;
+    }
+    try {
+      await sitAt(tableId, seat, name);
+    } catch (error) {
+      state.error = error instanceof Error ? error.message : String(error);
+      render();
+    }
+  };
+
+  const startRematch = async () => {
+    if (held === null || state.view === null) return;
+    try {
+      const next = await rematch(state.view, tableId, held.seat, playerName() || 'Player');
+      location.hash = `#/table/${next}`;
+    } catch (error) {
+      state.error = error instanceof Error ? error.message : String(error);
+      render();
+    }
+  };
+
+  const restartAsSpectator = (notice: string) => {
+    stopLive();
+    held = null;
+    selection = null;
+    state.notice = notice;
+    run();
   };
 
   const firstView = async () => {
@@ -167,20 +270,38 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     }
   };
 
+  const considerBreak = () => {
+    const view = state.view;
+    if (view === null) return;
+    between.consider(view, {
+      rematch: held === null ? null : () => void startRematch(),
+      replayHref: `#/replay/${tableId}`,
+      afterClose: () => {
+        if (closed) return;
+        (document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]') ?? document.querySelector<HTMLElement>('.status'))?.focus();
+        considerBreak();
+        render();
+      },
+    });
+  };
+
   const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
+    const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
     state.view = view;
     state.version = version;
     state.turnDeadline = turnDeadline;
+    if (turnChanged) state.hint = null;
     if (view.phase !== 'passing') selection?.clear();
     tickClock();
     render();
     diagram?.highlight(activeStates);
+    considerBreak();
   };
 
   const start = async () => {
     const first = await firstView();
-    showView(first);
     if (closed) return;
+    showView(first);
     stopLive = followTable(tableId, held?.token ?? null, first.version, {
       onView: showView,
       onState: (connection) => {
@@ -194,22 +315,23 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
       },
       onSeatLost: () => {
         releaseSeat(tableId);
-        held = null;
-        state.notice = 'Your seat was left or taken over; you are watching.';
-        run();
+        restartAsSpectator('Your seat was left or taken over; you are watching.');
       },
     });
   };
   const run = () =>
     start().catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      replaceChildren(board, h('p', { class: 'error', role: 'alert' }, message), h('a', { href: '#/' }, 'Back to the lobby'));
+      replaceChildren(page, h('p', { class: 'error', role: 'alert' }, message), h('a', { href: '#/' }, 'Back to the lobby'));
     });
   run();
 
   return () => {
     closed = true;
     window.clearInterval(clockTimer);
+    dockSize.disconnect();
+    between.close();
+    cue.reset();
     stopLive();
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * Screenshots of the web client for the README, taken in headless Chromium
+ * (Debian's, as the browser tests use) against the real service run
+ * in-process: the lobby, a table mid-trick for each game, a hand's summary,
+ * the game-over screen, a replay watched as one seat, and the phone layout.
+ *
+ *   npm run screenshots            writes docs/screenshots/*.png
+ */
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/browser/browser.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByClicking } from '../test/browser/flows.js';
+import { apiCall, eventually, startService } from '../test/browser/service.js';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function shoot(page: Page, name: string): Promise<void> {
+  const path = join(OUT, `${name}.png`);
+  await page.screenshot({ path });
+  console.log(`  ${relative(process.cwd(), path)}`);
+}
+
+/** Waits for the person's turn with at least `cards` cards already in the trick. */
+async function midTrick(page: Page, cards: number): Promise<void> {
+  for (;;) {
+    await page.locator(PLAYABLE).first().waitFor();
+    if ((await page.locator('.trick-area .trick-card:not(.taken)').count()) >= cards) return;
+    const before = await page.locator('.hand-cards .card-button').count();
+    await page.locator(PLAYABLE).first().click();
+    await eventually('the card to be played', async () => ((await page.locator('.hand-cards .card-button').count()) < before ? true : null));
+  }
+}
+
+async function newPage(browser: Browser, viewport = DESKTOP, reducedMotion: 'reduce' | 'no-preference' = 'reduce'): Promise<Page> {
+  // Reduced motion: each picture shows the table at rest, not a card in flight.
+  const context = await browser.newContext({ viewport, reducedMotion, deviceScaleFactor: viewport === PHONE ? 2 : 1 });
+  return context.newPage();
+}
+
+async function main(): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  const started = Date.now();
+  console.log('starting the service and Chromium…');
+  const service = await startService();
+  const browser = await launchChromium();
+  try {
+    const url = service.url;
+    console.log('finishing bot games for the lobby and the replay…');
+    const replayTable = await finishedBotGame(url, 'traitorOfLove');
+    await finishedBotGame(url, 'sevenSuitors', { end: 'hands:1' });
+    await apiCall(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
+    await apiCall(url, 'POST', '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 5] });
+
+    console.log('tables mid-trick…');
+    const games = [
+      ['sevenSuitors', 3, { 'Game ends after': 'hands:3' }],
+      ['antiCupid', 0, {}],
+      ['traitorOfLove', 3, {}],
+    ] as const;
+    for (const [game, passes, options] of games) {
+      const page = await newPage(browser);
+      await openTableAsPerson(page, url, game, options);
+      await page.locator('.hand-cards .card-button').first().waitFor();
+      if (passes > 0) await passByClicking(page, passes);
+      await midTrick(page, 2);
+      await shoot(page, `table-${game}`);
+      if (game === 'sevenSuitors') {
+        console.log('a hand summary…');
+        await playByClicking(page, '.summary-dialog');
+        await page.locator('.summary-dialog').waitFor();
+        await shoot(page, 'hand-summary');
+      }
+      await page.context().close();
+    }
+
+    console.log('the lobby…');
+    const lobby = await newPage(browser);
+    await lobby.goto(`${url}/#/`);
+    await lobby.getByLabel('Your name').fill('Ada');
+    await lobby.locator('.table-list tbody tr').nth(3).waitFor();
+    await lobby.locator('.table-list td.state', { hasText: 'hand 1 of' }).first().waitFor();
+    await shoot(lobby, 'lobby');
+    await lobby.context().close();
+
+    console.log('game over…');
+    const over = await newPage(browser);
+    await openTableAsPerson(over, url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await passByClicking(over, 3);
+    await playByClicking(over, '.game-over-dialog');
+    await over.locator('.game-over-dialog').waitFor();
+    await shoot(over, 'game-over');
+    await over.context().close();
+
+    console.log('a replay as a seat…');
+    const replay = await newPage(browser);
+    const { events } = await apiCall<{ events: { type: string }[] }>(url, 'GET', `/api/tables/${replayTable}/log`);
+    const middle = events.findIndex((event, index) => index > events.length / 3 && event.type === 'card.played') + 3;
+    await replay.goto(`${url}/#/replay/${replayTable}?at=${middle}&seat=2`);
+    await replay.locator('.replay-hand .card').first().waitFor();
+    await replay.locator('#diagram svg g.state.active').first().waitFor();
+    await shoot(replay, 'replay-as-seat');
+    await replay.context().close();
+
+    console.log('the phone layout…');
+    const phone = await newPage(browser, PHONE);
+    await openTableAsPerson(phone, url, 'traitorOfLove', {});
+    await passByClicking(phone, 3);
+    await midTrick(phone, 2);
+    await shoot(phone, 'phone-table');
+    await phone.context().close();
+    console.log(`screenshots written to ${relative(process.cwd(), OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await browser.close();
+    await service.close();
+  }
+}
+
+await main();

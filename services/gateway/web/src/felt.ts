@@ -1,0 +1,163 @@
+/**
+ * The card table itself: the seats round an oval of felt (4, 5 or 6), the
+ * viewer's own seat at the bottom, each with its name, cards left, side,
+ * role when known, points and whether it is to act; the trick in the middle,
+ * each card in front of the seat that played it. A card arriving and a trick
+ * being taken are animated once (style.css drops the motion under
+ * prefers-reduced-motion); `FeltMemory` remembers what was already shown.
+ */
+import type { Card } from '../../../../machines/cards/card.js';
+import type { SeatSummary, TableView } from '../../../../machines/view.js';
+import { cardFace, suitChip, trickOutcome } from './board.js';
+import { h } from './dom.js';
+import { sideLabel, teamOf } from './sides.js';
+import { shortName } from './words.js';
+
+/** What the felt has already animated, kept across renders of one page. */
+export class FeltMemory {
+  private readonly shown = new Set<string>();
+
+  /** True the first time `key` is asked about. */
+  firstTime(key: string): boolean {
+    if (this.shown.has(key)) return false;
+    this.shown.add(key);
+    return true;
+  }
+}
+
+export interface FeltOptions {
+  readonly memory: FeltMemory;
+  /** Offered on a seat that a person may take (open, or a bot standing in for one who left). */
+  readonly onSit?: (seat: number) => void;
+  /** Whom the viewer watches from, when not seated (a replay as a seat). */
+  readonly bottomSeat?: number;
+}
+
+/** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
+export function isStandIn(summary: SeatSummary): boolean {
+  return summary.occupant?.bot === true && summary.occupant.name.startsWith('Bot for ');
+}
+
+export function isTakeable(summary: SeatSummary): boolean {
+  return summary.occupant === null || isStandIn(summary);
+}
+
+/** Where seat `seat` sits, in percent of the felt: the bottom seat at the bottom, then clockwise (play goes left). */
+function placeOf(seat: number, bottom: number, seatCount: number, radius: { x: number; y: number }): { x: number; y: number } {
+  const angle = (((seat - bottom + seatCount) % seatCount) * 2 * Math.PI) / seatCount;
+  return { x: 50 - radius.x * Math.sin(angle), y: 50 + radius.y * Math.cos(angle) };
+}
+
+export function felt(view: TableView, options: FeltOptions): HTMLElement {
+  const seatCount = view.seats.length;
+  const bottom = typeof view.viewer === 'number' ? view.viewer : (options.bottomSeat ?? 0);
+  const handNumber = view.hand?.number ?? 0;
+  const awaited = new Set(view.awaiting.map((awaiting) => awaiting.seat));
+  const hand = view.hand;
+
+  const seats = view.seats.map((summary) => {
+    const place = placeOf(summary.seat, bottom, seatCount, { x: 40, y: 41 });
+    return seatBox(view, summary, awaited.has(summary.seat), place, options.onSit);
+  });
+
+  const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
+  const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
+  const inPlay = hand?.trick?.plays ?? [];
+  if (hand !== null && inPlay.length > 0) {
+    for (const play of inPlay) {
+      const place = placeOf(play.seat, bottom, seatCount, { x: 14, y: 17 });
+      const fresh = options.memory.firstTime(`${handNumber}:${trickNumber}:${play.seat}`);
+      middle.append(trickCard(view, play.seat, play.card, place, fresh ? 'arrive' : ''));
+    }
+  } else if (hand !== null && hand.tricks.length > 0 && view.phase === 'trickPlay') {
+    // Between tricks the one just taken stays in the middle, sliding toward whoever took it.
+    const last = hand.tricks.at(-1)!;
+    const taker = last.capturedBy ?? last.winner;
+    const to = placeOf(taker, bottom, seatCount, { x: 40, y: 41 });
+    const fresh = options.memory.firstTime(`${handNumber}:taken:${hand.tricks.length}`);
+    for (const play of last.plays) {
+      const place = placeOf(play.seat, bottom, seatCount, { x: 14, y: 17 });
+      const card = trickCard(view, play.seat, play.card, place, `taken${fresh ? ' sweep' : ''}`);
+      card.style.setProperty('--to-x', `${(to.x - place.x) * 0.6}cqw`);
+      card.style.setProperty('--to-y', `${(to.y - place.y) * 0.6}cqh`);
+      middle.append(card);
+    }
+    middle.append(h('p', { class: 'taken-note' }, `${trickOutcome(view, last)} trick ${hand.tricks.length}`));
+  }
+
+  const trump = hand?.trump ?? null;
+  return h(
+    'div',
+    { class: `felt seats-${seatCount}`, 'data-seats': seatCount },
+    h(
+      'div',
+      { class: 'felt-corner top-left' },
+      h('span', { class: 'trump' }, 'Trump: ', trump === null ? h('span', { class: 'muted-on-felt' }, 'set by the first card led') : suitChip(trump)),
+    ),
+    hand === null
+      ? null
+      : h('div', { class: 'felt-corner top-right' }, h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`)),
+    h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats),
+    middle,
+  );
+}
+
+function tricksInHand(view: TableView): number {
+  const hand = view.hand;
+  if (hand === null) return 0;
+  const held = view.seats.reduce((most, seat) => Math.max(most, seat.cardsHeld), 0);
+  return hand.tricks.length + held;
+}
+
+function trickCard(view: TableView, seat: number, card: Card, place: { x: number; y: number }, motion: string): HTMLElement {
+  return h(
+    'div',
+    { class: `trick-card ${motion}`, style: `left:${place.x}%;top:${place.y}%`, 'data-seat': seat },
+    cardFace(card),
+    h('span', { class: 'who' }, shortName(view, seat)),
+  );
+}
+
+function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, place: { x: number; y: number }, onSit?: (seat: number) => void): HTMLElement {
+  const own = view.viewer === summary.seat;
+  const occupant = summary.occupant;
+  const side = sideLabel(view, summary.seat);
+  const points =
+    view.game === 'sevenSuitors'
+      ? view.marked === null
+        ? null
+        : `${view.marked[teamOf(summary.seat)].length}/7 suits`
+      : `${view.scores[summary.seat] ?? 0} pts`;
+  const badges = [
+    toAct ? h('span', { class: 'badge to-act-badge' }, own ? 'your turn' : 'to act') : null,
+    summary.role === null ? null : h('span', { class: `badge role-${summary.role}` }, summary.role === 'traitor' ? 'Traitor' : 'Matchmaker'),
+    side === 'Anti-Cupid' ? h('span', { class: 'badge role-anticupid' }, 'Anti-Cupid') : null,
+    summary.hasPassed === true && view.phase === 'passing' ? h('span', { class: 'badge quiet' }, 'passed') : null,
+    summary.hasAccused === true && view.phase === 'accusation' ? h('span', { class: 'badge quiet' }, 'named') : null,
+  ];
+  const takeable = onSit !== undefined && isTakeable(summary) && view.phase !== 'gameOver';
+  return h(
+    'li',
+    {
+      class: `seat${toAct ? ' to-act' : ''}${own ? ' own' : ''}${occupant === null ? ' empty' : ''}`,
+      'data-seat': summary.seat,
+      style: `left:${place.x}%;top:${place.y}%`,
+    },
+    h(
+      'div',
+      { class: 'seat-name' },
+      h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat')),
+      occupant?.bot ? h('span', { class: 'bot-mark', title: 'played by a bot' }, ' 🤖') : null,
+    ),
+    h(
+      'div',
+      { class: 'seat-notes' },
+      h('span', {}, `Seat ${summary.seat}`),
+      side === '' || side === 'Anti-Cupid' ? null : h('span', {}, side),
+      view.hand === null ? null : h('span', { class: 'cards-left', title: 'cards in hand' }, `🂠 ${summary.cardsHeld}`),
+      points === null ? null : h('span', { class: 'seat-points' }, points),
+    ),
+    h('div', { class: 'badges' }, badges),
+    takeable ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat') : null,
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * What happened in a scored hand, in words (view.lastHand and its
+ * HandResult, all public by then): trump, in A Traitor of Love who the
+ * Traitor was and who named whom, each marriage and who it scored for, in
+ * Anti-Cupid the split suits that scored for Anti-Cupid, the points of the
+ * hand and its final trick.
+ */
+import { SUITS, type Suit } from '../../../../machines/cards/card.js';
+import type { CompletedHand, HandResult, Marriage } from '../../../../machines/table/context.js';
+import type { TableView } from '../../../../machines/view.js';
+import { suitChip, trickOutcome, trickPlays } from './board.js';
+import { h } from './dom.js';
+import { partnershipSeats, seatsOfTeam, teamOf } from './sides.js';
+import { shortName } from './words.js';
+
+/** The result of hand `index` (0-based), if it was scored. */
+export function resultOf(view: TableView, index: number): HandResult | undefined {
+  return view.handResults[index];
+}
+
+function names(view: TableView, seats: readonly number[]): string {
+  const named = seats.map((seat) => shortName(view, seat));
+  return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+}
+
+/** One marriage and whom it scored for, in the game's words. */
+function marriageLine(view: TableView, last: CompletedHand, marriage: Marriage): (Node | string)[] {
+  const seatCount = view.seats.length;
+  const suit = suitChip(marriage.suit);
+  if (view.game === 'antiCupid') {
+    if (typeof marriage.by === 'number') {
+      const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== marriage.by);
+      return [`Anti-Cupid (${shortName(view, marriage.by)}) captured both 7s of `, suit, `: 1 point to each of the other four (${names(view, others)}).`];
+    }
+    const pair = partnershipSeats(marriage.by, last.antiCupid ?? 0, seatCount);
+    return [`${names(view, pair)} (partnership ${marriage.by}) married `, suit, ': 1 point each.'];
+  }
+  const team = marriage.by as 'A' | 'B';
+  const viewerTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
+  const who = team === viewerTeam ? `Your team (${team})` : `Team ${team}`;
+  if (view.game === 'traitorOfLove') {
+    return [`${who} married `, suit, `: 1 point to each Matchmaker of team ${team}, and to the Traitor if on the other team.`];
+  }
+  return [`${who} (${names(view, seatsOfTeam(team, seatCount))}) married `, suit, '.'];
+}
+
+export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
+  const result = resultOf(view, last.index);
+  const married = new Set<Suit>((result?.marriages ?? []).map((marriage) => marriage.suit));
+  const split = SUITS.filter((suit) => !married.has(suit));
+  return h(
+    'div',
+    { class: 'hand-summary', 'data-hand': last.index + 1 },
+    h('p', {}, 'Trump was ', last.trump === null ? 'none' : suitChip(last.trump), '.', last.antiCupid === null ? '' : ` Anti-Cupid was ${shortName(view, last.antiCupid)}.`),
+    last.traitor === null ? null : traitorReveal(view, last),
+    result === undefined
+      ? null
+      : h(
+          'div',
+          { class: 'marriages-block' },
+          h('h3', {}, 'Marriages'),
+          result.marriages.length === 0
+            ? h('p', {}, 'No marriages this hand.')
+            : h('ul', { class: 'marriages' }, result.marriages.map((marriage) => h('li', {}, marriageLine(view, last, marriage)))),
+          view.game === 'antiCupid' && split.length > 0
+            ? h('p', { class: 'split' }, `Not married (1 point each to Anti-Cupid, ${shortName(view, last.antiCupid ?? 0)}): `, split.map(suitChip))
+            : null,
+        ),
+    result === undefined ? null : handPoints(view, result),
+    last.finalTrick === null
+      ? null
+      : h('div', { class: 'final-trick' }, h('h3', {}, `Last trick: ${trickOutcome(view, last.finalTrick)}`), trickPlays(view, last.finalTrick, 'Cards of the last trick')),
+  );
+}
+
+function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
+  const traitor = last.traitor!;
+  return h(
+    'div',
+    { class: 'reveal' },
+    h('p', { class: 'reveal-line' }, h('strong', {}, traitor === view.viewer ? 'You were the Traitor.' : `The Traitor was ${shortName(view, traitor)}.`)),
+    h(
+      'ul',
+      { class: 'accusations' },
+      (last.accusations ?? []).map((accused, seat) =>
+        accused === null
+          ? null
+          : h('li', {}, `${shortName(view, seat)} named ${shortName(view, accused)}${accused === traitor ? ' ✓ (the Traitor)' : ''}`),
+      ),
+    ),
+    h('p', { class: 'muted small' }, "Only the Traitor's team's accusations score: +2 for a Matchmaker who named the Traitor; the Traitor −1 for each teammate who named them, +1 for each who did not."),
+  );
+}
+
+function handPoints(view: TableView, result: HandResult): HTMLElement {
+  if (view.game === 'sevenSuitors') {
+    const marked = result.marked;
+    return h(
+      'p',
+      { class: 'hand-points' },
+      marked === null ? '' : `Suits marked after this hand: team A ${marked.A.length}/7, team B ${marked.B.length}/7.`,
+    );
+  }
+  return h(
+    'table',
+    { class: 'hand-points' },
+    h('caption', {}, 'Points this hand'),
+    h('tbody', {}, result.handScores.map((score, seat) => h('tr', {}, h('th', { scope: 'row' }, shortName(view, seat)), h('td', {}, score > 0 ? `+${score}` : String(score))))),
+  );
+}

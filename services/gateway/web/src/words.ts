@@ -1,0 +1,121 @@
+/**
+ * Every internal name the client shows, in the players' words, in one
+ * place: phases, awaited actions, roles, who won from the viewer's side,
+ * and how far through the game a table is ("hand 2 of 5").
+ */
+import type { Phase } from '../../../../machines/table/snapshot.js';
+import type { Action } from '../../../../machines/table/refusal.js';
+import type { GameName } from '../../../../machines/table/options.js';
+import type { TableView } from '../../../../machines/view.js';
+import { teamOf } from './sides.js';
+
+/** Each phase of a table: a few words for the lobby and the header. */
+export const PHASE_WORDS: Record<Phase, string> = {
+  seating: 'Waiting for players',
+  dealing: 'Dealing',
+  passing: 'Passing cards',
+  trickPlay: 'Playing tricks',
+  accusation: 'Naming the Traitor',
+  scoring: 'Scoring the hand',
+  gameOver: 'Game over',
+};
+
+/** What a seat is awaited to do, as "Waiting for Bo to …". */
+export const ACTION_WORDS: Record<Action, string> = {
+  pass: 'pass cards',
+  play: 'play',
+  accuse: 'name a teammate',
+};
+
+export const GAME_TITLES: Record<GameName, string> = {
+  sevenSuitors: 'Seven Suitors',
+  antiCupid: 'Anti-Cupid',
+  traitorOfLove: 'A Traitor of Love',
+};
+
+export function phaseWords(phase: string): string {
+  return PHASE_WORDS[phase as Phase] ?? phase;
+}
+
+export function gameTitle(game: string): string {
+  return GAME_TITLES[game as GameName] ?? game;
+}
+
+/** How many hands the game lasts, when that is fixed: Anti-Cupid's five, Seven Suitors' `end: hands:K`. */
+export function handsInGame(game: string, options: Record<string, unknown> | null | undefined): number | null {
+  if (game === 'antiCupid') return 5;
+  const end = options?.end;
+  const match = typeof end === 'string' ? /^hands:(\d+)$/.exec(end) : null;
+  return match === null ? null : Number(match[1]);
+}
+
+/** "hand 2 of 5", or "hand 2" when the game has no fixed length. */
+export function handProgress(hand: number, game: string, options: Record<string, unknown> | null | undefined): string {
+  const of = handsInGame(game, options);
+  return of === null ? `hand ${hand}` : `hand ${hand} of ${of}`;
+}
+
+/** What ends the game, in words. */
+export function endWords(game: string, options: Record<string, unknown> | null | undefined): string {
+  if (game === 'antiCupid') return 'five hands: everyone is Anti-Cupid once';
+  if (game === 'traitorOfLove') return 'the hand after which someone has more than 15 points';
+  const end = String(options?.end ?? 'allSuits');
+  if (end === 'allSuits') return 'the first team to marry all seven suits';
+  const hands = /^hands:(\d+)$/.exec(end);
+  if (hands !== null) return `${hands[1]} hand${hands[1] === '1' ? '' : 's'}, then the most suits marked`;
+  const marriages = /^marriages:(\d+)$/.exec(end);
+  if (marriages !== null) return `the first team to ${marriages[1]} marriages`;
+  return end;
+}
+
+export const SPECIALS_WORDS: Record<string, string> = {
+  off: 'no special cards',
+  plain: 'special cards (plain)',
+  powers: 'special cards with powers',
+};
+
+/** "Seat 2 · Alice", or "You" for the viewer's own seat. */
+export function seatName(view: TableView, seat: number): string {
+  if (view.viewer === seat) return 'You';
+  const occupant = view.seats[seat]?.occupant;
+  return occupant === null || occupant === undefined ? `Seat ${seat}` : `Seat ${seat} · ${occupant.name}`;
+}
+
+/** The occupant's name alone: "Alice", "You", "Seat 3" when empty. */
+export function shortName(view: TableView, seat: number): string {
+  if (view.viewer === seat) return 'You';
+  return view.seats[seat]?.occupant?.name ?? `Seat ${seat}`;
+}
+
+/** The result from the viewer's side: "You win", "Your team wins", "Team B wins", "Ada wins". */
+export function outcomeSentence(view: TableView): string {
+  const winners = view.outcome?.winners ?? [];
+  const viewer = view.viewer;
+  if (winners.length === 0) return 'The game is a draw.';
+  if (view.game === 'sevenSuitors') {
+    const team = teamOf(winners[0]);
+    if (viewer === 'spectator') return `Team ${team} wins.`;
+    return teamOf(viewer) === team ? 'Your team wins!' : `Your team loses: team ${team} wins.`;
+  }
+  if (viewer !== 'spectator' && winners.includes(viewer)) {
+    const others = winners.filter((seat) => seat !== viewer).map((seat) => shortName(view, seat));
+    return others.length === 0 ? 'You win!' : `You share the win with ${others.join(' and ')}.`;
+  }
+  const names = winners.map((seat) => shortName(view, seat));
+  const verb = winners.length === 1 ? 'wins' : 'share the win';
+  return viewer === 'spectator' ? `${names.join(' and ')} ${verb}.` : `You lose: ${names.join(' and ')} ${verb}.`;
+}
+
+/** Won, lost, drawn or watched, for the game-over screen's headline and its class. */
+export function outcomeForViewer(view: TableView): 'won' | 'lost' | 'draw' | 'watched' {
+  const winners = view.outcome?.winners ?? [];
+  if (winners.length === 0) return 'draw';
+  if (view.viewer === 'spectator') return 'watched';
+  const viewer = view.viewer;
+  if (view.game === 'sevenSuitors') return teamOf(winners[0]) === teamOf(viewer) ? 'won' : 'lost';
+  return winners.includes(viewer) ? 'won' : 'lost';
+}
+
+/** The two 7s of a suit, in words: shown wherever 7a or 7b is. */
+export const SEVENS_EXPLAINED =
+  'Every suit has two 7s, written 7a and 7b. The letters only tell the two cards apart: they rank the same, and when both would win a trick, the one played first wins.';
