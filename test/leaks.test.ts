@@ -36,6 +36,7 @@ import {
   type SentRefusal,
   type TestService,
 } from '../services/gateway/testKit.js';
+import { liftedRateLimits } from '../services/gateway/limits.js';
 
 type Bot = number | { seat: number; kind: 'random' | 'heuristic' };
 interface Config {
@@ -59,7 +60,6 @@ const CONFIGS: readonly Config[] = [
 const GAMES_PER_CONFIG = Number(process.env.LEAK_GAMES ?? 2);
 /** A client seat probes the service (wrong cards, HTTP views, replays; every other time the lobby, log and record) before every PROBE_EVERY-th move. */
 const PROBE_EVERY = 5;
-const UNLIMITED = { perSecond: 1_000_000, burst: 1_000_000 };
 const LOBBY_FIELDS = ['finished', 'game', 'hand', 'openSeats', 'phase', 'tableId', 'version'];
 
 /** Everything the clients of one table received, to be judged against its log once the game is over. */
@@ -114,7 +114,7 @@ afterAll(() => {
 
 describe.each(CONFIGS)('$game with $options', (config) => {
   it(`${GAMES_PER_CONFIG} whole games: nothing a seat or the spectator receives shows another seat's cards, role, passes or accusation`, async () => {
-    const service = startService({ httpRateLimit: UNLIMITED, socketRateLimit: UNLIMITED });
+    const service = startService({ limits: liftedRateLimits() });
     services.push(service);
     const base = await listen(service.app);
     const games = await Promise.all(Array.from({ length: GAMES_PER_CONFIG }, (_, i) => playWatchedGame(service, base, config, i)));
@@ -312,7 +312,7 @@ function expectAlike(what: string, answers: readonly { card: string; error: stri
 describe('the scanner itself', () => {
   /** A real table in trick play and in passing, from a real game's log. */
   async function playedGame(game: Config['game']) {
-    const service = startService({ httpRateLimit: UNLIMITED });
+    const service = startService({ limits: liftedRateLimits() });
     services.push(service);
     const http = httpBaseOf(await listen(service.app));
     const created = await httpRequest(http, 'POST', '/api/tables', { body: { game, options: game === 'sevenSuitors' ? { end: 'hands:1' } : {}, bots: [0, 1, 2, 3, 4, 5].slice(0, { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game]) } });

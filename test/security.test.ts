@@ -263,30 +263,45 @@ describe('request bodies over the size limit', () => {
 });
 
 describe('rate limits', () => {
-  it('per client address: 429 with Retry-After past the burst, for commands and socket upgrades alike, whatever X-Forwarded-For says; the command is not applied; another address is served', async () => {
-    // One request back every ten seconds: none comes back while the test runs, however slow the machine.
-    const { call, refusedUpgrade, http, tableNow } = await setUp({ httpRateLimit: { perSecond: 0.1, burst: 7 } });
-    // Seven requests: a table, four seats, one view: the burst is spent.
+  it('per client address and route, as the router routed it: 429 with Retry-After past the limit, for commands, new tables and socket upgrades alike, whatever X-Forwarded-For says or however the path is spelled; the command is not applied; another address is served', async () => {
+    // Windows of a hundred seconds: no request comes back while the test runs, however slow the machine.
+    const limits = {
+      requests: { perSecond: 0.05, burst: 5 },
+      routes: { createTable: { perSecond: 0.01, burst: 1 }, joinSeat: { perSecond: 0.04, burst: 4 }, openSocket: { perSecond: 0.01, burst: 1 } },
+    };
+    const { call, refusedUpgrade, http, tableNow, host } = await setUp({ limits });
     const created = await call('POST', '/api/tables', { body: { game: 'sevenSuitors' } });
     const { tableId } = created.body;
+    // The second table is one too many for createTable, however the path is spelled.
+    for (const path of ['/api/tables', '/%61pi/tables', '/api/%74ables']) {
+      const another = await call('POST', path, { body: { game: 'sevenSuitors' } });
+      expect(another.status, path).toBe(429);
+      expect(another.body.error).toBe('rateLimited');
+      expect(another.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    }
+    expect(await host.listTables()).toHaveLength(1);
     const tokens: string[] = [];
     for (let seat = 0; seat < 4; seat++) tokens.push((await call('POST', `/api/tables/${tableId}/seats/${seat}`, { body: { name: `P${seat}` } })).body.token);
     const { view } = (await call('GET', `/api/tables/${tableId}/view`, { headers: bearer(tokens[0]) })).body;
     const pass = { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) };
-    expect((await call('GET', '/api/tables')).status).toBe(200);
 
+    // Commands have a count of their own (5 here): four refusals spend it, the fifth answer is the last before 429.
+    for (let i = 0; i < 5; i++) expect((await call('POST', `/%61pi/tables/${tableId}/commands`, { body: { type: 'card.played', card: '1-1' }, headers: bearer(tokens[0]) })).status).toBe(409);
     const limited = await call('POST', `/api/tables/${tableId}/commands`, { body: pass, headers: bearer(tokens[0]) });
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    expect(limited.body.error).toBe('rateLimited');
+    expect(limited.body).toEqual({ error: 'rateLimited', message: expect.stringMatching(/^too many requests from 127\.0\.0\.1 to POST \/api\/tables\/:tableId\/commands/) });
     expect((await tableNow(tableId)).hand!.passChoices![0]).toBeNull();
-    const spoofed = await call('GET', '/api/tables', { headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' } });
-    expect(spoofed.status).toBe(429);
+    // The lobby still has its own count.
+    expect((await call('GET', '/api/tables')).status).toBe(200);
+
+    // One socket upgrade per window: the first is let through, the next refused, and the service ends a refused upgrade itself.
+    expect(await upgradeAnswer(http, `/api/tables/${tableId}/socket`, { keepOpenMs: 200 })).toMatch(/^HTTP\/1\.1 101 /);
     expect((await refusedUpgrade(`/api/tables/${tableId}/socket?token=${tokens[0]}`)).status).toBe(429);
-    // The service ends a refused upgrade itself: a flooding client cannot hold sockets open with refused upgrades.
-    expect(await upgradeAnswer(http, `/api/tables/${tableId}/socket`)).toMatch(/^HTTP\/1\.1 429 /);
-    // Another loopback address is another client, with its own bucket.
-    expect(await statusFrom('127.0.0.2', `${http}/api/tables`)).toBe(200);
+    expect(await upgradeAnswer(http, `/%61pi/tables/${tableId}/socket`)).toMatch(/^HTTP\/1\.1 429 /);
+    const spoofed = await call('POST', '/api/tables', { body: { game: 'sevenSuitors' }, headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' } });
+    expect(spoofed.status).toBe(429);
+    // Another loopback address is another client, with its own counts.
+    expect(await statusFrom('127.0.0.2', `${http}/api/tables`, 'POST')).toBe(201);
   });
 
   it('per socket: messages past the burst are refused (rateLimited) and not applied; the socket is served again after a pause', async () => {
@@ -499,11 +514,13 @@ async function chunked(url: string, body: string, headers: Record<string, string
  * with the answer once the service closes the connection, as it must after
  * refusing; fails if the connection is still open after a few seconds.
  */
-function upgradeAnswer(http: string, path: string): Promise<string> {
+/** The service's answer to a WebSocket upgrade; with `keepOpenMs`, an upgrade let through is ended by the client after that long. */
+function upgradeAnswer(http: string, path: string, { keepOpenMs }: { keepOpenMs?: number } = {}): Promise<string> {
   const { hostname, port } = new URL(http);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let answer = '';
+    if (keepOpenMs !== undefined) socket.once('data', () => setTimeout(() => socket.destroy(), keepOpenMs));
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`the refused upgrade of ${path} is still open: ${answer.split('\r\n')[0]}`));
@@ -521,14 +538,15 @@ function upgradeAnswer(http: string, path: string): Promise<string> {
 }
 
 /** The status of a GET sent from another loopback address: another client, as the rate limit counts them. */
-function statusFrom(localAddress: string, url: string): Promise<number> {
+function statusFrom(localAddress: string, url: string, method = 'GET'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const sent = httpRequestRaw(url, { localAddress }, (response) => {
+    const body = method === 'POST' ? JSON.stringify({ game: 'sevenSuitors' }) : undefined;
+    const sent = httpRequestRaw(url, { localAddress, method, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
     });
     sent.on('error', reject);
-    sent.end();
+    sent.end(body);
   });
 }
 

@@ -23,6 +23,7 @@ import { STATUS_OF, type ErrorKind } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
 import { ADMIN, bearer, listen, SocketClient, startService } from '../../services/gateway/testKit.js';
 import { standInName } from '../../services/gateway/seating.js';
+import { liftedRateLimits } from '../../services/gateway/limits.js';
 import { compileChecker } from '../../services/gateway/validation.js';
 import type { Answer, Expected, FuzzPath, FuzzSettings } from './commandFuzzer.js';
 import { FUZZ_SNAPSHOT_EVERY } from './hostPath.js';
@@ -59,7 +60,6 @@ export type GarbageKind = (typeof GARBAGE_KINDS)[number];
 
 /** Bodies and socket messages of 16 KiB, the gateway's defaults, given explicitly so the expected answers cannot drift from them. */
 const BODY_LIMIT = 16 * 1024;
-const UNLIMITED = { perSecond: 1e9, burst: 1e9 };
 const BOTS_NEVER_MOVE_MS = 1_000_000_000;
 const COMMAND_CHECKER = compileChecker(CommandBody);
 const MESSAGE_CHECKER = compileChecker(SocketMessage);
@@ -80,8 +80,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   const service = startService({
     host,
     store,
-    httpRateLimit: UNLIMITED,
-    socketRateLimit: UNLIMITED,
+    limits: liftedRateLimits(),
     botDelayMs: BOTS_NEVER_MOVE_MS,
     bodyLimit: BODY_LIMIT,
     socketMessageLimit: BODY_LIMIT,

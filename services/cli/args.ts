@@ -1,4 +1,6 @@
 /** A small flag parser: `--name value`, `--flag`, and positional arguments. */
+import { parseWholeNumber } from '../wholeNumber.js';
+
 export interface ParsedArgs {
   readonly flags: Map<string, string | true>;
   readonly positional: string[];
@@ -43,7 +45,7 @@ export function optionalStringFlag(args: ParsedArgs, name: string): string | und
 
 export function integerFlag(args: ParsedArgs, name: string, fallback?: number): number {
   const raw = stringFlag(args, name, fallback === undefined ? undefined : String(fallback));
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`--${name} must be a whole number, not "${raw}"`);
+  const value = parseWholeNumber(raw);
+  if (value === null || value < 0) throw new UsageError(`--${name} must be a whole number, not "${raw}"`);
   return value;
 }

@@ -28,6 +28,7 @@ import {
   type TableStatus,
   type TableSummary,
 } from './eventStore.js';
+import { checkIntegrity, namedStorageError, withFileNamed } from './sqliteFile.js';
 import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
@@ -128,7 +129,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
   }
 
   function versionOf(tableId: string): number {
-    return statements.version.get(tableId) as number;
+    return withFileNamed(path, () => statements.version.get(tableId) as number);
   }
 
   function enqueue(write: PendingWrite): void {
@@ -147,7 +148,8 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     try {
       outcomes = writeInOneTransaction(batch);
     } catch (error) {
-      for (const write of batch) write.reject(error);
+      const named = namedStorageError(path, error);
+      for (const write of batch) write.reject(named);
       return;
     }
     reportCommit(outcomes, performance.now() - started);
@@ -286,7 +288,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     async read(tableId: string, afterVersion = 0) {
       checkOpen();
       checkTableId(tableId);
-      const rows = statements.readAfter.all(tableId, afterVersion) as EventRow[];
+      const rows = withFileNamed(path, () => statements.readAfter.all(tableId, afterVersion) as EventRow[]);
       return rows.map((row) => storedEvent(row.seq, { type: row.type, at: row.at, dataJson: row.data }));
     },
 
@@ -298,7 +300,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
 
     async listTables() {
       checkOpen();
-      const rows = statements.listTables.all() as { table_id: string; version: number; status: string | null }[];
+      const rows = withFileNamed(path, () => statements.listTables.all() as { table_id: string; version: number; status: string | null }[]);
       return rows.map(
         (row): TableSummary => ({
           tableId: row.table_id,
@@ -324,7 +326,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     async loadSnapshot(tableId: string) {
       checkOpen();
       checkTableId(tableId);
-      const row = statements.loadSnapshot.get(tableId) as { version: number; snapshot: string } | undefined;
+      const row = withFileNamed(path, () => statements.loadSnapshot.get(tableId) as { version: number; snapshot: string } | undefined);
       return row === undefined ? null : { version: row.version, snapshot: JSON.parse(row.snapshot) as unknown };
     },
 
@@ -343,8 +345,9 @@ function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing at once.
-  const db = new Database(path, { timeout: busyTimeoutMs });
+  const db = withFileNamed(path, () => new Database(path, { timeout: busyTimeoutMs }));
   try {
+    if (!inMemory) checkIntegrity(db, path);
     const journalMode = db.pragma('journal_mode = WAL', { simple: true });
     if (!inMemory && journalMode !== 'wal') {
       throw new Error(`${path} could not be put in WAL mode (it is in ${String(journalMode)} mode)`);
@@ -355,7 +358,7 @@ function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw namedStorageError(path, error);
   }
 }
 

@@ -2,7 +2,7 @@
 import type { TableService } from '../host/tableService.js';
 import type { Authenticator } from './auth.js';
 import type { GatewayMetrics } from './metrics.js';
-import type { RateLimit } from './rateLimit.js';
+import type { GatewayLimits } from './limits.js';
 import type { Seating } from './seating.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
@@ -14,5 +14,5 @@ export interface GatewayContext {
   readonly seating: Seating;
   readonly watchers: TableWatchers;
   readonly metrics: GatewayMetrics;
-  readonly socketRateLimit: RateLimit;
+  readonly limits: GatewayLimits;
 }

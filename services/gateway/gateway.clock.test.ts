@@ -22,8 +22,12 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((service) => service.close()));
 });
 
+/** Clocks short enough for a test; as many new tables and reads of the log as a test makes. */
+const MANY = { perSecond: 1000, burst: 1000 };
+const TEST_LIMITS = { minTurnSeconds: 0.1, routes: { createTable: MANY, wholeGame: MANY } };
+
 function service(options: Parameters<typeof startService>[0] = {}): TestService {
-  const started = startService(options);
+  const started = startService({ limits: TEST_LIMITS, ...options });
   services.push(started);
   return started;
 }
@@ -68,7 +72,7 @@ describe('the turn clock', () => {
     const run = async <T>(options: Parameters<typeof startService>[0], work: (service: TestService) => Promise<T>): Promise<T> => {
       const store = openSqliteEventStore(path);
       const tokens = openSqliteSeatTokens(path);
-      const started = startService({ ...options, store, tokens });
+      const started = startService({ limits: TEST_LIMITS, ...options, store, tokens });
       try {
         return await work(started);
       } finally {

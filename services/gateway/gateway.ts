@@ -22,7 +22,9 @@ import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
 import { createMetrics } from './metrics.js';
-import { ClientBuckets, type RateLimit } from './rateLimit.js';
+import { resolveLimits, type GatewayLimitSettings } from './limits.js';
+import type { RateLimit } from './rateLimit.js';
+import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
@@ -44,10 +46,18 @@ export interface GatewayOptions {
   /** Wait before each bot move, in ms (default 600; 0 in tests). */
   readonly botDelayMs?: number;
   readonly logger?: Logger;
-  /** Requests per client address (default 30 a second, bursts of 120). */
+  /** Every limit on what a client may cost (limits.ts; the defaults there). */
+  readonly limits?: GatewayLimitSettings;
+  /** The same as `limits.requests`. */
   readonly httpRateLimit?: RateLimit;
-  /** Messages per socket (default 5 a second, bursts of 20). */
+  /** The same as `limits.socketMessages`. */
   readonly socketRateLimit?: RateLimit;
+  /**
+   * Behind a reverse proxy: whose X-Forwarded-For to believe for the client's address (Fastify's `trustProxy`: true,
+   * or the proxies' addresses and CIDR ranges). Off by default: every client is its TCP peer, and a header naming
+   * another address is ignored (a client could otherwise pick a fresh address for each request).
+   */
+  readonly trustProxy?: boolean | string | string[];
   /** The largest request body, in bytes (default 16 KiB; records may be 1 MiB). */
   readonly bodyLimit?: number;
   /** The largest socket message, in bytes (default 16 KiB). */
@@ -73,8 +83,6 @@ export type Gateway = FastifyInstance<
 >;
 
 export const DEFAULT_BOT_DELAY_MS = 600;
-const DEFAULT_HTTP_RATE_LIMIT: RateLimit = { perSecond: 30, burst: 120 };
-const DEFAULT_SOCKET_RATE_LIMIT: RateLimit = { perSecond: 5, burst: 20 };
 const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Tables resumed at once when a gateway starts. */
 const RESUME_CONCURRENCY = 8;
@@ -88,8 +96,14 @@ export function defaultLogger(): Logger {
 export function createGateway(options: GatewayOptions): Gateway {
   const { host, tokens } = options;
   const logger = (options.logger ?? defaultLogger()).child({}, { serializers: { req: requestForLog } });
+  const limits = resolveLimits({
+    ...(options.httpRateLimit === undefined ? {} : { requests: options.httpRateLimit }),
+    ...(options.socketRateLimit === undefined ? {} : { socketMessages: options.socketRateLimit }),
+    ...options.limits,
+  });
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -99,7 +113,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // A path the router cannot read (bad percent-encoding, a part over 100 characters) never reaches a hook: an
       // upgrade refused here must have its socket closed by hand, and Fastify's own answer repeated the whole URL,
       // a socket's seat token with it.
-      if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroy());
+      closeIfUpgrade(request, reply as FastifyReply);
       const message =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? 'a part of the path is over 100 characters; table ids are much shorter (GET /api/tables lists them)'
@@ -150,24 +164,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     seating: createSeating(feed, tokens, watchers),
     watchers,
     metrics,
-    socketRateLimit: options.socketRateLimit ?? DEFAULT_SOCKET_RATE_LIMIT,
+    limits,
   };
 
-  const httpBuckets = new ClientBuckets(options.httpRateLimit ?? DEFAULT_HTTP_RATE_LIMIT);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // Before the body is read, but after every onRequest hook: an answer from onRequest skips the WebSocket plugin's
-  // own hook, which marks an upgrade request so its socket is closed once refused; skipped, that socket stayed open.
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/')) return payload;
-    const taken = httpBuckets.take(request.ip);
-    if (taken.ok) return payload;
-    return reply
-      .code(STATUS_OF.rateLimited)
-      .header('retry-after', String(taken.retryAfter))
-      .send({ error: 'rateLimited', message: `too many requests from ${request.ip}; try again in ${taken.retryAfter} s` });
-  });
+  registerRequestLimits(app as unknown as FastifyInstance, limits);
 
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
@@ -178,10 +181,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ error: 'internal', message: `the service failed (request ${request.id}); the operator can find it in the log` });
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: 'notFound', message: `there is no ${request.method} ${request.url.split('?')[0]}; the API is under /api, described at /docs` }),
-  );
 
   app.register(fastifySwagger, {
     openapi: {
@@ -200,9 +199,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(recordRoutes(context));
   app.register(socketRoute(context));
   app.register(machineRoutes());
-  app.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+  // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.
+  app.register(async (operations) => {
+    operations.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
+      reply.header('content-type', metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
   });
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
@@ -231,5 +233,37 @@ export function createGateway(options: GatewayOptions): Gateway {
 
 /** Requests as logged: socket URLs carry seat tokens, which must never reach a log. */
 function requestForLog(request: { method: string; url: string; ip?: string; id?: string }) {
-  return { method: request.method, url: request.url.replace(/([?&]token=)[^&]*/g, '$1<redacted>'), remoteAddress: request.ip };
+  return { method: request.method, url: urlForLog(request.url), remoteAddress: request.ip };
+}
+
+/** Query values the API defines that hold nothing secret; every other value is logged as <redacted>. */
+const PLAIN_QUERY_KEYS = new Set(['after', 'at', 'page', 'limit']);
+
+/**
+ * A URL with every query value redacted unless its key, decoded as the
+ * router decodes it, is one of PLAIN_QUERY_KEYS: a token sent under any
+ * spelling of "token" (`%74oken`, `tok%65n`) or any key at all is never
+ * written out.
+ */
+export function urlForLog(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const parts = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      const key = equals < 0 ? part : part.slice(0, equals);
+      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key))) return part;
+      return equals < 0 ? '<redacted>' : `${key}=<redacted>`;
+    });
+  return `${url.slice(0, start)}?${parts.join('&')}`;
+}
+
+function decodedQueryKey(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
 }

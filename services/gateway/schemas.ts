@@ -8,6 +8,8 @@ import type { GameName } from '../../machines/table/options.js';
 import type { BotKind } from '../bots/botRunner.js';
 
 export const MAX_TURN_SECONDS = 86_400;
+/** The shortest turn clock by default: a shorter one runs out before a person sees the turn is theirs, let alone moves. */
+export const DEFAULT_MIN_TURN_SECONDS = 5;
 
 const Seat = Type.Integer({ minimum: 0, description: 'a seat number, 0 to seats - 1' });
 const CardName = Type.String({ maxLength: 12, description: 'a card: "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card' });
@@ -41,7 +43,11 @@ export const CreateTableBody = Type.Object(
       }),
     ),
     turnSeconds: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: MAX_TURN_SECONDS, description: 'a turn clock: a seat that lets it run out is played by a bot for that turn' }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_TURN_SECONDS,
+        description: `a turn clock, from ${DEFAULT_MIN_TURN_SECONDS} (the service's minimum by default) to ${MAX_TURN_SECONDS} seconds: a seat that lets it run out is played by a bot for that turn`,
+      }),
     ),
   },
   { additionalProperties: false },

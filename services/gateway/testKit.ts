@@ -17,6 +17,7 @@ import { TableHost } from '../host/tableHost.js';
 import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+import { DEFAULT_LIMITS } from './limits.js';
 
 export interface TestService {
   readonly app: Gateway;
@@ -39,6 +40,9 @@ export function startService(
     adminToken: 'admin-secret-for-tests',
     webRoot: '/nonexistent',
     ...options,
+    // No load shedding unless a test asks for it: a test machine's loop stalls now and then (compiling, collecting
+    // garbage, other test files), and a 503 there would be a flaky failure of a test about something else.
+    limits: { loadShedding: { ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs: Number.POSITIVE_INFINITY }, ...options.limits },
     host,
     tokens,
   });

@@ -7,6 +7,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { notWholeNumber, parseWholeNumber } from '../wholeNumber.js';
 
 interface SchemaError {
   readonly keyword: string;
@@ -33,16 +34,40 @@ export function compileChecker(schema: TSchema): Checker {
   };
 }
 
-/** Fastify's validator compiler: the body as sent, the other parts converted from strings first. */
+/**
+ * Fastify's validator compiler: the body as sent, the other parts (path,
+ * query, all text) converted from strings first. Integer fields are read by
+ * parseWholeNumber alone: TypeBox's own conversion would read "1.5" as 1 and
+ * "0x1" as 1.
+ */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const checker = compileChecker(schema);
   const root = httpPart === 'body' ? 'body' : httpPart === 'querystring' ? 'query' : (httpPart ?? 'request');
+  const integerFields = httpPart === 'body' ? [] : integerFieldsOf(schema);
   return (value: unknown) => {
-    const converted = httpPart === 'body' ? value : Value.Convert(schema, value);
+    if (httpPart === 'body') {
+      const problem = checker.problem(value, root);
+      return problem === null ? { value } : { error: new Error(problem) };
+    }
+    const given = { ...(value as Record<string, unknown>) };
+    for (const field of integerFields) {
+      const text = given[field];
+      if (typeof text !== 'string') continue;
+      const number = parseWholeNumber(text);
+      if (number === null) return { error: new Error(notWholeNumber(`${root}.${field}`, text)) };
+      given[field] = number;
+    }
+    const converted = Value.Convert(schema, given);
     const problem = checker.problem(converted, root);
     return problem === null ? { value: converted } : { error: new Error(problem) };
   };
 };
+
+/** The fields of an object schema that hold integers. */
+function integerFieldsOf(schema: TSchema): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, property]) => (property.type === 'integer' ? [name] : []));
+}
 
 interface Branch {
   readonly type: string;

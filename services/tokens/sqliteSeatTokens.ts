@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { withFileNamed } from '../eventstore/sqliteFile.js';
 import { hashToken, looksLikeToken, newToken, type SeatTokens } from './seatTokens.js';
 
 const SCHEMA = `
@@ -20,13 +21,18 @@ const SCHEMA = `
 export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTokens {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: busyTimeoutMs });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec(SCHEMA);
-  const insert = db.prepare('INSERT INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)');
-  const find = db.prepare('SELECT table_id, seat FROM seat_tokens WHERE token_hash = ?');
-  const revoke = db.prepare('DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?');
+  const { db, insert, find, revoke } = withFileNamed(path, () => {
+    const db = new Database(path, { timeout: busyTimeoutMs });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(SCHEMA);
+    return {
+      db,
+      insert: db.prepare('INSERT INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)'),
+      find: db.prepare('SELECT table_id, seat FROM seat_tokens WHERE token_hash = ?'),
+      revoke: db.prepare('DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?'),
+    };
+  });
   let closed = false;
   const checkOpen = () => {
     if (closed) throw new Error(`the seat tokens of ${path} are closed`);
@@ -35,18 +41,18 @@ export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTo
     async issue({ tableId, seat }) {
       checkOpen();
       const token = newToken();
-      insert.run(hashToken(token), tableId, seat, new Date().toISOString());
+      withFileNamed(path, () => insert.run(hashToken(token), tableId, seat, new Date().toISOString()));
       return token;
     },
     async resolve(token) {
       checkOpen();
       if (!looksLikeToken(token)) return null;
-      const row = find.get(hashToken(token)) as { table_id: string; seat: number } | undefined;
+      const row = withFileNamed(path, () => find.get(hashToken(token)) as { table_id: string; seat: number } | undefined);
       return row === undefined ? null : { tableId: row.table_id, seat: row.seat };
     },
     async revokeSeat({ tableId, seat }) {
       checkOpen();
-      return revoke.run(tableId, seat).changes;
+      return withFileNamed(path, () => revoke.run(tableId, seat).changes);
     },
     async close() {
       if (closed) return;

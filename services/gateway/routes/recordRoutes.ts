@@ -13,6 +13,7 @@ export function recordRoutes(context: GatewayContext): FastifyPluginAsyncTypebox
       '/api/records',
       {
         bodyLimit: RECORD_BODY_LIMIT,
+        config: { cost: 'importRecord' },
         schema: {
           summary: 'Import a game record (docs/record-format.md) as a new table, after verifying it',
           tags: ['records'],

@@ -13,6 +13,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
     app.post(
       '/api/tables/:tableId/seats/:seat',
       {
+        config: { cost: 'joinSeat' },
         schema: {
           summary: 'Take a seat: an open one, or one a bot holds for a player who left',
           description: 'Answers with the seat token, the credential for every later request of the seat.',

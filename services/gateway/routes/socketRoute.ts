@@ -14,6 +14,7 @@ import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { TokenBucket } from '../rateLimit.js';
 import { GatewayRefusal, refusalOf, type ErrorKind } from '../refusals.js';
+import { SocketSlots } from '../socketSlots.js';
 import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
 import { compileChecker } from '../validation.js';
 
@@ -29,14 +30,17 @@ type Reply =
   | { type: 'refused'; id: string | number | null; error: ErrorKind; message: string };
 
 export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, auth, watchers, metrics, socketRateLimit } = context;
+  const { feed, auth, watchers, metrics } = context;
+  const socketRateLimit = context.limits.socketMessages;
   // Who a socket is, decided before the upgrade so refusals are plain HTTP answers.
   const callers = new WeakMap<FastifyRequest, SeatGrant | null>();
+  const slots = new SocketSlots(context.limits.socketsPerClient);
 
   return async (app) => {
     app.route({
       method: 'GET',
       url: '/api/tables/:tableId/socket',
+      config: { cost: 'openSocket' },
       // A plain GET (no Upgrade) is answered, so the route shows in the OpenAPI document with what it wants.
       handler: async () => {
         throw new GatewayRefusal('badRequest', 'this is a WebSocket: connect with "Connection: Upgrade" and "Upgrade: websocket"');
@@ -57,6 +61,11 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           const caller = await auth.fromToken(token);
           const grant = caller.kind === 'seat' ? seatOf(caller, tableId) : null;
           await feed.current(tableId);
+          if (request.headers.upgrade !== undefined) {
+            // Given back when the connection closes: the socket's, or the answer's if the upgrade goes no further.
+            const giveBack = slots.take(request.ip);
+            request.raw.socket.once('close', giveBack);
+          }
           callers.set(request, grant);
       },
       wsHandler: (socket, request) => {

@@ -30,11 +30,12 @@ import { activeStatesOf } from './machineRoutes.js';
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
 export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { host, feed, auth } = context;
+  const { host, feed, auth, limits } = context;
   return async (app) => {
     app.post(
       '/api/tables',
       {
+        config: { cost: 'createTable' },
         schema: {
           summary: 'Create a table',
           description: 'Bots take the seats listed in `bots` at once; a table whose seats are all taken deals and starts.',
@@ -45,6 +46,12 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const { game, options, bots, turnSeconds } = request.body;
+        if (turnSeconds !== undefined && turnSeconds < limits.minTurnSeconds) {
+          throw new GatewayRefusal(
+            'badRequest',
+            `body.turnSeconds must be at least ${limits.minTurnSeconds} (the shortest turn clock: a person needs time to see it is their turn), not ${turnSeconds}`,
+          );
+        }
         const botSeats = botSeatsOf(game, bots ?? []);
         const players: (Occupant | null)[] = Array.from({ length: GAMES[game].seats }, (_, seat) => {
           const kind = botSeats.get(seat);
@@ -95,6 +102,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
     app.get(
       '/api/tables/:tableId/log',
       {
+        config: { cost: 'wholeGame' },
         schema: {
           summary: "The table's event log: once the game is over, or with the admin token",
           tags: ['records'],
@@ -112,6 +120,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
     app.get(
       '/api/tables/:tableId/record',
       {
+        config: { cost: 'wholeGame' },
         schema: {
           summary: "The table's game record (docs/record-format.md): once the game is over, or with the admin token",
           tags: ['records'],
@@ -129,6 +138,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
     app.get(
       '/api/tables/:tableId/replay',
       {
+        config: { cost: 'replay' },
         schema: {
           summary: 'The table right after event `at`: the spectator view, or every hand open once the game is over',
           tags: ['records'],

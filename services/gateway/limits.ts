@@ -1,0 +1,94 @@
+/**
+ * Every limit the gateway keeps on what one client can cost, with its
+ * default, in one place (docs/api.md, "Limits", lists the same). A client is
+ * its address: the TCP peer, or with `trustProxy` the address the proxy
+ * says it forwards for.
+ */
+import type { RateLimit } from './rateLimit.js';
+
+/** The routes that cost more than a read of a table in memory, each with its own, tighter, limit per client. */
+export type CostlyRoute = 'createTable' | 'importRecord' | 'joinSeat' | 'wholeGame' | 'replay' | 'openSocket';
+
+export interface GatewayLimits {
+  /**
+   * Requests per client address to each route that has no tighter limit (the
+   * lobby, views, commands, leaving, static files, /docs, /metrics,
+   * /machines, unknown paths): `burst` in each window of burst / perSecond
+   * seconds, counted for each route apart.
+   */
+  readonly requests: RateLimit;
+  /** The routes that cost more, per client address, each counted apart. */
+  readonly routes: Readonly<Record<CostlyRoute, RateLimit>>;
+  /** Sockets open at once per client address. */
+  readonly socketsPerClient: number;
+  /** Messages per socket (a token bucket: `burst` at once, `perSecond` after). */
+  readonly socketMessages: RateLimit;
+  /** The shortest turn clock a table may be created with, in seconds. */
+  readonly minTurnSeconds: number;
+  /** Tables still seating players that one client address may have created (the rest are 429). */
+  readonly seatingTablesPerClient: number;
+  /** Tables still seating players, in all (the rest are 503). */
+  readonly seatingTablesInAll: number;
+  /** A table still seating players, with no person at it and no event for this long, is closed. */
+  readonly seatingIdleSeconds: number;
+  /** A finished game stays in the lobby this long after its last event; after that only in the recent games. */
+  readonly finishedInLobbySeconds: number;
+  /** Lobby pages: `default` tables unless the client asks for fewer or more, at most `max`. */
+  readonly lobbyPage: { readonly default: number; readonly max: number };
+  /**
+   * Load shedding: when the event loop's longest lag in the last sample period
+   * (`sampleMs`) was over `maxEventLoopDelayMs`, new requests are answered 503
+   * with Retry-After until a period passes without; work already accepted goes on.
+   */
+  readonly loadShedding: { readonly maxEventLoopDelayMs: number; readonly sampleMs: number; readonly retryAfterSeconds: number };
+}
+
+export type GatewayLimitSettings = Partial<Omit<GatewayLimits, 'routes'>> & { readonly routes?: Partial<Record<CostlyRoute, RateLimit>> };
+
+export const DEFAULT_LIMITS: GatewayLimits = {
+  requests: { perSecond: 30, burst: 120 },
+  routes: {
+    createTable: { perSecond: 1 / 6, burst: 10 },
+    importRecord: { perSecond: 1 / 10, burst: 3 },
+    joinSeat: { perSecond: 1, burst: 30 },
+    wholeGame: { perSecond: 1, burst: 30 },
+    replay: { perSecond: 2, burst: 60 },
+    openSocket: { perSecond: 1, burst: 30 },
+  },
+  socketsPerClient: 64,
+  socketMessages: { perSecond: 5, burst: 20 },
+  minTurnSeconds: 5,
+  seatingTablesPerClient: 10,
+  seatingTablesInAll: 1_000,
+  seatingIdleSeconds: 600,
+  finishedInLobbySeconds: 600,
+  lobbyPage: { default: 50, max: 100 },
+  loadShedding: { maxEventLoopDelayMs: 500, sampleMs: 500, retryAfterSeconds: 1 },
+};
+
+/** The defaults with `settings` over them. */
+export function resolveLimits(settings: GatewayLimitSettings = {}): GatewayLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    ...settings,
+    routes: { ...DEFAULT_LIMITS.routes, ...settings.routes },
+  };
+}
+
+/** A rate limit as @fastify/rate-limit counts it: `burst` requests in each fixed window of burst / perSecond seconds. */
+export function windowOf(limit: RateLimit): { max: number; timeWindow: number } {
+  return { max: Math.max(1, Math.floor(limit.burst)), timeWindow: Math.max(1, Math.round((limit.burst / limit.perSecond) * 1000)) };
+}
+
+/** How a limit reads in a refusal or a document: "10 per 60 s". */
+export function describeLimit(limit: RateLimit): string {
+  const { max, timeWindow } = windowOf(limit);
+  return `${max} per ${+(timeWindow / 1000).toFixed(1)} s`;
+}
+
+/** Every rate limit lifted (the fuzzer and the leak scan play far faster than any person); the other caps stay. */
+export function liftedRateLimits(): GatewayLimitSettings {
+  const unlimited: RateLimit = { perSecond: 1e9, burst: 1e9 };
+  const routes = Object.fromEntries(Object.keys(DEFAULT_LIMITS.routes).map((route) => [route, unlimited])) as Record<CostlyRoute, RateLimit>;
+  return { requests: unlimited, routes, socketMessages: unlimited, socketsPerClient: 1e9 };
+}

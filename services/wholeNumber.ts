@@ -1,0 +1,20 @@
+/**
+ * The one reading of a whole number written as text — a path part, a query
+ * value, an environment setting, a command-line flag: decimal digits with an
+ * optional minus sign, and nothing else. `Number()` and `parseInt()` read
+ * far more (" " as 0, "1.5" as 1, "0x10" as 16, "1e3" as 1000), so a client
+ * sending any of those would get something it did not write.
+ */
+
+const WHOLE_NUMBER = /^-?\d{1,15}$/;
+
+/** The number `text` writes, or null when it is not a whole number in decimal digits. */
+export function parseWholeNumber(text: string): number | null {
+  return WHOLE_NUMBER.test(text) ? Number(text) : null;
+}
+
+/** What to say when `text`, given for `name`, is not a whole number. */
+export function notWholeNumber(name: string, text: string): string {
+  const shown = text.length > 40 ? `${JSON.stringify(text.slice(0, 37))}...` : JSON.stringify(text);
+  return `${name} must be a whole number written in decimal digits (like 3), not ${shown}`;
+}
