@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { modelOfGame } from '../../services/diagram/files.js';
 import { pageErrors, screenshot, SCREENSHOTS } from './browser.js';
+import { PLAYABLE } from './flows.js';
 import { apiCall, eventually } from './service.js';
 import { browserSession, settle } from './session.js';
 
@@ -107,7 +108,7 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     await settle(() => page.getByLabel(/^Seat 0/).inputValue()).toBe('me');
     await page.getByRole('button', { name: 'Open table' }).click();
     await page.waitForURL(/#\/table\/t-/);
-    await settle(() => page.locator('.hand .card-button').count()).toBe(14);
+    await settle(() => page.locator('.hand-cards .card-button').count()).toBe(14);
 
     // The diagram: one drawing of the whole machine, every state a group with its state id.
     const diagram = page.locator('#diagram');
@@ -126,10 +127,10 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
 
     // Ada passes: the table leaves passing for trick play, and the bots play until it is her turn.
     await page.getByText('Your turn: choose one card').waitFor();
-    const cards = page.locator('.hand .card-button');
+    const cards = page.locator('.hand-cards .card-button');
     for (let i = 0; i < 3; i++) await cards.nth(i).click();
     await page.getByRole('button', { name: 'Pass these cards' }).click();
-    const playable = page.locator('.hand button.legal:not([disabled])');
+    const playable = page.locator(PLAYABLE);
     await playable.first().waitFor();
     const before = await highlightOfLatestView(page, received);
     expect(before.slice(0, 2)).toEqual(['sevenSuitors', 'sevenSuitors.trickPlay']);
@@ -226,19 +227,22 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     const { page, errors } = await openPage();
     await page.goto(`${session.service.url}/#/watch/${tableId}`);
     await highlightIs(page, activeStates);
-    const panel = page.locator('.last-hand');
-    await settle(() => panel.locator('h3').textContent()).toBe(`Last hand (hand ${last.index + 1})`);
-    expect(await panel.locator('.final-trick p').textContent()).toMatch(new RegExp(`^Final trick: Seat ${finalTrick.winner} · .+ (won|set aside)`));
+    const panel = page.locator('aside .last-hand');
+    const name = (seat: number) => view.seats[seat].occupant!.name;
+    await settle(() => panel.locator('summary').first().textContent()).toBe(`Last hand (hand ${last.index + 1})`);
+    const taker = finalTrick.capturedBy === null ? 'won; the cards were set aside' : finalTrick.capturedBy === finalTrick.winner ? 'won' : `won, ${name(finalTrick.capturedBy)} captured`;
+    expect(await panel.locator('.final-trick h3').textContent()).toBe(`Last trick: ${name(finalTrick.winner)} ${taker}`);
     const plays = panel.locator('.final-trick li');
     expect(await plays.count()).toBe(6);
-    for (const [index, play] of finalTrick.plays.entries()) expect(await plays.nth(index).textContent()).toMatch(new RegExp(`Seat ${play.seat} · `));
-    expect(await panel.locator('.reveal p').textContent()).toMatch(new RegExp(`^The Traitor was Seat ${last.traitor} · `));
+    for (const [index, play] of finalTrick.plays.entries()) expect(await plays.nth(index).locator('.who').textContent()).toBe(name(play.seat));
+    expect(await panel.locator('.reveal-line').textContent()).toBe(`The Traitor was ${name(last.traitor!)}.`);
     const named = await panel.locator('.reveal li').allTextContents();
     expect(named).toHaveLength(6);
     last.accusations!.forEach((accused, seat) => {
-      expect(named[seat]).toMatch(new RegExp(`^Seat ${seat} · .+ named Seat ${accused} · .+${accused === last.traitor ? ' \\(the Traitor\\)' : '[^)]'}$`));
+      expect(named[seat]).toBe(`${name(seat)} named ${name(accused!)}${accused === last.traitor ? ' ✓ (the Traitor)' : ''}`);
     });
-    expect(await panel.textContent()).toMatch(/Hand points: Seat 0 · .+ -?\d+, Seat 1 · /);
+    const points = await panel.locator('.hand-points tr').allTextContents();
+    expect(points).toEqual(view.handResults[last.index].handScores.map((score, seat) => `${name(seat)}${score > 0 ? `+${score}` : score}`));
     await panel.screenshot({ path: join(SCREENSHOTS, 'diagram-last-hand-detail.png') });
     await screenshot(page, 'diagram-game-over');
     expect(errors).toEqual([]);

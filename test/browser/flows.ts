@@ -43,7 +43,10 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
     await page.locator(`${PLAYABLE}, ${done}`).first().waitFor();
     if ((await page.locator(done).count()) > 0) return plays;
     const before = await cards.count();
-    await page.locator(PLAYABLE).first().click();
+    const card = page.locator(PLAYABLE).first();
+    const label = await card.getAttribute('aria-label');
+    if (!/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/.test(label ?? '')) throw new Error(`a card is labelled "${label}", not by its name`);
+    await card.click();
     plays++;
     await eventually('the card to leave the hand', async () => ((await cards.count()) < before || (await page.locator(done).count()) > 0 ? true : null));
     await onPlay?.(plays);

@@ -19,7 +19,9 @@ describe('the web client build', () => {
       const html = await readFile(join(outDir, 'index.html'), 'utf8');
       expect(html).toContain('src="app.js"');
       expect(html).toContain('href="style.css"');
-      for (const file of ['index.html', 'style.css', 'app.js']) {
+      expect(html).toContain('rel="icon" href="favicon.svg"');
+      expect(await readFile(join(outDir, 'favicon.svg'), 'utf8')).toMatch(/^<svg /);
+      for (const file of ['index.html', 'style.css', 'app.js', 'favicon.svg']) {
         const text = await readFile(join(outDir, file), 'utf8');
         expect(text, file).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
         expect(text, file).not.toMatch(/@import|url\(\s*["']?https?:/);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { pageErrors, screenshot } from './browser.js';
+import { openTableAsPerson as openTable, passByClicking, playByClicking } from './flows.js';
 import { apiCall, eventually } from './service.js';
 import { browserSession, settle } from './session.js';
 
@@ -15,51 +16,11 @@ const SUITS = ['Spades', 'Moons', 'Diamonds', 'Clubs', 'Stars', 'Pyramids', 'Hea
 
 const session = browserSession();
 
+const openTableAsPerson = (page: Page, game: string, options: Record<string, string> = {}) => openTable(page, session.service.url, game, options);
+
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await session.newPage();
   return { page, errors: pageErrors(page) };
-}
-
-/** Opens a table from the lobby form with the person at seat 0 and bots in every other seat. */
-async function openTableAsPerson(page: Page, game: string, options: Record<string, string> = {}): Promise<string> {
-  await page.goto(`${session.service.url}/#/`);
-  await page.getByLabel('Your name').fill('Ada');
-  await page.getByLabel('Game', { exact: true }).selectOption(game);
-  for (const [label, value] of Object.entries(options)) await page.getByLabel(label).selectOption(value);
-  await settle(() => page.getByLabel(/^Seat 0/).inputValue()).toBe('me');
-  await page.getByRole('button', { name: 'Open table' }).click();
-  await page.waitForURL(/#\/table\/t-/);
-  return decodeURIComponent(page.url().split('#/table/')[1]);
-}
-
-/** Clicks one card for each pass recipient, then passes. */
-async function passByClicking(page: Page, recipients: number): Promise<void> {
-  await page.getByText('Your turn: choose one card').waitFor();
-  const cards = page.locator('.hand .card-button');
-  for (let i = 0; i < recipients; i++) await cards.nth(i).click();
-  await settle(() => page.locator('.hand .card-button.selected').count()).toBe(recipients);
-  await page.getByRole('button', { name: 'Pass these cards' }).click();
-}
-
-/**
- * Plays the first highlighted card each time it is the person's turn, until
- * `done` shows. Returns how many cards were played; calls `onPlay` after each.
- */
-async function playByClicking(page: Page, done: string, onPlay?: (plays: number) => Promise<void>): Promise<number> {
-  const cards = page.locator('.hand .card-button');
-  const playable = page.locator('.hand button.legal:not([disabled])');
-  let plays = 0;
-  for (;;) {
-    await page.locator(`.hand button.legal:not([disabled]), ${done}`).first().waitFor();
-    if ((await page.locator(done).count()) > 0) return plays;
-    const before = await cards.count();
-    const card = playable.first();
-    expect(await card.getAttribute('aria-label')).toMatch(/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/);
-    await card.click();
-    plays++;
-    await settle(() => cards.count()).toBe(before - 1);
-    await onPlay?.(plays);
-  }
 }
 
 async function spectatorView(tableId: string): Promise<TableView> {
@@ -73,7 +34,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await page.goto(`${session.service.url}/#/`);
     await screenshot(page, 'lobby');
     const tableId = await openTableAsPerson(page, 'sevenSuitors', { 'Game ends after': 'hands:1' });
-    await settle(() => page.locator('.hand .card-button').count()).toBe(14);
+    await settle(() => page.locator('.hand-cards .card-button').count()).toBe(14);
     await screenshot(page, 'seven-suitors-passing');
     await passByClicking(page, 3);
 
@@ -83,9 +44,10 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
       const watcher = await openPage();
       await watcher.page.goto(`${session.service.url}/#/watch/${tableId}`);
       await watcher.page.getByText('Spectating').waitFor();
-      expect(await watcher.page.locator('.hand').count()).toBe(0);
       await settle(() => watcher.page.locator('.seat').count()).toBe(4);
-      expect(await watcher.page.locator('.seat').first().textContent()).toContain('Seat 0 · Ada');
+      expect(await watcher.page.locator('.hand-cards, .hand-dock').count()).toBe(0);
+      expect(await watcher.page.locator('.seat[data-seat="0"] .seat-name').textContent()).toBe('Ada');
+      expect(await watcher.page.locator('.seat[data-seat="0"] .seat-notes').textContent()).toContain('Seat 0');
       await screenshot(watcher.page, 'seven-suitors-spectator');
       await watcher.page.close();
       expect(watcher.errors).toEqual([]);
@@ -103,7 +65,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
       expect(await row.locator('.marriage-count').textContent()).toBe(String(view.marriageCount![team]));
     }
     const marriages = view.handResults[0].marriages.length;
-    expect(await page.locator('.last-hand .marriages li').count()).toBe(marriages);
+    expect(await page.locator('aside .last-hand .marriages .suit-chip').count()).toBe(marriages);
     await screenshot(page, 'seven-suitors-hand-over');
     expect(errors).toEqual([]);
     await page.close();
@@ -125,8 +87,11 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     expect(await accuse.allTextContents()).toEqual([expect.stringMatching(/^Accuse Seat 2 · /), expect.stringMatching(/^Accuse Seat 4 · /)]);
     await screenshot(page, 'traitor-of-love-accusation');
     await accuse.first().click();
-    await page.locator('.last-hand').waitFor();
-    expect(await page.locator('.last-hand').textContent()).toMatch(/Hand points: You -?\d+, Seat 1 · .+ -?\d+/);
+    await page.locator('aside .last-hand').waitFor();
+    const points = await page.locator('aside .last-hand .hand-points tr').allTextContents();
+    expect(points).toHaveLength(6);
+    expect(points[0]).toMatch(/^You[+-]?\d+$/);
+    expect(points[1]).toMatch(/^.+[+-]?\d+$/);
     await screenshot(page, 'traitor-of-love-hand-over');
     expect(errors).toEqual([]);
     await page.close();
@@ -139,7 +104,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('Your name').fill('Grace');
     await page.locator(`tr[data-table="${tableId}"]`).getByRole('button', { name: 'Sit at seat 2' }).click();
     await page.waitForURL(new RegExp(`#/table/${tableId}$`));
-    await settle(() => page.locator('.hand .card-button').count()).toBe(12);
+    await settle(() => page.locator('.hand-cards .card-button').count()).toBe(12);
     expect(await page.locator('.seat.own').textContent()).toMatch(/^You/);
     await page.reload();
     await settle(() => page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 2/);
@@ -147,10 +112,13 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await screenshot(page, 'anti-cupid-joined');
 
     await page.getByRole('button', { name: 'Leave seat' }).click();
-    await page.waitForURL(/#\/$/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Leave seat' }).click();
+    await page.getByText('You left seat 2').waitFor();
+    await page.goto(`${session.service.url}/#/`);
     const row = page.locator(`tr[data-table="${tableId}"]`);
     await row.waitFor();
     expect(await row.textContent()).not.toContain('Back to seat');
+    expect(await row.textContent()).toContain('Take seat 2 back');
     expect(await page.evaluate((id) => localStorage.getItem(`suitors.seat.${id}`), tableId)).toBeNull();
     const seat = (await spectatorView(tableId)).seats[2];
     expect(seat.occupant).toMatchObject({ bot: true }); // a bot plays the seat until someone takes it
@@ -190,9 +158,9 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
 
     const middle = Math.floor(last / 2);
     await page.locator('#timeline').fill(String(middle));
-    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle} of ${last}: Seat \\d played `));
-    expect(await status.textContent()).toContain('Trick play');
-    expect(await page.locator('.trick').textContent()).toMatch(/Trump: \S+ (Spades|Moons|Diamonds|Clubs|Stars|Pyramids|Hearts)/);
+    await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle} of ${last}: .+ \\(seat \\d\\) played the `));
+    expect(await status.textContent()).toContain('Playing tricks');
+    expect(await page.locator('.felt-info .trump').textContent()).toMatch(/Trump: \S+ (Spades|Moons|Diamonds|Clubs|Stars|Pyramids|Hearts)/);
     expect(page.url()).toContain(`?at=${middle}`);
     await settle(() => page.locator('.open-hands li').count()).toBe(4); // a finished game's replay opens every hand
     await screenshot(page, 'replay-middle');

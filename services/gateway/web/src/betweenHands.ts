@@ -71,7 +71,7 @@ export class BetweenHands {
     const countdown = h('p', { class: 'countdown muted small', 'aria-live': 'off' }, `The next hand shows in ${left} s.`);
     next.addEventListener('click', () => this.close());
     this.modal = openModal({
-      title: `Hand ${last.index + 1} is over${view.game === 'sevenSuitors' ? '' : ` (${handProgress(last.index + 1, view.game, view.options as never)})`}`,
+      title: `${capitalised(handProgress(last.index + 1, view.game, view.options as never))} is over`,
       className: 'summary-dialog',
       body: [handSummary(view, last), actions.extra?.(view, last.index) ?? null, countdown],
       actions: [next],
@@ -128,4 +128,8 @@ export class BetweenHands {
   close(): void {
     this.modal?.close();
   }
+}
+
+function capitalised(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

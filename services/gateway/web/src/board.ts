@@ -14,6 +14,9 @@ import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from '
 
 export { seatName } from './words.js';
 
+/** Special cards' names as printed on the small face, with soft hyphens where a long name may break. */
+const SPECIAL_FACES: Record<string, string> = { cupid: 'Cupid', chaperone: 'Chap\u00aderone', rival: 'Rival', 'go-between': 'Go-\u00adBetween' };
+
 /** A card as a picture with its name for screen readers: "9♦" shown, "9 of Diamonds" read; its rules as a tooltip. */
 export function cardFace(card: Card): HTMLElement {
   const { suit, rank } = faceOf(card);
@@ -24,7 +27,7 @@ export function cardFace(card: Card): HTMLElement {
     h(
       'span',
       { class: 'face', 'aria-hidden': 'true' },
-      h('span', { class: 'rank' }, rank),
+      h('span', { class: 'rank' }, suit === null ? (SPECIAL_FACES[card] ?? rank) : rank),
       look === null ? h('span', { class: 'pip special-pip' }, '✦') : h('span', { class: 'pip' }, look.symbol),
     ),
     h('span', { class: 'sr-only' }, suit === null ? rank : `${rank} of ${look!.name}`),
@@ -138,7 +141,7 @@ export function scoresPanel(view: TableView): HTMLElement {
       h(
         'table',
         {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'This hand'), h('th', { scope: 'col' }, 'Points'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Points'))),
         h(
           'tbody',
           {},
@@ -146,7 +149,7 @@ export function scoresPanel(view: TableView): HTMLElement {
             h(
               'tr',
               { 'data-seat': summary.seat, class: summary.seat === view.viewer ? 'own' : '' },
-              h('th', { scope: 'row' }, seatName(view, summary.seat)),
+              h('th', { scope: 'row' }, shortName(view, summary.seat)),
               h('td', {}, sideLabel(view, summary.seat)),
               h('td', { class: 'points' }, String(view.scores[summary.seat] ?? 0)),
             ),

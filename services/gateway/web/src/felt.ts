@@ -42,10 +42,18 @@ export function isTakeable(summary: SeatSummary): boolean {
   return summary.occupant === null || isStandIn(summary);
 }
 
-/** Where seat `seat` sits, in percent of the felt: the bottom seat at the bottom, then clockwise (play goes left). */
-function placeOf(seat: number, bottom: number, seatCount: number, radius: { x: number; y: number }): { x: number; y: number } {
+/**
+ * Which way seat `seat` sits from the middle, as a unit vector: the bottom
+ * seat straight down, then clockwise (play goes left). style.css scales it by
+ * how far out seats and trick cards go, which depends on the screen.
+ */
+function directionOf(seat: number, bottom: number, seatCount: number): { dx: number; dy: number } {
   const angle = (((seat - bottom + seatCount) % seatCount) * 2 * Math.PI) / seatCount;
-  return { x: 50 - radius.x * Math.sin(angle), y: 50 + radius.y * Math.cos(angle) };
+  return { dx: -Math.sin(angle), dy: Math.cos(angle) };
+}
+
+function placed(direction: { dx: number; dy: number }): string {
+  return `--dx:${direction.dx.toFixed(3)};--dy:${direction.dy.toFixed(3)}`;
 }
 
 export function felt(view: TableView, options: FeltOptions): HTMLElement {
@@ -55,17 +63,14 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const awaited = new Set(view.awaiting.map((awaiting) => awaiting.seat));
   const hand = view.hand;
 
-  const seats = view.seats.map((summary) => {
-    const place = placeOf(summary.seat, bottom, seatCount, { x: 40, y: 41 });
-    return seatBox(view, summary, awaited.has(summary.seat), place, options.onSit);
-  });
+  const seats = view.seats.map((summary) => seatBox(view, summary, awaited.has(summary.seat), directionOf(summary.seat, bottom, seatCount), options.onSit));
 
   const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
   const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
   const inPlay = hand?.trick?.plays ?? [];
   if (hand !== null && inPlay.length > 0) {
     for (const play of inPlay) {
-      const place = placeOf(play.seat, bottom, seatCount, { x: 14, y: 17 });
+      const place = directionOf(play.seat, bottom, seatCount);
       const fresh = options.memory.firstTime(`${handNumber}:${trickNumber}:${play.seat}`);
       middle.append(trickCard(view, play.seat, play.card, place, fresh ? 'arrive' : ''));
     }
@@ -73,13 +78,12 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
     // Between tricks the one just taken stays in the middle, sliding toward whoever took it.
     const last = hand.tricks.at(-1)!;
     const taker = last.capturedBy ?? last.winner;
-    const to = placeOf(taker, bottom, seatCount, { x: 40, y: 41 });
+    const to = directionOf(taker, bottom, seatCount);
     const fresh = options.memory.firstTime(`${handNumber}:taken:${hand.tricks.length}`);
     for (const play of last.plays) {
-      const place = placeOf(play.seat, bottom, seatCount, { x: 14, y: 17 });
-      const card = trickCard(view, play.seat, play.card, place, `taken${fresh ? ' sweep' : ''}`);
-      card.style.setProperty('--to-x', `${(to.x - place.x) * 0.6}cqw`);
-      card.style.setProperty('--to-y', `${(to.y - place.y) * 0.6}cqh`);
+      const card = trickCard(view, play.seat, play.card, directionOf(play.seat, bottom, seatCount), `taken${fresh ? ' sweep' : ''}`);
+      card.style.setProperty('--tx', to.dx.toFixed(3));
+      card.style.setProperty('--ty', to.dy.toFixed(3));
       middle.append(card);
     }
     middle.append(h('p', { class: 'taken-note' }, `${trickOutcome(view, last)} trick ${hand.tricks.length}`));
@@ -88,17 +92,14 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const trump = hand?.trump ?? null;
   return h(
     'div',
-    { class: `felt seats-${seatCount}`, 'data-seats': seatCount },
+    { class: 'felt-wrap' },
     h(
-      'div',
-      { class: 'felt-corner top-left' },
-      h('span', { class: 'trump' }, 'Trump: ', trump === null ? h('span', { class: 'muted-on-felt' }, 'set by the first card led') : suitChip(trump)),
+      'p',
+      { class: 'felt-info' },
+      h('span', { class: 'trump' }, 'Trump: ', trump === null ? h('em', {}, hand === null ? 'none yet' : 'the suit of the first card led') : suitChip(trump)),
+      hand === null ? null : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
     ),
-    hand === null
-      ? null
-      : h('div', { class: 'felt-corner top-right' }, h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`)),
-    h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats),
-    middle,
+    h('div', { class: `felt seats-${seatCount}`, 'data-seats': seatCount }, h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats), middle),
   );
 }
 
@@ -109,16 +110,16 @@ function tricksInHand(view: TableView): number {
   return hand.tricks.length + held;
 }
 
-function trickCard(view: TableView, seat: number, card: Card, place: { x: number; y: number }, motion: string): HTMLElement {
+function trickCard(view: TableView, seat: number, card: Card, direction: { dx: number; dy: number }, motion: string): HTMLElement {
   return h(
     'div',
-    { class: `trick-card ${motion}`, style: `left:${place.x}%;top:${place.y}%`, 'data-seat': seat },
+    { class: `trick-card ${motion}`, style: placed(direction), 'data-seat': seat },
     cardFace(card),
     h('span', { class: 'who' }, shortName(view, seat)),
   );
 }
 
-function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, place: { x: number; y: number }, onSit?: (seat: number) => void): HTMLElement {
+function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, direction: { dx: number; dy: number }, onSit?: (seat: number) => void): HTMLElement {
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
@@ -141,20 +142,20 @@ function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, place: {
     {
       class: `seat${toAct ? ' to-act' : ''}${own ? ' own' : ''}${occupant === null ? ' empty' : ''}`,
       'data-seat': summary.seat,
-      style: `left:${place.x}%;top:${place.y}%`,
+      style: placed(direction),
     },
     h(
       'div',
       { class: 'seat-name' },
       h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat')),
-      occupant?.bot ? h('span', { class: 'bot-mark', title: 'played by a bot' }, ' 🤖') : null,
     ),
     h(
       'div',
       { class: 'seat-notes' },
       h('span', {}, `Seat ${summary.seat}`),
+      occupant?.bot && !/^(Heuristic|Random) bot \d+$/.test(occupant.name) ? h('span', { class: 'bot-mark' }, 'bot') : null,
       side === '' || side === 'Anti-Cupid' ? null : h('span', {}, side),
-      view.hand === null ? null : h('span', { class: 'cards-left', title: 'cards in hand' }, `🂠 ${summary.cardsHeld}`),
+      view.hand === null ? null : h('span', { class: 'cards-left' }, `${summary.cardsHeld} card${summary.cardsHeld === 1 ? '' : 's'}`),
       points === null ? null : h('span', { class: 'seat-points' }, points),
     ),
     h('div', { class: 'badges' }, badges),

@@ -23,25 +23,32 @@ function names(view: TableView, seats: readonly number[]): string {
   return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }
 
-/** One marriage and whom it scored for, in the game's words. */
-function marriageLine(view: TableView, last: CompletedHand, marriage: Marriage): (Node | string)[] {
+/** The marriages of one side and whom they scored for, in the game's words: "Your team (A) married ♦ Diamonds, ♥ Hearts." */
+function marriageLine(view: TableView, last: CompletedHand, by: Marriage['by'], suits: readonly Suit[]): (Node | string)[] {
   const seatCount = view.seats.length;
-  const suit = suitChip(marriage.suit);
+  const chips = suits.flatMap((suit, index) => (index === 0 ? [suitChip(suit)] : [' ', suitChip(suit)]));
   if (view.game === 'antiCupid') {
-    if (typeof marriage.by === 'number') {
-      const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== marriage.by);
-      return [`Anti-Cupid (${shortName(view, marriage.by)}) captured both 7s of `, suit, `: 1 point to each of the other four (${names(view, others)}).`];
+    if (typeof by === 'number') {
+      const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== by);
+      return [`Anti-Cupid (${shortName(view, by)}) captured both 7s of `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} to each of the other four (${names(view, others)}).`];
     }
-    const pair = partnershipSeats(marriage.by, last.antiCupid ?? 0, seatCount);
-    return [`${names(view, pair)} (partnership ${marriage.by}) married `, suit, ': 1 point each.'];
+    const pair = partnershipSeats(by, last.antiCupid ?? 0, seatCount);
+    return [`${names(view, pair)} (partnership ${by}) married `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} each.`];
   }
-  const team = marriage.by as 'A' | 'B';
+  const team = by as 'A' | 'B';
   const viewerTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
   const who = team === viewerTeam ? `Your team (${team})` : `Team ${team}`;
   if (view.game === 'traitorOfLove') {
-    return [`${who} married `, suit, `: 1 point to each Matchmaker of team ${team}, and to the Traitor if on the other team.`];
+    return [`${who} married `, ...chips, `: a point each to team ${team}'s Matchmakers, and to the Traitor if on the other team.`];
   }
-  return [`${who} (${names(view, seatsOfTeam(team, seatCount))}) married `, suit, '.'];
+  return [`${who}, ${names(view, seatsOfTeam(team, seatCount))}, married `, ...chips, '.'];
+}
+
+/** Marriages grouped by the side that made them, in the order the sides first married. */
+function bySide(marriages: readonly Marriage[]): [Marriage['by'], Suit[]][] {
+  const sides = new Map<Marriage['by'], Suit[]>();
+  for (const marriage of marriages) sides.set(marriage.by, [...(sides.get(marriage.by) ?? []), marriage.suit]);
+  return [...sides];
 }
 
 export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
@@ -61,7 +68,7 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
           h('h3', {}, 'Marriages'),
           result.marriages.length === 0
             ? h('p', {}, 'No marriages this hand.')
-            : h('ul', { class: 'marriages' }, result.marriages.map((marriage) => h('li', {}, marriageLine(view, last, marriage)))),
+            : h('ul', { class: 'marriages' }, bySide(result.marriages).map(([by, suits]) => h('li', {}, marriageLine(view, last, by, suits)))),
           view.game === 'antiCupid' && split.length > 0
             ? h('p', { class: 'split' }, `Not married (1 point each to Anti-Cupid, ${shortName(view, last.antiCupid ?? 0)}): `, split.map(suitChip))
             : null,
@@ -107,4 +114,11 @@ function handPoints(view: TableView, result: HandResult): HTMLElement {
     h('caption', {}, 'Points this hand'),
     h('tbody', {}, result.handScores.map((score, seat) => h('tr', {}, h('th', { scope: 'row' }, shortName(view, seat)), h('td', {}, score > 0 ? `+${score}` : String(score))))),
   );
+}
+
+/** The hand scored last, kept beside the table through the next hand: the summary, folded open. */
+export function lastHandPanel(view: TableView): HTMLElement | null {
+  const last = view.lastHand;
+  if (last === null) return null;
+  return h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Last hand (hand ${last.index + 1})`), handSummary(view, last));
 }

@@ -126,6 +126,9 @@ export function showLobby(root: HTMLElement): () => void {
       message,
       h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, 'Your name '), nameInput),
       h(
+        'div',
+        { class: 'lobby-columns' },
+      h(
         'section',
         { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
         h('h3', { id: 'tables-heading' }, 'Tables ', h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh')),
@@ -141,6 +144,7 @@ export function showLobby(root: HTMLElement): () => void {
         tables,
       ),
       createForm(name, fail),
+      ),
     ),
   );
   void refresh();

@@ -10,7 +10,7 @@ import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
-import { handSummary } from './handSummary.js';
+import { lastHandPanel } from './handSummary.js';
 import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
 import { handProgress, phaseWords, shortName } from './words.js';
 
@@ -25,11 +25,11 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   const slider = h('input', { type: 'range', id: 'timeline', min: 1, max: 1, value: 1, step: 1 });
   const position = h('output', { for: 'timeline', class: 'position', 'aria-live': 'polite' });
   const buttons = {
-    first: h('button', { type: 'button', 'aria-label': 'First event' }, '⏮'),
+    first: h('button', { type: 'button', 'aria-label': 'First event' }, '|◀'),
     previous: h('button', { type: 'button', 'aria-label': 'Previous event' }, '◀'),
     play: h('button', { type: 'button', class: 'primary autoplay', 'aria-pressed': 'false' }, '▶ Play'),
     next: h('button', { type: 'button', 'aria-label': 'Next event' }, '▶'),
-    last: h('button', { type: 'button', 'aria-label': 'Last event' }, '⏭'),
+    last: h('button', { type: 'button', 'aria-label': 'Last event' }, '▶|'),
   };
   const speed = h('select', { id: 'replay-speed' }, SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)));
   const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
@@ -108,7 +108,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     replaceChildren(
       side,
       diagramPanel(view.game, view.title),
-      view.lastHand === null ? null : h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Hand ${view.lastHand.index + 1}, scored`), handSummary(view, view.lastHand)),
+      lastHandPanel(view),
       scoresPanel(view),
       tricksPanel(view),
       scoreSheet(view),

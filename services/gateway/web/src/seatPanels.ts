@@ -32,7 +32,7 @@ export function rolePanel(view: TableView): HTMLElement | null {
     'p',
     { class: `role ${traitor ? 'role-traitor' : 'role-matchmaker'}` },
     h('strong', {}, `Your role this hand: ${role}`),
-    ` (tracking card: ${suitName(roleCard)}). ${want}`,
+    h('span', { class: 'role-why' }, ` (tracking card: ${suitName(roleCard)}). ${want}`),
   );
 }
 

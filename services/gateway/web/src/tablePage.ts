@@ -16,6 +16,7 @@ import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
 import { gameOverHeadline, rematch, standings } from './gameOver.js';
 import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
+import { lastHandPanel } from './handSummary.js';
 import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
 import { confirmModal, openModal } from './modal.js';
@@ -36,6 +37,8 @@ interface PageState {
   notice: string | null;
   /** Why the card just picked cannot be played. */
   hint: string | null;
+  /** After a pass or an accusation: put focus on the hand at the next draw (the buttons used are gone). */
+  focusHand: boolean;
   connection: LiveState;
   turnDeadline: string | null;
 }
@@ -43,7 +46,7 @@ interface PageState {
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
   let held: HeldSeat | null = watchOnly ? null : heldSeat(tableId);
   let selection: PassSelection | null = null;
-  const state: PageState = { view: null, version: 0, sending: false, pendingVersion: 0, error: null, notice: null, hint: null, connection: 'connecting', turnDeadline: null };
+  const state: PageState = { view: null, version: 0, sending: false, pendingVersion: 0, error: null, notice: null, hint: null, focusHand: false, connection: 'connecting', turnDeadline: null };
   const page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
   const clock = h('span', { class: 'clock' });
   const memory = new FeltMemory();
@@ -78,6 +81,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     dock = hand === null && action === null ? null : h('section', { class: 'hand-dock', 'aria-label': 'Your hand' }, h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''), action, hand);
     replaceChildren(
       page,
+      dock === null ? null : h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => (event.preventDefault(), focusOnHand()) }, 'Go to your hand'),
       header(view),
       h('p', { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' }, turnSentence(view), clock),
       state.notice === null ? null : h('p', { class: 'notice' }, state.notice, ' ', retakeButton(view)),
@@ -87,7 +91,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
         'div',
         { class: 'table-layout' },
         h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
-        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
+        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), lastHandPanel(view), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
       ),
       dock,
     );
@@ -95,6 +99,10 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     if (dock !== null) dockSize.observe(dock);
     else page.style.setProperty('--dock-height', '0px');
     focus.restore(dock?.querySelector('.hand-cards') ?? null);
+    if (state.focusHand && !state.sending && dock?.querySelector('.hand-cards') != null && !between.open) {
+      state.focusHand = false;
+      focusOnHand();
+    }
     const own = ownAction(view);
     cue.update(own !== null && !between.open, own === null ? '' : ACTION_WORDS[own]);
   };
@@ -117,8 +125,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
         { class: 'table-actions', 'aria-label': 'Table' },
         h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
         h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
-        h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', onclick: () => (setSound(!soundOn()), render()) }, soundOn() ? '🔔 Sound on' : '🔕 Sound off'),
-        held === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like' }, 'Watch as spectator'),
+        h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: () => (setSound(!soundOn()), render()) }, `Sound ${soundOn() ? 'on' : 'off'}`),
+        held === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
         view.outcome?.finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
         held !== null && !view.outcome?.finished ? h('button', { type: 'button', class: 'danger', onclick: () => void leave() }, 'Leave seat') : null,
       ),
@@ -144,6 +152,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     if (held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
     return h('button', { type: 'button', class: 'primary retake', onclick: () => void sitDown(seat) }, `Take seat ${seat} back`);
   };
+
+  const focusOnHand = () => document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
 
   const showRules = (view: TableView) => {
     const done = h('button', { type: 'button', class: 'primary' }, 'Close');
@@ -196,6 +206,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     try {
       const accepted = await api.send(tableId, held.token, command);
       state.pendingVersion = accepted.version;
+      if (command.type !== 'card.played') state.focusHand = true;
       selection?.clear();
     } catch (error) {
       const explained = command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal' ? whyNotPlayable(state.view, command.card) : null;
@@ -278,7 +289,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
       replayHref: `#/replay/${tableId}`,
       afterClose: () => {
         if (closed) return;
-        (document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]') ?? document.querySelector<HTMLElement>('.status'))?.focus();
+        focusOnHand();
         considerBreak();
         render();
       },
