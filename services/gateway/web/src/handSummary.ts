@@ -5,10 +5,11 @@
  * Anti-Cupid the split suits that scored for Anti-Cupid, the points of the
  * hand and its final trick.
  */
-import { SUITS, type Suit } from '../../../../machines/cards/card.js';
+import type { Suit } from '../../../../machines/cards/card.js';
 import type { CompletedHand, HandResult, Marriage } from '../../../../machines/table/context.js';
 import type { TableView } from '../../../../machines/view.js';
 import { suitChip, trickOutcome, trickPlays } from './board.js';
+import { SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
 import { partnershipSeats, seatsOfTeam, teamOf } from './sides.js';
 import { shortName } from './words.js';
@@ -54,7 +55,7 @@ function bySide(marriages: readonly Marriage[]): [Marriage['by'], Suit[]][] {
 export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
   const result = resultOf(view, last.index);
   const married = new Set<Suit>((result?.marriages ?? []).map((marriage) => marriage.suit));
-  const split = SUITS.filter((suit) => !married.has(suit));
+  const split = (Object.keys(SUIT_LOOKS).map(Number) as Suit[]).filter((suit) => !married.has(suit));
   return h(
     'div',
     { class: 'hand-summary', 'data-hand': last.index + 1 },
