@@ -12,7 +12,8 @@ import { startService, type RunningService } from './service.js';
 export interface BrowserSession {
   /** The running service; set before each test. */
   readonly service: RunningService;
-  newPage(): Promise<Page>;
+  /** A page in a browser context of its own (its own localStorage), 1200×900 unless told. */
+  newPage(options?: { viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' }): Promise<Page>;
 }
 
 export function browserSession(): BrowserSession {
@@ -31,8 +32,8 @@ export function browserSession(): BrowserSession {
       if (service === undefined) throw new Error('the service starts before each test');
       return service;
     },
-    async newPage() {
-      return (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 } });
+    async newPage(options = {}) {
+      return (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 }, ...options });
     },
   };
 }

@@ -135,9 +135,9 @@ export function showLobby(root: HTMLElement): () => void {
         h(
           'div',
           { class: 'filters', role: 'group', 'aria-label': 'Filters' },
-          h('label', { for: 'filter-game' }, 'Filter: game '),
+          h('label', { for: 'filter-game' }, 'Show game '),
           gameFilter,
-          h('label', { for: 'filter-state' }, 'tables '),
+          h('label', { for: 'filter-state' }, 'Show tables '),
           stateFilter,
           h('label', { class: 'check' }, mineFilter, ' My tables only'),
         ),

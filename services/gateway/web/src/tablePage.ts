@@ -220,7 +220,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   const leave = async () => {
     if (held === null) return;
     const seat = held.seat;
-    if (!(await confirmModal('Leave your seat?', `A bot plays seat ${seat} until someone takes it. You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
+    const after = state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
+    if (!(await confirmModal('Leave your seat?', `${after} You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
     try {
       await api.leaveSeat(tableId, seat, held.token);
     } catch (error) {

@@ -1,0 +1,149 @@
+/**
+ * The card room in a real headless Chromium against the real service: an
+ * invite link seats a friend, leaving asks first and the seat can be taken
+ * back, a spectator sees no hand, the game-over screen says won or lost from
+ * the player's side, a rematch opens the same game again, and the lobby
+ * speaks in words. Screenshots: test-artifacts/browser/room-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TableView } from '../../machines/view.js';
+import { pageErrors, screenshot } from './browser.js';
+import { openTableAsPerson, passByClicking, playByClicking } from './flows.js';
+import { apiCall } from './service.js';
+import { browserSession, settle } from './session.js';
+
+const session = browserSession();
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await session.newPage();
+  return { page, errors: pageErrors(page) };
+}
+
+async function spectatorView(tableId: string): Promise<TableView> {
+  return (await apiCall<{ view: TableView }>(session.service.url, 'GET', `/api/tables/${tableId}/view`)).view;
+}
+
+describe('the card room in Chromium', { timeout: 120_000 }, () => {
+  it('seats a friend who opens an invite link, asks before they leave, and lets them take the seat back', async () => {
+    const url = session.service.url;
+    // Bo holds seat 3 and never moves, so the game waits in passing while Grace comes and goes.
+    const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'sevenSuitors', bots: [1, 2] });
+    await apiCall(url, 'POST', `/api/tables/${tableId}/seats/3`, { name: 'Bo' });
+
+    const host = await openPage();
+    await host.page.goto(`${url}/#/watch/${tableId}`);
+    const link = await host.page.locator('.invite-link[data-seat="0"]').inputValue();
+    expect(link).toBe(`${url}/#/join/${tableId}/0`);
+    await screenshot(host.page, 'room-invite');
+
+    const friend = await openPage();
+    await friend.page.goto(link);
+    await friend.page.getByText(`You are invited to seat 0`).waitFor();
+    await settle(() => friend.page.locator('.join').textContent()).toContain('Seven Suitors at table');
+    await friend.page.getByLabel('Your name').fill('Grace');
+    await friend.page.getByRole('button', { name: 'Take the seat' }).click();
+    await friend.page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await settle(() => friend.page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0/);
+    await settle(() => friend.page.locator('.hand-cards .card-button').count()).toBe(14);
+    expect((await spectatorView(tableId)).seats[0].occupant).toEqual({ name: 'Grace', bot: false });
+
+    // The spectator's page: the seat is no longer offered, and no card of any hand is on it.
+    await settle(() => host.page.locator('.invite-link').count()).toBe(0);
+    await settle(() => host.page.locator('.seat[data-seat="0"] .seat-name').textContent()).toBe('Grace');
+    expect(await host.page.locator('.hand-cards, .hand-dock, .skip-link').count()).toBe(0);
+    expect(await host.page.locator('.card').count()).toBe(0); // passing: no trick yet, so no card at all
+
+    // Leaving asks first; "Stay" keeps the seat.
+    await friend.page.getByRole('button', { name: 'Leave seat' }).click();
+    const dialog = friend.page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('A bot plays seat 0 until someone takes it');
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await spectatorView(tableId)).seats[0].occupant).toEqual({ name: 'Grace', bot: false });
+    expect(await friend.page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0/);
+
+    await friend.page.getByRole('button', { name: 'Leave seat' }).click();
+    await friend.page.getByRole('dialog').getByRole('button', { name: 'Leave seat' }).click();
+    await friend.page.getByText('You left seat 0').waitFor();
+    await settle(async () => (await spectatorView(tableId)).seats[0].occupant).toEqual({ name: 'Bot for Grace', bot: true });
+    expect(await friend.page.locator('.hand-cards').count()).toBe(0);
+    await screenshot(friend.page, 'room-left');
+
+    await friend.page.getByRole('button', { name: 'Take seat 0 back' }).click();
+    await settle(() => friend.page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0/);
+    await settle(() => friend.page.locator('.hand-cards .card-button').count()).toBe(14);
+    expect((await spectatorView(tableId)).seats[0].occupant).toEqual({ name: 'Grace', bot: false });
+    expect(host.errors).toEqual([]);
+    expect(friend.errors).toEqual([]);
+    await host.page.close();
+    await friend.page.close();
+  });
+
+  it('says at the end whether you won or lost, ranks the standings, and opens a rematch with the same options and seats', async () => {
+    const url = session.service.url;
+    const { page, errors } = await openPage();
+    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:1', 'Special cards': 'plain', 'Seat 1 (team B)': 'random' });
+    await passByClicking(page, 3);
+    await playByClicking(page, '.game-over-dialog');
+
+    const view = await spectatorView(tableId);
+    expect(view.outcome?.finished).toBe(true);
+    const winners = view.outcome!.winners;
+    const expected = winners.length === 0 ? ['A draw', 'The game is a draw.'] : winners.includes(0) ? ['You won!', 'Your team wins!'] : ['You lost', 'Your team loses: team B wins.'];
+    const dialog = page.locator('.game-over-dialog');
+    expect(await dialog.locator('.headline').textContent()).toBe(expected[0]);
+    expect(await dialog.locator('.game-over-headline .outcome').textContent()).toBe(expected[1]);
+    const rows = dialog.locator('.standings tbody tr');
+    expect(await rows.count()).toBe(2);
+    const marked = view.marked!;
+    const best = marked.A.length > marked.B.length || (marked.A.length === marked.B.length && view.marriageCount!.A >= view.marriageCount!.B) ? 'A' : 'B';
+    expect(await rows.first().getAttribute('data-team')).toBe(best);
+    expect(await page.locator('.status').textContent()).toBe(`Game over. ${expected[1]}`);
+    await screenshot(page, 'room-game-over');
+
+    await dialog.getByRole('button', { name: 'Rematch' }).click();
+    await page.waitForURL((address) => /#\/table\/t-/.test(address.hash) && !address.hash.includes(tableId));
+    const next = decodeURIComponent(page.url().split('#/table/')[1]);
+    await settle(() => page.locator('.hand-cards .card-button').count()).toBe(15);
+    const rematch = await spectatorView(next);
+    expect(rematch.options).toEqual(view.options);
+    expect(rematch.seats.map((seat) => seat.occupant)).toEqual([
+      { name: 'Ada', bot: false },
+      { name: 'Random bot 1', bot: true },
+      { name: 'Heuristic bot 2', bot: true },
+      { name: 'Heuristic bot 3', bot: true },
+    ]);
+    expect(await page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0 · Passing cards · hand 1 of 1/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lists tables in words, with the hand out of the game’s hands, and filters them', async () => {
+    const url = session.service.url;
+    const { tableId: waiting } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
+    const { tableId: playing } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
+    await apiCall(url, 'POST', `/api/tables/${playing}/seats/0`, { name: 'Bo' });
+
+    const { page, errors } = await openPage();
+    await page.goto(`${url}/#/`);
+    const row = (tableId: string) => page.locator(`tr[data-table="${tableId}"]`);
+    await settle(() => row(waiting).locator('.state').textContent()).toBe('Waiting for players: 1 open seat');
+    await settle(() => row(playing).locator('.state').textContent()).toMatch(/^Playing tricks · hand 1 of 5$/);
+    expect(await row(playing).textContent()).toContain('Bo');
+    expect(await page.locator('.table-list').textContent()).not.toMatch(/trickPlay|seating|passing/);
+
+    await page.getByLabel('Show game').selectOption('sevenSuitors');
+    await settle(() => row(playing).count()).toBe(0);
+    await page.getByLabel('Show game').selectOption('antiCupid');
+    await page.getByLabel('Show tables').selectOption('open');
+    await settle(() => row(playing).count()).toBe(0);
+    expect(await row(waiting).count()).toBe(1);
+    await page.getByLabel('Show tables').selectOption('all');
+    await page.getByLabel('My tables only').check();
+    await settle(() => page.locator('.table-list, .tables p').first().textContent()).toMatch(/No table matches these filters/);
+    await screenshot(page, 'room-lobby');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
