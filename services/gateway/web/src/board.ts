@@ -14,8 +14,13 @@ import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from '
 
 export { seatName } from './words.js';
 
-/** Special cards' names as printed on the small face, with soft hyphens where a long name may break. */
-const SPECIAL_FACES: Record<string, string> = { cupid: 'Cupid', chaperone: 'Chap\u00aderone', rival: 'Rival', 'go-between': 'Go-\u00adBetween' };
+/** Special cards' names as printed on the small face, with a break allowed inside the long ones (no hyphen shown, so the name reads the same). */
+const SPECIAL_FACES: Record<string, readonly (string | (() => Node))[]> = {
+  cupid: ['Cupid'],
+  chaperone: ['Chap', () => h('wbr'), 'erone'],
+  rival: ['Rival'],
+  'go-between': ['Go-', () => h('wbr'), 'Between'],
+};
 
 /** A card as a picture with its name for screen readers: "9♦" shown, "9 of Diamonds" read; its rules as a tooltip. */
 export function cardFace(card: Card): HTMLElement {
@@ -27,7 +32,7 @@ export function cardFace(card: Card): HTMLElement {
     h(
       'span',
       { class: 'face', 'aria-hidden': 'true' },
-      h('span', { class: 'rank' }, suit === null ? (SPECIAL_FACES[card] ?? rank) : rank),
+      h('span', { class: 'rank' }, suit === null ? (SPECIAL_FACES[card] ?? [rank]).map((part) => (typeof part === 'string' ? part : part())) : rank),
       look === null ? h('span', { class: 'pip special-pip' }, '✦') : h('span', { class: 'pip' }, look.symbol),
     ),
     h('span', { class: 'sr-only' }, suit === null ? rank : `${rank} of ${look!.name}`),
@@ -85,7 +90,7 @@ export function tricksPanel(view: TableView): HTMLElement | null {
       ? h('p', { class: 'muted' }, 'No trick taken yet.')
       : h(
           'ol',
-          { class: 'trick-list', reversed: true },
+          { class: 'trick-list', reversed: true, tabindex: 0, 'aria-label': 'Tricks taken this hand, newest first' },
           [...tricks].reverse().map((trick) => h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, 'Cards of the trick'))),
         ),
   );
@@ -175,7 +180,7 @@ export function scoreSheet(view: TableView): HTMLElement {
       ? h('p', { class: 'muted' }, 'No hand scored yet.')
       : h(
           'div',
-          { class: 'scroll-x' },
+          { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'Score sheet' },
           h(
             'table',
             {},

@@ -163,7 +163,7 @@ function stateWords(table: LobbyTable): string {
 function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: number) => void): HTMLElement {
   return h(
     'div',
-    { class: 'scroll-x' },
+    { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'Tables' },
     h(
       'table',
       { class: 'table-list' },

@@ -23,7 +23,9 @@ const GAMES: Record<GameName, GameChoice> = {
       end: [
         { value: 'allSuits', label: 'first team to mark all seven suits' },
         { value: 'hands:1', label: 'one hand' },
+        { value: 'hands:2', label: '2 hands' },
         { value: 'hands:3', label: '3 hands' },
+        { value: 'hands:5', label: '5 hands' },
         { value: 'hands:7', label: '7 hands' },
         { value: 'marriages:10', label: 'first to 10 marriages' },
       ],

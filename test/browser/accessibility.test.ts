@@ -1,0 +1,100 @@
+/**
+ * No serious or critical accessibility violations (axe-core, WCAG 2.1 A and
+ * AA rules) on any page of the web client, in a real headless Chromium:
+ * the lobby, an invite, a table seated and watched, a hand's summary, the
+ * rules, the game-over screen, a replay as a seat, and the phone layout.
+ * axe-core is injected from node_modules, nothing is fetched from elsewhere.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { pageErrors } from './browser.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from './flows.js';
+import { apiCall } from './service.js';
+import { browserSession } from './session.js';
+
+const session = browserSession();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly string[];
+}
+
+/** The serious and critical violations axe-core finds on the page as it is now. */
+async function seriousViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target.join(' ')) }));
+  });
+}
+
+describe('accessibility of the web client (axe-core) in Chromium', { timeout: 120_000 }, () => {
+  it('finds no serious violation on the lobby, an invite, a table seated and watched, a summary, the rules and game over', async () => {
+    const url = session.service.url;
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/`);
+    await page.locator('.tables').waitFor();
+    expect(await seriousViolations(page), 'lobby').toEqual([]);
+
+    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:2', 'Special cards': 'powers' });
+    await page.getByText('Your turn: choose one card').waitFor();
+    expect(await seriousViolations(page), 'table, passing').toEqual([]);
+
+    await page.getByRole('button', { name: 'Rules' }).click();
+    await page.locator('.rules-dialog').waitFor();
+    expect(await seriousViolations(page), 'rules').toEqual([]);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await passByClicking(page, 3);
+    await playByClicking(page, '.summary-dialog');
+    expect(await seriousViolations(page), 'hand summary').toEqual([]);
+    await page.getByRole('button', { name: 'Next hand' }).click();
+    await page.getByText('Your turn: choose one card').waitFor();
+    await passByClicking(page, 3);
+    expect(await seriousViolations(page), 'table, trick play').toEqual([]);
+
+    const watcher = await session.newPage();
+    await watcher.goto(`${url}/#/watch/${tableId}`);
+    await watcher.getByText('Spectating').waitFor();
+    await watcher.locator('.seat').first().waitFor();
+    expect(await seriousViolations(watcher), 'table, spectator').toEqual([]);
+    await watcher.close();
+
+    await playByClicking(page, '.game-over-dialog');
+    expect(await seriousViolations(page), 'game over').toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('finds no serious violation on an invite, a replay as a seat, and the phone layout', async () => {
+    const url = session.service.url;
+    const { tableId: open } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 1, 2, 3] });
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/join/${open}/4`);
+    await page.getByText('Anti-Cupid at table').waitFor();
+    expect(await seriousViolations(page), 'invite').toEqual([]);
+
+    const finished = await finishedBotGame(url, 'traitorOfLove');
+    await page.goto(`${url}/#/replay/${finished}?at=60&seat=3`);
+    await page.locator('.replay-hand').waitFor();
+    await page.locator('#diagram svg').waitFor();
+    expect(await seriousViolations(page), 'replay as a seat').toEqual([]);
+    await page.close();
+
+    const phone = await session.newPage({ viewport: { width: 390, height: 844 } });
+    await openTableAsPerson(phone, url, 'traitorOfLove');
+    await phone.getByText('Your turn: choose one card').waitFor();
+    expect(await seriousViolations(phone), 'phone').toEqual([]);
+    expect(errors).toEqual([]);
+    await phone.close();
+  });
+});
