@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isVersionConflict, type EventStore, type NewEvent, type StoredEvent, type TableStatus } from './eventStore.js';
 
-const AT = '2025-01-02T03:04:05.678Z';
+export const AT = '2025-01-02T03:04:05.678Z';
 
 export function played(card: string, seat = 0): NewEvent {
   return { type: 'card.played', at: AT, data: { seat, card } };
@@ -70,7 +70,7 @@ export function describeEventStoreContract(
 
         expect(seqsOf(await store.read('t1'))).toEqual([1, 2]);
         expect(await store.version('t1')).toBe(2);
-        expect(await store.listTables()).toEqual([{ tableId: 't1', version: 2, status: status('trickPlay') }]);
+        expect(await store.listTables()).toEqual([{ tableId: 't1', version: 2, lastEventAt: AT, status: status('trickPlay') }]);
       });
 
       it('refuses an append to an unknown table at any version but 0, and creates nothing', async () => {
@@ -163,15 +163,17 @@ export function describeEventStoreContract(
     });
 
     describe('listTables', () => {
-      it('lists every table with its version and the last status given, by table id', async () => {
+      it('lists every table with its version, the time of its last event and the last status given, by table id', async () => {
         expect(await store.listTables()).toEqual([]);
-        await store.append('b-table', [played('a')], 0, status('passing'));
-        await store.append('a-table', [played('a')], 0);
-        await store.append('b-table', [played('b')], 1, { ...status('trickPlay'), hand: 2 });
-        await store.append('b-table', [played('c')], 2); // no status: the last one stays
+        const at = (card: string, time: string) => ({ ...played(card), at: time });
+        await store.append('b-table', [at('a', '2026-01-01T10:00:00.000Z')], 0, status('passing'));
+        await store.append('a-table', [at('a', '2026-01-01T10:00:01.000Z')], 0);
+        await store.append('b-table', [at('b', '2026-01-01T10:00:02.000Z')], 1, { ...status('trickPlay'), hand: 2 });
+        // No status: the last one stays. The last event's time is the last of the append's events.
+        await store.append('b-table', [at('c', '2026-01-01T10:00:03.000Z'), at('d', '2026-01-01T10:00:04.000Z')], 2);
         expect(await store.listTables()).toEqual([
-          { tableId: 'a-table', version: 1, status: null },
-          { tableId: 'b-table', version: 3, status: { ...status('trickPlay'), hand: 2 } },
+          { tableId: 'a-table', version: 1, lastEventAt: '2026-01-01T10:00:01.000Z', status: null },
+          { tableId: 'b-table', version: 4, lastEventAt: '2026-01-01T10:00:04.000Z', status: { ...status('trickPlay'), hand: 2 } },
         ]);
       });
     });
@@ -297,7 +299,7 @@ export function describeEventStoreContract(
           );
         }
         expect(await store.listTables()).toEqual(
-          tables.map((tableId) => ({ tableId, version: appendsPerTable, status: status(`after ${appendsPerTable}`) })),
+          tables.map((tableId) => ({ tableId, version: appendsPerTable, lastEventAt: AT, status: status(`after ${appendsPerTable}`) })),
         );
       });
     });

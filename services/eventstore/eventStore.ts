@@ -19,6 +19,8 @@ export interface TableSummary {
   readonly tableId: string;
   /** The seq of the table's last event; 0 for none. */
   readonly version: number;
+  /** The `at` of the table's last event: how long a table has stood still, and when a finished game ended. */
+  readonly lastEventAt: string;
   /** What the host last said about the table (e.g. its game and phase), for listing without replaying. */
   readonly status: TableStatus | null;
 }

@@ -12,7 +12,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalNats, type LocalNats } from '../nats/localNats.js';
 import { measureRawPublishRate } from '../nats/publishRate.js';
-import { describeEventStoreContract, played } from './eventStore.contract.js';
+import { AT, describeEventStoreContract, played } from './eventStore.contract.js';
 import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from './eventStore.js';
 import {
   HEADER_APPEND,
@@ -224,15 +224,19 @@ describe('jetstream event store', () => {
       await store.append('t1', [played('a')], 0, status('passing'));
       await store.append('t1', [played('b')], 1, status('trickPlay'));
       await store.append('t2', [played('c')], 0, status('passing'));
+      await store.append('t3', [played('d')], 0, status('passing'));
       await store.listTables();
-      // As if the writer had died between an append and its index write: t1's entry one append behind, t2's gone.
+      // As if the writer had died between an append and its index write: t1's entry one append behind, t2's gone;
+      // t3's in step but written before entries kept the time of the last event.
       const kv = await new Kvm(admin).open(layout.tablesBucket);
       await kv.put('t1', JSON.stringify({ version: 1, appends: 1, streamSeq: 1, status: status('passing') }));
       await kv.purge('t2');
+      await kv.put('t3', JSON.stringify({ version: 1, appends: 1, streamSeq: 4, status: status('passing') }));
 
       const expected = [
-        { tableId: 't1', version: 2, status: status('trickPlay') },
-        { tableId: 't2', version: 1, status: status('passing') },
+        { tableId: 't1', version: 2, lastEventAt: AT, status: status('trickPlay') },
+        { tableId: 't2', version: 1, lastEventAt: AT, status: status('passing') },
+        { tableId: 't3', version: 1, lastEventAt: AT, status: status('passing') },
       ];
       expect(await store.listTables()).toEqual(expected);
       await vi.waitFor(async () => expect((await kv.get('t1'))?.json()).toMatchObject({ version: 2, appends: 2 }));
@@ -249,8 +253,8 @@ describe('jetstream event store', () => {
         await store.append('a', [played('a'), played('b')], 0);
         await store.append('b', [played('b')], 1);
         expect(await store.listTables()).toEqual([
-          { tableId: 'a', version: 2, status: null },
-          { tableId: 'b', version: 2, status: status('passing') },
+          { tableId: 'a', version: 2, lastEventAt: AT, status: null },
+          { tableId: 'b', version: 2, lastEventAt: AT, status: status('passing') },
         ]);
         expect((await jsm.streams.info(`KV_${layout.tablesBucket}`)).state.messages).toBe(0);
       },
@@ -272,7 +276,7 @@ describe('jetstream event store', () => {
       try {
         expect((await reopened.read('t1')).map((event) => event.seq)).toEqual([1, 2]);
         expect(await reopened.loadSnapshot('t1')).toEqual({ version: 2, snapshot: { phase: 'passing' } });
-        expect(await reopened.listTables()).toEqual([{ tableId: 't1', version: 2, status: status('passing') }]);
+        expect(await reopened.listTables()).toEqual([{ tableId: 't1', version: 2, lastEventAt: AT, status: status('passing') }]);
         expect(await reopened.append('t1', [played('c')], 2)).toBe(3);
       } finally {
         await reopened.close();
@@ -384,7 +388,7 @@ describe('jetstream event store on a 3-node cluster', () => {
           [0, 1, 2, 3, 4, 5].map((round) => `${tableId}/${round}`),
         );
       }
-      expect(await store.listTables()).toEqual(tables.map((tableId) => ({ tableId, version: 6, status: status('round 5') })));
+      expect(await store.listTables()).toEqual(tables.map((tableId) => ({ tableId, version: 6, lastEventAt: AT, status: status('round 5') })));
       const after = await probeJsm.streams.info('TABLE_EVENTS');
       expect(after.cluster?.leader).not.toBe(info.cluster?.leader);
       expect(after.state.messages).toBe(tables.length * 6); // retried publishes were deduplicated, not stored twice

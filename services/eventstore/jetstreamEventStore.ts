@@ -182,9 +182,11 @@ interface Head {
   readonly appends: number;
   /** The table's status after its last message, as JSON text. */
   readonly statusJson: string | null;
+  /** The `at` of the table's last event; '' for none. */
+  readonly lastEventAt: string;
 }
 
-const EMPTY_HEAD: Head = { version: 0, streamSeq: 0, appends: 0, statusJson: null };
+const EMPTY_HEAD: Head = { version: 0, streamSeq: 0, appends: 0, statusJson: null, lastEventAt: '' };
 
 interface DecodedAppend {
   /** This message's stream sequence. */
@@ -204,6 +206,8 @@ interface IndexEntry {
   readonly appends: number;
   readonly streamSeq: number;
   readonly status: TableStatus | null;
+  /** Missing from entries written before it was kept: such an entry is read as lagging (the log says). */
+  readonly lastEventAt?: string;
 }
 
 interface IndexSlot {
@@ -436,6 +440,7 @@ function createStore(
       streamSeq: message.seq,
       appends: last.appends,
       statusJson: last.status === null ? null : JSON.stringify(last.status),
+      lastEventAt: last.events[last.events.length - 1]?.at ?? '',
     };
     learn(tableId, head);
     return { head, last };
@@ -447,6 +452,7 @@ function createStore(
     count: number,
     expectedVersion: number,
     statusJson: string | undefined,
+    lastEventAt: string,
   ): Promise<number> {
     let head = heads.get(tableId);
     let fresh = false; // whether `head` was just read from the stream
@@ -496,6 +502,7 @@ function createStore(
         streamSeq: ack.seq,
         appends: head.appends + 1,
         statusJson: effectiveStatus,
+        lastEventAt,
       };
       learn(tableId, appended);
       if (tableIndex) writeIndex(tableId, appended);
@@ -818,7 +825,8 @@ function createStore(
           return bytes;
         };
         body(statusJson ?? null); // refuse an oversized append before it is queued
-        return enqueue(tableId, () => appendNow(tableId, body, events.length, expectedVersion, statusJson));
+        const lastEventAt = events[events.length - 1].at;
+        return enqueue(tableId, () => appendNow(tableId, body, events.length, expectedVersion, statusJson, lastEventAt));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -857,8 +865,8 @@ function createStore(
           const token = tokenOf(subject);
           const tableId = tableIdOfToken(token);
           const entry = index.get(token);
-          if (entry !== undefined && entry.appends === count) {
-            return { tableId, version: entry.version, status: entry.status };
+          if (entry !== undefined && entry.appends === count && entry.lastEventAt !== undefined) {
+            return { tableId, version: entry.version, lastEventAt: entry.lastEventAt, status: entry.status };
           }
           // The index lags the log (its writer stopped between the append and the index write): the log says.
           const { head } = await lookup(tableId);
@@ -866,6 +874,7 @@ function createStore(
           return {
             tableId,
             version: head.version,
+            lastEventAt: head.lastEventAt,
             status: head.statusJson === null ? null : (JSON.parse(head.statusJson) as TableStatus),
           };
         }),
@@ -945,7 +954,7 @@ function createStore(
 }
 
 function indexValue(head: Head): string {
-  return `{"version":${head.version},"appends":${head.appends},"streamSeq":${head.streamSeq},"status":${head.statusJson ?? 'null'}}`;
+  return `{"version":${head.version},"appends":${head.appends},"streamSeq":${head.streamSeq},"status":${head.statusJson ?? 'null'},"lastEventAt":${JSON.stringify(head.lastEventAt)}}`;
 }
 
 function decodeAppend(subject: string, seq: number, headers: MsgHdrs | undefined, data: Uint8Array): DecodedAppend {

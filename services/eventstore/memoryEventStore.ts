@@ -91,6 +91,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
           ([tableId, log]): TableSummary => ({
             tableId,
             version: log.events.length,
+            lastEventAt: log.events[log.events.length - 1].at,
             status: log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus),
           }),
         );

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeEventStoreContract, played } from './eventStore.contract.js';
+import { AT, describeEventStoreContract, played } from './eventStore.contract.js';
 import { isVersionConflict, type EventStore } from './eventStore.js';
 import { openSqliteEventStore, type GroupCommit, type SqliteEventStoreOptions } from './sqliteEventStore.js';
 
@@ -59,8 +59,8 @@ describe('sqlite event store', () => {
         expect((await store.read('t1')).map((event) => event.seq)).toEqual([1, 2]);
         expect(await store.loadSnapshot('t1')).toEqual({ version: 2, snapshot: { phase: 'passing' } });
         expect(await store.listTables()).toEqual([
-          { tableId: 't1', version: 2, status: { game: 'antiCupid', phase: 'passing' } },
-          { tableId: 't2', version: 1, status: null },
+          { tableId: 't1', version: 2, lastEventAt: AT, status: { game: 'antiCupid', phase: 'passing' } },
+          { tableId: 't2', version: 1, lastEventAt: AT, status: null },
         ]);
         expect(isVersionConflict(await store.append('t1', [played('x')], 0).catch((error: unknown) => error))).toBe(true);
         expect(await store.append('t1', [played('d')], 2)).toBe(3);

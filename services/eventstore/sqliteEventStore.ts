@@ -300,11 +300,15 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
 
     async listTables() {
       checkOpen();
-      const rows = withFileNamed(path, () => statements.listTables.all() as { table_id: string; version: number; status: string | null }[]);
+      const rows = withFileNamed(
+        path,
+        () => statements.listTables.all() as { table_id: string; version: number; status: string | null; last_event_at: string }[],
+      );
       return rows.map(
         (row): TableSummary => ({
           tableId: row.table_id,
           version: row.version,
+          lastEventAt: row.last_event_at,
           status: row.status === null ? null : (JSON.parse(row.status) as TableStatus),
         }),
       );
@@ -394,7 +398,12 @@ function prepareStatements(db: Database.Database) {
          updated_at = excluded.updated_at`,
     ),
     readAfter: db.prepare('SELECT seq, type, at, data FROM events WHERE table_id = ? AND seq > ? ORDER BY seq'),
-    listTables: db.prepare('SELECT table_id, version, status FROM tables ORDER BY table_id'),
+    // The last event's time from the log itself, one primary-key lookup per table.
+    listTables: db.prepare(
+      `SELECT tables.table_id, tables.version, tables.status, events.at AS last_event_at
+       FROM tables JOIN events ON events.table_id = tables.table_id AND events.seq = tables.version
+       ORDER BY tables.table_id`,
+    ),
     // A snapshot older than the one kept is a stale writer's; the newer cache entry stays.
     upsertSnapshot: db.prepare(
       `INSERT INTO snapshots (table_id, version, snapshot) VALUES (?, ?, ?)

@@ -3,6 +3,7 @@ import type { TableService } from '../host/tableService.js';
 import type { Authenticator } from './auth.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { GatewayLimits } from './limits.js';
+import type { Lobby } from './lobby.js';
 import type { Seating } from './seating.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
@@ -15,4 +16,5 @@ export interface GatewayContext {
   readonly watchers: TableWatchers;
   readonly metrics: GatewayMetrics;
   readonly limits: GatewayLimits;
+  readonly lobby: Lobby;
 }

@@ -23,6 +23,7 @@ import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
 import { createMetrics } from './metrics.js';
 import { resolveLimits, type GatewayLimitSettings } from './limits.js';
+import { Lobby } from './lobby.js';
 import type { RateLimit } from './rateLimit.js';
 import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
@@ -146,7 +147,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     timeOut: (tableId, version, move) => feed.timeOut(tableId, version, move),
     onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a turn timeout failed'),
   });
+  const lobby = new Lobby({ list: () => host.listTables(), current: (tableId) => feed.current(tableId), limits });
   feed.subscribe((change) => {
+    lobby.tableChanged(change);
     watchers.publish(change);
     bots.tableChanged(change.tableId, change.snapshot, (seat) => botKindOf(change.facts.settings, seat));
     clock.tableChanged(change.tableId, change.version, change.turnDeadline);
@@ -165,6 +168,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     watchers,
     metrics,
     limits,
+    lobby,
   };
 
   app.addHook('onRequest', async (request, reply) => {

@@ -71,7 +71,19 @@ export const LobbyEntry = Type.Object({
   finished: Type.Boolean(),
   version: Type.Integer(),
 });
-export const Lobby = Type.Object({ tables: Type.Array(LobbyEntry) });
+export const Lobby = Type.Object({
+  tables: Type.Array(LobbyEntry),
+  page: Type.Integer({ description: 'this page, from 1' }),
+  pages: Type.Integer({ description: 'how many pages there are (at least 1)' }),
+  total: Type.Integer({ description: 'how many tables all the pages hold' }),
+});
+export const LobbyQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, description: 'the page, from 1 (default 1)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'tables per page (default 50, at most 100)' })),
+  },
+  { additionalProperties: false },
+);
 
 export const JoinSeatBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 40, description: 'the name the table shows' }) },

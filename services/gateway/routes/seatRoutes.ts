@@ -3,12 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { seatOf } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
+import { phaseOf } from '../../../machines/table/snapshot.js';
+import { hasPerson, seatingClosed } from '../lobby.js';
+import { GatewayRefusal } from '../refusals.js';
 import { CommandAccepted, CommandBody, ErrorBody, JoinSeatBody, JoinedSeat, LeftSeat, SeatParams, TableParams } from '../schemas.js';
 
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
 export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, auth, seating } = context;
+  const { feed, auth, seating, limits } = context;
   return async (app) => {
     app.post(
       '/api/tables/:tableId/seats/:seat',
@@ -25,6 +28,14 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { tableId, seat } = request.params;
+        const { snapshot, facts } = await feed.current(tableId);
+        const table = { phase: phaseOf(snapshot), hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt };
+        if (seatingClosed(table, Date.now(), limits.seatingIdleSeconds)) {
+          throw new GatewayRefusal(
+            'notNow',
+            `table ${tableId} is closed: nobody sat at it for ${limits.seatingIdleSeconds} s; create a table, or join one of the lobby's (GET /api/tables)`,
+          );
+        }
         const { version, token } = await seating.join(tableId, seat, request.body.name);
         return reply.code(201).send({ tableId, seat, token, version });
       },

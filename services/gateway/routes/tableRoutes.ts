@@ -17,6 +17,7 @@ import {
   CreatedTable,
   ErrorBody,
   Lobby,
+  LobbyQuery,
   LogResponse,
   RecordDocument,
   ReplayQuery,
@@ -30,7 +31,7 @@ import { activeStatesOf } from './machineRoutes.js';
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
 export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { host, feed, auth, limits } = context;
+  const { host, feed, auth, limits, lobby } = context;
   return async (app) => {
     app.post(
       '/api/tables',
@@ -58,25 +59,49 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
           return kind === undefined ? null : { name: botName(kind, seat), bot: true };
         });
         const settings = settingsRecord({ turnSeconds: turnSeconds ?? null, botKinds: Object.fromEntries(botSeats) });
-        const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
-        return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+        // Only a table with a seat left for people waits in seating; one of bots alone starts at once.
+        const waits = players.some((player) => player === null);
+        const done = waits ? await lobby.reserveSeatingTable(request.ip) : () => undefined;
+        try {
+          const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
+          done(accepted.tableId);
+          return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+        } finally {
+          done();
+        }
       },
     );
 
     app.get(
       '/api/tables',
-      { schema: { summary: 'The lobby: every table, its game, phase and open seats', tags: ['tables'], response: { 200: Lobby } } },
-      async () => {
-        const tables = (await host.listTables()).map(({ tableId, version, status }) => ({
-          tableId,
-          game: status?.game ?? 'unknown',
-          phase: status?.phase ?? 'unknown',
-          openSeats: (status?.openSeats as number[] | undefined) ?? [],
-          hand: (status?.hand as number | undefined) ?? 0,
-          finished: status?.finished === true,
-          version,
-        }));
-        return { tables };
+      {
+        schema: {
+          summary: 'The lobby: tables seating players or in play, and games finished in the last minutes, a page at a time',
+          description: 'Tables by id. A table nobody sits at closes after a while; a finished game moves to GET /api/tables/recent.',
+          tags: ['tables'],
+          querystring: LobbyQuery,
+          response: { 200: Lobby, ...refusals(400, 429, 503) },
+        },
+      },
+      async (request) => {
+        const { page, limit } = pageOf(request.query);
+        return lobby.page(page, limit);
+      },
+    );
+
+    app.get(
+      '/api/tables/recent',
+      {
+        schema: {
+          summary: 'The recent games: every finished game, the last finished first, a page at a time',
+          tags: ['tables'],
+          querystring: LobbyQuery,
+          response: { 200: Lobby, ...refusals(400, 429, 503) },
+        },
+      },
+      async (request) => {
+        const { page, limit } = pageOf(request.query);
+        return lobby.recent(page, limit);
       },
     );
 
@@ -158,6 +183,13 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
     );
   };
+
+  function pageOf(query: { page?: number; limit?: number }): { page: number; limit: number } {
+    const { default: fallback, max } = limits.lobbyPage;
+    const limit = query.limit ?? fallback;
+    if (limit > max) throw new GatewayRefusal('badRequest', `query.limit must be at most ${max} tables a page, not ${limit}`);
+    return { page: query.page ?? 1, limit };
+  }
 
   /** The log and the record hold every hand: anyone may read them once the game is over, before that only the operator. */
   async function mayReadWholeGame(caller: Caller, tableId: string, what: string): Promise<void> {

@@ -1,0 +1,117 @@
+/**
+ * The lobby (issue 13, item 4): pages, caps on tables seating players per
+ * client and in all, tables nobody sits at closing, finished games moving to
+ * the recent games.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import type { GatewayLimitSettings } from './limits.js';
+import { startService, waitFor, type TestService } from './testKit.js';
+
+const MANY = { perSecond: 1000, burst: 1000 };
+const services: TestService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+function service(limits: GatewayLimitSettings = {}, store = createMemoryEventStore()): TestService {
+  const started = startService({ store, limits: { routes: { createTable: MANY, joinSeat: MANY }, ...limits } });
+  services.push(started);
+  return started;
+}
+
+async function create(app: TestService['app'], body: object = { game: 'sevenSuitors' }, remoteAddress = '10.0.0.1') {
+  return app.inject({ method: 'POST', url: '/api/tables', payload: body, remoteAddress });
+}
+
+async function lobby(app: TestService['app'], query = '') {
+  const answer = await app.inject({ method: 'GET', url: `/api/tables${query}` });
+  return { status: answer.statusCode, body: answer.json() };
+}
+
+describe('the lobby', () => {
+  it('comes a page at a time: 50 tables by default, `limit` up to 100, `page` from 1; anything else is 400', async () => {
+    const { app } = service();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await create(app)).json().tableId);
+    ids.sort();
+    expect((await lobby(app)).body).toMatchObject({ page: 1, pages: 1, total: 5 });
+    const first = (await lobby(app, '?limit=2')).body;
+    expect(first).toMatchObject({ page: 1, pages: 3, total: 5 });
+    expect(first.tables.map((table: { tableId: string }) => table.tableId)).toEqual(ids.slice(0, 2));
+    expect((await lobby(app, '?limit=2&page=3')).body.tables.map((table: { tableId: string }) => table.tableId)).toEqual(ids.slice(4));
+    expect((await lobby(app, '?limit=2&page=9')).body).toMatchObject({ tables: [], page: 9, pages: 3, total: 5 });
+    expect(await lobby(app, '?limit=101')).toEqual({ status: 400, body: { error: 'badRequest', message: 'query.limit must be at most 100 tables a page, not 101' } });
+    for (const query of ['?limit=0', '?page=0', '?page=1.5', '?limit=0x10', '?size=3']) expect((await lobby(app, query)).status, query).toBe(400);
+  });
+
+  it('caps the tables waiting for players per client (429) and in all (503); tables of bots alone, and tables that started, do not count', async () => {
+    const { app } = service({ seatingTablesPerClient: 2, seatingTablesInAll: 3 });
+    const first = (await create(app)).json().tableId;
+    expect((await create(app)).statusCode).toBe(201);
+    const third = await create(app);
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({
+      error: 'rateLimited',
+      message: '10.0.0.1 has 2 tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after 600 s with nobody at it)',
+    });
+    // Bots at every seat: the game starts at once, nobody waits.
+    expect((await create(app, { game: 'sevenSuitors', bots: [0, 1, 2, 3] })).statusCode).toBe(201);
+    // Another client has its own count, up to the cap in all.
+    expect((await create(app, { game: 'sevenSuitors' }, '10.0.0.2')).statusCode).toBe(201);
+    const full = await create(app, { game: 'sevenSuitors' }, '10.0.0.3');
+    expect(full.statusCode).toBe(503);
+    expect(full.json()).toEqual({ error: 'unavailable', message: 'the service has 3 tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later' });
+    // A table that fills starts, and makes room.
+    for (let seat = 0; seat < 4; seat++) {
+      expect((await app.inject({ method: 'POST', url: `/api/tables/${first}/seats/${seat}`, payload: { name: `P${seat}` } })).statusCode).toBe(201);
+    }
+    expect((await create(app)).statusCode).toBe(201);
+    expect((await lobby(app)).body.total).toBe(5);
+  });
+
+  it('closes a table nobody sits at once nothing has happened there for the limit: it leaves the lobby, joining it is 409, it no longer counts; a table with a person stays', async () => {
+    const { app } = service({ seatingIdleSeconds: 0.3, seatingTablesPerClient: 2 });
+    const empty = (await create(app)).json().tableId;
+    const withBots = (await create(app, { game: 'sevenSuitors', bots: [1, 2] })).json().tableId;
+    const held = (await create(app, { game: 'sevenSuitors' }, '10.0.0.2')).json().tableId;
+    expect((await app.inject({ method: 'POST', url: `/api/tables/${held}/seats/0`, payload: { name: 'Ann' } })).statusCode).toBe(201);
+    const listed = async () => (await lobby(app)).body.tables.map((table: { tableId: string }) => table.tableId);
+    await waitFor(async () => !(await listed()).includes(empty) && !(await listed()).includes(withBots), 'the empty tables to close');
+    expect(await listed()).toEqual([held]);
+    const late = await app.inject({ method: 'POST', url: `/api/tables/${empty}/seats/0`, payload: { name: 'Bob' } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({ error: 'notNow', message: `table ${empty} is closed: nobody sat at it for 0.3 s; create a table, or join one of the lobby's (GET /api/tables)` });
+    // The closed tables no longer count against their client.
+    expect((await create(app)).statusCode).toBe(201);
+    expect((await app.inject({ method: 'POST', url: `/api/tables/${held}/seats/1`, payload: { name: 'Bob' } })).statusCode).toBe(201);
+  });
+
+  it('closes them after a restart too, from the log alone', async () => {
+    const store = createMemoryEventStore();
+    const before = service({}, store);
+    const empty = (await create(before.app)).json().tableId;
+    await before.close();
+    const { app } = service({ seatingIdleSeconds: 0.3 }, store);
+    await waitFor(async () => (await lobby(app)).body.total === 0, 'the empty table to close');
+    expect((await app.inject({ method: 'POST', url: `/api/tables/${empty}/seats/0`, payload: { name: 'Bob' } })).statusCode).toBe(409);
+  });
+
+  it('shows a finished game for a while, then only in the recent games, the last finished first', async () => {
+    const { app } = service({ finishedInLobbySeconds: 0.5 });
+    const bots = { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] };
+    const older = (await create(app, bots)).json().tableId;
+    await waitFor(async () => (await lobby(app, '/recent')).body.total === 1, 'the first game to finish');
+    const newer = (await create(app, bots)).json().tableId;
+    const open = (await create(app)).json().tableId;
+    await waitFor(async () => (await lobby(app, '/recent')).body.total === 2, 'the second game to finish');
+    const recent = (await lobby(app, '/recent')).body;
+    expect(recent.tables.map((table: { tableId: string; finished: boolean }) => [table.tableId, table.finished])).toEqual([
+      [newer, true],
+      [older, true],
+    ]);
+    expect((await lobby(app, '/recent?limit=1&page=2')).body.tables[0].tableId).toBe(older);
+    await waitFor(async () => (await lobby(app)).body.total === 1, 'the finished games to leave the lobby');
+    expect((await lobby(app)).body.tables[0].tableId).toBe(open);
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * The lobby: which tables a client is shown, and how many tables may wait
+ * for players.
+ *
+ * - The lobby lists the tables seating players or in play, and finished
+ *   games for `finishedInLobbySeconds` after their last event; every
+ *   finished game stays in the recent games, newest first. Both are pages.
+ * - A table still seating players with no person at it and no event for
+ *   `seatingIdleSeconds` is closed: it leaves the lobby and no one may join
+ *   it (seatingClosed). The rule is read from the log and the clock alone,
+ *   so every gateway, before or after a restart, agrees on it.
+ * - Tables seating players are capped per client (429) and in all (503), so
+ *   nobody can fill the service with tables nobody plays.
+ *
+ * The store is listed at most once every LISTING_MS whoever asks; the
+ * changes made through this gateway are laid over that listing, so they show
+ * at once.
+ */
+import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
+import type { TableSummary } from '../eventstore/eventStore.js';
+import { statusOf } from '../host/tableHost.js';
+import type { GatewayLimits } from './limits.js';
+import { GatewayRefusal } from './refusals.js';
+import type { TableChange } from './tableFeed.js';
+
+/** How old a listing of the store may be. */
+const LISTING_MS = 1_000;
+/** Tables whose seats are looked at at once, when the listing cannot say whether a person sits at a table. */
+const LOOKUPS_AT_ONCE = 4;
+
+export interface LobbyTable {
+  readonly tableId: string;
+  readonly game: string;
+  readonly phase: string;
+  readonly openSeats: number[];
+  readonly hand: number;
+  readonly finished: boolean;
+  readonly version: number;
+}
+
+export interface LobbyPage {
+  readonly tables: LobbyTable[];
+  readonly page: number;
+  readonly pages: number;
+  readonly total: number;
+}
+
+/** Whether a table still seating players is closed: nobody sits at it, and nothing has happened there for the limit. */
+export function seatingClosed(table: { phase: string; hasPerson: boolean; lastEventAt: string }, now: number, idleSeconds: number): boolean {
+  return table.phase === 'seating' && !table.hasPerson && now - Date.parse(table.lastEventAt) >= idleSeconds * 1000;
+}
+
+export function hasPerson(snapshot: TableSnapshot): boolean {
+  return snapshot.context.occupants.some((occupant) => occupant !== null && !occupant.bot);
+}
+
+interface Seating {
+  readonly version: number;
+  readonly hasPerson: boolean;
+  readonly lastEventAt: string;
+}
+
+export interface LobbyOptions {
+  readonly list: () => Promise<TableSummary[]>;
+  /** The table as it stands, to see who sits at a table the listing says nothing more of. */
+  readonly current: (tableId: string) => Promise<TableChange>;
+  readonly limits: GatewayLimits;
+  readonly now?: () => number;
+}
+
+export class Lobby {
+  private readonly limits: GatewayLimits;
+  private readonly now: () => number;
+  private listing: { readonly at: number; readonly tables: readonly TableSummary[] } = { at: -Infinity, tables: [] };
+  private listingUnderWay: Promise<readonly TableSummary[]> | null = null;
+  /** Tables changed through this gateway, as of their last change: newer than the listing until it catches up. */
+  private readonly changed = new Map<string, TableSummary>();
+  /** Tables seating players, as last seen: through this gateway's changes, or looked up. */
+  private readonly seating = new Map<string, Seating>();
+  /** Closed tables: a closed table never opens again (no one may join it), so this is kept. */
+  private readonly closed = new Set<string>();
+  /** Who created each table still seating players, by client address. */
+  private readonly creators = new Map<string, string>();
+  /** Creations under way, per client and in all, counted against the caps until they are done. */
+  private readonly reserved = new Map<string, number>();
+  private reservedInAll = 0;
+  private readonly lookups = new Set<string>();
+  private readonly lookupQueue: string[] = [];
+  private lookingUp = 0;
+
+  constructor(private readonly options: LobbyOptions) {
+    this.limits = options.limits;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A change made through this gateway: the table's seats and time as of the change. */
+  tableChanged(change: TableChange): void {
+    const { tableId, snapshot, version, facts } = change;
+    const known = this.changed.get(tableId);
+    if (known === undefined || known.version <= version) this.changed.set(tableId, { tableId, version, lastEventAt: facts.lastEventAt, status: statusOf(snapshot) });
+    if (phaseOf(snapshot) === 'seating') {
+      this.seating.set(tableId, { version, hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt });
+    } else {
+      this.seating.delete(tableId);
+      this.creators.delete(tableId);
+    }
+  }
+
+  /** A page of the lobby: tables seating players (not closed) or in play, and recently finished games. */
+  async page(page: number, limit: number): Promise<LobbyPage> {
+    const now = this.now();
+    const tables = (await this.tables()).filter((table) => {
+      if (table.status?.finished === true) return now - Date.parse(table.lastEventAt) < this.limits.finishedInLobbySeconds * 1000;
+      return !this.isClosed(table, now);
+    });
+    return paged(tables, page, limit);
+  }
+
+  /** A page of the finished games, the last finished first. */
+  async recent(page: number, limit: number): Promise<LobbyPage> {
+    const finished = (await this.tables()).filter((table) => table.status?.finished === true);
+    finished.sort((a, b) => (a.lastEventAt < b.lastEventAt ? 1 : a.lastEventAt > b.lastEventAt ? -1 : a.tableId < b.tableId ? -1 : 1));
+    return paged(finished, page, limit);
+  }
+
+  /**
+   * Makes room for a new table seating players by `client`, or refuses: 429
+   * past the client's cap, 503 past the cap in all. The returned function
+   * is called with the new table's id once it is made, or with nothing if
+   * it was not.
+   */
+  async reserveSeatingTable(client: string): Promise<(tableId?: string) => void> {
+    const tables = await this.tables();
+    const now = this.now();
+    const open = new Set<string>();
+    for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
+    // Tables made through this gateway since the listing.
+    for (const [tableId, seating] of this.seating) if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds)) open.add(tableId);
+    let mine = this.reserved.get(client) ?? 0;
+    for (const [tableId, creator] of this.creators) {
+      if (creator !== client) continue;
+      if (open.has(tableId)) mine++;
+      else if (!this.seating.has(tableId)) this.creators.delete(tableId);
+    }
+    const { seatingTablesPerClient: perClient, seatingTablesInAll: inAll } = this.limits;
+    if (mine >= perClient) {
+      throw new GatewayRefusal(
+        'rateLimited',
+        `${client} has ${perClient} tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`,
+      );
+    }
+    if (open.size + this.reservedInAll >= inAll) {
+      throw new GatewayRefusal('unavailable', `the service has ${inAll} tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later`);
+    }
+    this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
+    this.reservedInAll++;
+    let done = false;
+    return (tableId) => {
+      if (done) return;
+      done = true;
+      const left = (this.reserved.get(client) ?? 1) - 1;
+      if (left <= 0) this.reserved.delete(client);
+      else this.reserved.set(client, left);
+      this.reservedInAll--;
+      if (tableId !== undefined && this.seating.has(tableId)) this.creators.set(tableId, client);
+    };
+  }
+
+  /** The store's tables by id, listed at most once every LISTING_MS, with the changes made here since laid over them. */
+  private async tables(): Promise<readonly TableSummary[]> {
+    if (this.now() - this.listing.at >= LISTING_MS) {
+      this.listingUnderWay ??= this.options
+        .list()
+        .then((tables) => {
+          this.listing = { at: this.now(), tables };
+          for (const table of tables) if ((this.changed.get(table.tableId)?.version ?? Infinity) <= table.version) this.changed.delete(table.tableId);
+          this.lookUpIdleSeating(tables);
+          return tables;
+        })
+        .finally(() => (this.listingUnderWay = null));
+      await this.listingUnderWay;
+    }
+    if (this.changed.size === 0) return this.listing.tables;
+    const listed = new Set<string>();
+    const tables = this.listing.tables.map((table) => {
+      listed.add(table.tableId);
+      const newer = this.changed.get(table.tableId);
+      return newer !== undefined && newer.version > table.version ? newer : table;
+    });
+    const added = [...this.changed.values()].filter((table) => !listed.has(table.tableId));
+    if (added.length === 0) return tables;
+    return [...tables, ...added].sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+  }
+
+  private isClosed(table: TableSummary, now: number): boolean {
+    if (this.closed.has(table.tableId)) return true;
+    if (table.status?.phase !== 'seating' || table.status.finished === true) return false;
+    const seen = this.seating.get(table.tableId);
+    // What this gateway saw last, if it is at least as new as the listing.
+    const seating = seen !== undefined && seen.version >= table.version ? seen : null;
+    // Whether a person sits at a table only its listing knows of is looked up (lookUpIdleSeating); until then it is open.
+    if (seating === null) return false;
+    const closed = seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds);
+    if (closed) {
+      this.closed.add(table.tableId);
+      this.seating.delete(table.tableId);
+      this.creators.delete(table.tableId);
+    }
+    return closed;
+  }
+
+  /** Tables seating players, idle past the limit, that this gateway has not seen: who sits there is looked up, a few at a time. */
+  private lookUpIdleSeating(tables: readonly TableSummary[]): void {
+    const cutoff = this.now() - this.limits.seatingIdleSeconds * 1000;
+    for (const table of tables) {
+      const { tableId } = table;
+      if (table.status?.phase !== 'seating' || this.closed.has(tableId) || this.lookups.has(tableId)) continue;
+      if (Date.parse(table.lastEventAt) > cutoff) continue;
+      const seen = this.seating.get(tableId);
+      if (seen !== undefined && seen.version >= table.version) continue;
+      this.lookups.add(tableId);
+      this.lookupQueue.push(tableId);
+    }
+    while (this.lookingUp < LOOKUPS_AT_ONCE && this.lookupQueue.length > 0) void this.lookUpNext();
+  }
+
+  private async lookUpNext(): Promise<void> {
+    this.lookingUp++;
+    try {
+      for (let tableId = this.lookupQueue.shift(); tableId !== undefined; tableId = this.lookupQueue.shift()) {
+        try {
+          this.tableChanged(await this.options.current(tableId));
+        } catch {
+          // Gone or unreadable: the next listing tries again.
+        } finally {
+          this.lookups.delete(tableId);
+        }
+      }
+    } finally {
+      this.lookingUp--;
+    }
+  }
+}
+
+function paged(all: readonly TableSummary[], page: number, limit: number): LobbyPage {
+  const pages = Math.max(1, Math.ceil(all.length / limit));
+  const tables = all.slice((page - 1) * limit, page * limit).map(lobbyTable);
+  return { tables, page, pages, total: all.length };
+}
+
+function lobbyTable({ tableId, version, status }: TableSummary): LobbyTable {
+  return {
+    tableId,
+    game: status?.game ?? 'unknown',
+    phase: status?.phase ?? 'unknown',
+    openSeats: (status?.openSeats as number[] | undefined) ?? [],
+    hand: (status?.hand as number | undefined) ?? 0,
+    finished: status?.finished === true,
+    version,
+  };
+}
