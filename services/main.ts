@@ -6,7 +6,8 @@
  * Environment: PORT (3000), HOST (127.0.0.1), SUITORS_DB (data/suitors.db),
  * SUITORS_ADMIN_TOKEN (none), SUITORS_BOT_DELAY_MS (600),
  * SUITORS_IDLE_SECONDS (600: tables idle this long leave memory),
- * LOG_LEVEL (info).
+ * LOG_LEVEL (info), SUITORS_TRUST_PROXY and the limits of docs/api.md
+ * ("Limits"). A damaged database file is refused at start, naming it.
  */
 import { databasePath } from './config.js';
 import { openSqliteEventStore } from './eventstore/sqliteEventStore.js';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     botDelayMs: settings.botDelayMs,
     logger,
     processMetrics: true,
+    limits: settings.limits,
+    trustProxy: settings.trustProxy,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: path, admin: settings.adminToken ? 'set' : 'none' }, 'service started');

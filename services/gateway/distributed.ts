@@ -57,6 +57,8 @@ async function main(): Promise<void> {
     botDelayMs: settings.botDelayMs,
     logger: settings.logger,
     processMetrics: true,
+    limits: settings.limits,
+    trustProxy: settings.trustProxy,
   });
   console.log(`Seven Suitors gateway on ${await listen(app, settings)} (NATS ${nats.servers.join(',')})`);
   runUntilSignalled(settings, tables, [

@@ -7,6 +7,7 @@
 import pino, { type Logger } from 'pino';
 import { parseWholeNumber } from '../wholeNumber.js';
 import { DEFAULT_BOT_DELAY_MS, type Gateway } from './gateway.js';
+import { DEFAULT_LIMITS, type GatewayLimitSettings } from './limits.js';
 
 export function wholeNumberFromEnv(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
   const given = process.env[name];
@@ -26,9 +27,15 @@ export interface GatewaySettings {
   readonly adminToken: string | undefined;
   readonly botDelayMs: number;
   readonly logger: Logger;
+  /** The limits the environment sets (docs/api.md, "Limits"); the rest keep their defaults. */
+  readonly limits: GatewayLimitSettings;
+  readonly trustProxy: boolean | string[];
 }
 
-/** PORT (3000), HOST (127.0.0.1), SUITORS_IDLE_SECONDS (600), SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS, LOG_LEVEL (info). */
+/**
+ * PORT (3000), HOST (127.0.0.1), SUITORS_IDLE_SECONDS (600), SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS, LOG_LEVEL
+ * (info), SUITORS_TRUST_PROXY (off), and the limits of limitsFromEnv.
+ */
 export function gatewaySettingsFromEnv(): GatewaySettings {
   return {
     port: wholeNumberFromEnv('PORT', 3000, { max: 65_535 }),
@@ -37,7 +44,42 @@ export function gatewaySettingsFromEnv(): GatewaySettings {
     adminToken: process.env.SUITORS_ADMIN_TOKEN || undefined,
     botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
     logger: pino({ level: process.env.LOG_LEVEL || 'info' }),
+    limits: limitsFromEnv(),
+    trustProxy: trustProxyFromEnv(),
   };
+}
+
+/**
+ * The limits an operator may set from the environment, each a whole number:
+ * SUITORS_SOCKETS_PER_CLIENT (64), SUITORS_SEATING_TABLES_PER_CLIENT (10),
+ * SUITORS_SEATING_TABLES (1000), SUITORS_SEATING_IDLE_SECONDS (600),
+ * SUITORS_FINISHED_IN_LOBBY_SECONDS (600), SUITORS_MIN_TURN_SECONDS (5),
+ * SUITORS_SHED_LAG_MS (500).
+ */
+export function limitsFromEnv(): GatewayLimitSettings {
+  const d = DEFAULT_LIMITS;
+  return {
+    socketsPerClient: wholeNumberFromEnv('SUITORS_SOCKETS_PER_CLIENT', d.socketsPerClient, { min: 1 }),
+    seatingTablesPerClient: wholeNumberFromEnv('SUITORS_SEATING_TABLES_PER_CLIENT', d.seatingTablesPerClient, { min: 1 }),
+    seatingTablesInAll: wholeNumberFromEnv('SUITORS_SEATING_TABLES', d.seatingTablesInAll, { min: 1 }),
+    seatingIdleSeconds: wholeNumberFromEnv('SUITORS_SEATING_IDLE_SECONDS', d.seatingIdleSeconds, { min: 1 }),
+    finishedInLobbySeconds: wholeNumberFromEnv('SUITORS_FINISHED_IN_LOBBY_SECONDS', d.finishedInLobbySeconds),
+    minTurnSeconds: wholeNumberFromEnv('SUITORS_MIN_TURN_SECONDS', d.minTurnSeconds, { min: 1 }),
+    loadShedding: { ...d.loadShedding, maxEventLoopDelayMs: wholeNumberFromEnv('SUITORS_SHED_LAG_MS', d.loadShedding.maxEventLoopDelayMs, { min: 1 }) },
+  };
+}
+
+/**
+ * SUITORS_TRUST_PROXY: unset or "false", X-Forwarded-For is ignored and each
+ * client is its TCP peer; "true" believes any proxy (only when nothing but the
+ * proxy can reach the service); otherwise the proxies' addresses and CIDR
+ * ranges, comma-separated ("127.0.0.1,10.0.0.0/8").
+ */
+export function trustProxyFromEnv(): boolean | string[] {
+  const given = (process.env.SUITORS_TRUST_PROXY ?? '').trim();
+  if (given === '' || given === 'false') return false;
+  if (given === 'true') return true;
+  return given.split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
 /** Listens and returns the URL the gateway answers on. */
