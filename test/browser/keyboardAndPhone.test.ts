@@ -57,6 +57,8 @@ describe('keyboard, phone and motion in Chromium', { timeout: 120_000 }, () => {
     const tableId = await openTableAsPerson(page, session.service.url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
     await page.getByText('Your turn: choose one card').waitFor();
     const cards = page.locator('.hand-cards .card-button');
+    // The title says so too, for a player whose tab is in the background.
+    expect(await page.title()).toBe('● Your turn: pass cards · Seven Suitors');
 
     // A few Tabs from the top reach "Go to your hand"; Enter puts focus on the hand.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -133,7 +133,7 @@ export function scoresPanel(view: TableView): HTMLElement {
             h(
               'tr',
               { 'data-team': team, class: team === ownTeam ? 'own' : '' },
-              h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}`, h('span', { class: 'muted small' }, ` (${seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & ')})`)),
+              h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}`, h('span', { class: 'team-seats' }, seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & '))),
               h('td', { class: 'marked' }, marked[team].length === 0 ? 'none' : marked[team].map(suitChip), ` (${marked[team].length}/7)`),
               h('td', { class: 'marriage-count' }, String(counts[team])),
             ),

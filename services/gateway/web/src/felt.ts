@@ -97,7 +97,7 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
       'p',
       { class: 'felt-info' },
       h('span', { class: 'trump' }, 'Trump: ', trump === null ? h('em', {}, hand === null ? 'none yet' : 'the suit of the first card led') : suitChip(trump)),
-      hand === null ? null : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
+      hand === null || view.phase !== 'trickPlay' ? null : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
     ),
     h('div', { class: `felt seats-${seatCount}`, 'data-seats': seatCount }, h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats), middle),
   );
