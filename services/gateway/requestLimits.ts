@@ -61,10 +61,18 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
   const lag = new EventLoopLag(sampleMs);
   app.addHook('onClose', async () => lag.stop());
   // Before the route's rate limit (route hooks run after these), so a shed request is not counted against its client.
+  let shedSinceWarning = 0;
+  let warnedAt = -Infinity;
   app.addHook('preParsing', async (request, reply, payload) => {
     const lagMs = lag.currentMs;
     if (lagMs <= maxEventLoopDelayMs) return payload;
-    request.log.warn({ eventLoopLagMs: lagMs }, 'shedding load: the event loop lags');
+    // One line a second at most: a log line per refused request would flood the log just when the service is busiest.
+    shedSinceWarning++;
+    if (performance.now() - warnedAt >= 1000) {
+      request.log.warn({ eventLoopLagMs: lagMs, shed: shedSinceWarning }, 'shedding load: the event loop lags; new requests are answered 503');
+      warnedAt = performance.now();
+      shedSinceWarning = 0;
+    }
     return reply
       .code(STATUS_OF.unavailable)
       .header('retry-after', String(retryAfterSeconds))

@@ -1,0 +1,138 @@
+/**
+ * The abuse benchmark (issue 13), `npm run bench:abuse [-- --seconds 20]`: a
+ * well-behaved client plays a game over the real gateway (`npm start`'s
+ * service, on SQLite, in a child process) while an abusive client, from one
+ * address of its own, runs one abuse after another at or past the documented
+ * limits. Per abuse it prints the well-behaved client's latency (its moves
+ * over the socket, and its lobby and view reads over HTTP) with its errors,
+ * and the abuser's answers by status.
+ *
+ * The goal: the well-behaved client's p99 at most 100 ms under every abuse,
+ * and never an error; the abuser only documented refusals. A figure, not a
+ * test: a line says per abuse whether the goal was met, and the run exits 1
+ * if any was not.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { sleep, startGatewayProcess, type GatewayProcess } from '../../bench/gatewayProcess.js';
+import { percentile } from '../../bench/stats.js';
+import { PlayerPool } from '../../bench/wsPlayers.js';
+import { Answers, LoopbackClient, PHASE_NAMES, PHASES, type AbuserResult, type AbuserState, type Phase } from './abusers.js';
+
+const ABUSER_ENTRY = fileURLToPath(new URL('./abuser.ts', import.meta.url));
+
+const args = process.argv.slice(2);
+const secondsFlag = args.indexOf('--seconds');
+const SECONDS = secondsFlag < 0 ? 20 : Number(args[secondsFlag + 1]);
+if (!Number.isInteger(SECONDS) || SECONDS < 1 || args.some((arg, i) => arg.startsWith('--') && arg !== '--seconds' && i !== secondsFlag + 1)) {
+  console.error('usage: npm run bench:abuse [-- --seconds S]  (S: whole seconds per abuse, default 20)');
+  process.exit(2);
+}
+/** Requests the abuser has in flight at once. */
+const WORKERS = 8;
+const GOOD_ADDRESS = '127.1.0.1'; // PlayerPool's address for its table (clientAddresses 2)
+const ABUSER_ADDRESS = '127.0.0.66';
+const GOAL_P99_MS = 100;
+/** What the abuser may be answered: successes up to the limits, and the documented refusals. */
+const DOCUMENTED = new Set(['101', '200', '201', '400', '404', '409', '413', '422', '429', '503', 'refused rateLimited', 'refused notNow', 'refused malformed', 'closed 1008', 'socket 429']);
+
+const directory = mkdtempSync(join(tmpdir(), 'suitors-abuse-'));
+let gateway: GatewayProcess | undefined;
+let exitCode = 0;
+
+/**
+ * Runs each abuse in a process of its own, so the abuser's own work does not
+ * slow the well-behaved client's measurements in this one. What one abuse
+ * made (tables, an imported table) is handed to the next.
+ */
+function abuserProcess(port: number): (phase: Phase, seconds: number) => Promise<Answers> {
+  let made: AbuserState = { tables: [], imported: null };
+  return (phase, seconds) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', ABUSER_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => {
+        if (code !== 0) return reject(new Error(`the abuser of ${phase} ended with code ${code}: ${output}`));
+        const result = JSON.parse(output.trim().split('\n').at(-1)!) as AbuserResult;
+        made = result.state;
+        const answers = new Answers();
+        for (const [kind, count] of Object.entries(result.answers)) answers.byKind.set(kind, count);
+        resolve(answers);
+      });
+      child.stdin.end(JSON.stringify({ phase, seconds, port, address: ABUSER_ADDRESS, workers: WORKERS, state: made }));
+    });
+}
+
+try {
+  gateway = await startGatewayProcess({ embedded: { directory } });
+  const { port } = gateway;
+  console.log(`gateway pid ${gateway.pid} on ${gateway.baseUrl} (SQLite in ${directory}); ${SECONDS} s per abuse, the abuser at ${ABUSER_ADDRESS} with ${WORKERS} requests at once`);
+
+  // The well-behaved client: four seats of one table, a move 0.15-0.45 s after its turn comes, over WebSocket.
+  const players = new PlayerPool({ game: 'sevenSuitors', tables: 1, clientAddresses: 2, thinkMs: 300, gatewayFor: () => port });
+  if ((await players.setUp({ concurrency: 1, deadline: performance.now() + 30_000, progressMs: 60_000, onProgress: () => undefined })) !== 1 || players.counters.tablesSetUp !== 1) {
+    throw new Error(`the well-behaved client could not set its table up: ${players.counters.errorLines().join('; ')}`);
+  }
+  players.play();
+  // Not measured: the service's first seconds (compiling, first reads of the file).
+  await sleep(5_000);
+  const reader = new LoopbackClient(port, GOOD_ADDRESS);
+
+  const abuse = abuserProcess(port);
+  const rows: string[] = [];
+  for (const phase of PHASES) {
+    players.counters.takeRecentLatencies();
+    const errorsBefore = players.counters.errorCount();
+    const reads: number[] = [];
+    const readErrors = new Answers();
+    const until = performance.now() + SECONDS * 1000;
+    // The well-behaved client also reads the lobby and its table's view, ten times a second.
+    const reading = (async () => {
+      while (performance.now() < until) {
+        for (const path of ['/api/tables?limit=20', `/api/tables/${players.slots[0].tableId}/view`]) {
+          const started = performance.now();
+          const answer = await reader.request('GET', path).catch((error: Error) => ({ status: `error ${error.message}`, body: '' }));
+          reads.push(performance.now() - started);
+          if (answer.status !== 200) readErrors.count(answer.status as number);
+        }
+        await sleep(100);
+      }
+    })();
+    const answers = await abuse(phase, SECONDS);
+    await reading;
+    const moves = players.counters.takeRecentLatencies();
+    const all = [...moves, ...reads].sort((a, b) => a - b);
+    const errors = players.counters.errorCount() - errorsBefore + [...readErrors.byKind.values()].reduce((sum, count) => sum + count, 0);
+    const undocumented = [...answers.byKind.keys()].filter((kind) => !DOCUMENTED.has(kind));
+    const p99 = percentile(all, 99);
+    const met = p99 <= GOAL_P99_MS && errors === 0 && undocumented.length === 0;
+    if (!met) exitCode = 1;
+    const row =
+      `${met ? '✓' : '✗'} ${PHASE_NAMES[phase].padEnd(24)} p50 ${percentile(all, 50).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(7)} ms  ` +
+      `max ${all[all.length - 1].toFixed(0).padStart(5)} ms  (${moves.length} moves, ${reads.length} reads)  errors ${errors}` +
+      `${readErrors.byKind.size > 0 ? ` (reads: ${readErrors})` : ''} | abuser: ${answers}` +
+      `${undocumented.length > 0 ? `  UNDOCUMENTED: ${undocumented.join(', ')}` : ''}`;
+    rows.push(row);
+    console.log(row);
+  }
+  if (players.counters.errorCount() > 0) console.log(`well-behaved client's errors: ${players.counters.errorLines().join('; ')}`);
+  console.log(`\ngoal: the well-behaved client's p99 <= ${GOAL_P99_MS} ms and no error under every abuse; the abuser answered only ${[...DOCUMENTED].join(', ')}`);
+  console.log(rows.join('\n'));
+  await players.close();
+  reader.close();
+} catch (error) {
+  console.error('the abuse benchmark failed:', error);
+  exitCode = 1;
+} finally {
+  if (gateway !== undefined) {
+    if (gateway.complaints.length > 0) console.log(`the service logged ${gateway.complaints.length} warnings, e.g. ${gateway.complaints[0].slice(0, 300)}`);
+    console.log(`gateway process ${gateway.pid}: ${await gateway.stop()}`);
+  }
+  rmSync(directory, { recursive: true, force: true });
+}
+process.exit(exitCode);

@@ -1,0 +1,229 @@
+/**
+ * The abusive client of the abuse benchmark: one loopback address, sending
+ * as fast as it is answered, `workers` requests at once, each abuse at or
+ * past the documented limits (docs/api.md, "Limits"). Every answer is
+ * counted by status (and socket refusals and closes by kind), to show that
+ * an abuser gets only documented refusals.
+ */
+import http from 'node:http';
+import { WebSocket } from 'ws';
+import { parseOptions } from '../../machines/table/options.js';
+import { simulateGame } from '../../services/simulator/simulate.js';
+
+/** The largest body a record import may have (services/gateway/routes/recordRoutes.ts). */
+const RECORD_LIMIT = 1024 * 1024;
+
+export class Answers {
+  readonly byKind = new Map<string, number>();
+
+  count(kind: string | number): void {
+    this.byKind.set(String(kind), (this.byKind.get(String(kind)) ?? 0) + 1);
+  }
+
+  toString(): string {
+    return [...this.byKind].sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind}×${count}`).join(' ') || 'none';
+  }
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** A client bound to one loopback address; paths are sent exactly as written (`/../x` included). */
+export class LoopbackClient {
+  private readonly agent: http.Agent;
+
+  constructor(
+    readonly port: number,
+    readonly address: string,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  }
+
+  request(method: string, path: string, { body, token }: { body?: string; token?: string } = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    return new Promise((resolve, reject) => {
+      const sent = http.request({ host: '127.0.0.1', port: this.port, method, path, headers, localAddress: this.address, agent: this.agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        response.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  }
+
+  async json(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+    const answer = await this.request(method, path, { body: body === undefined ? undefined : JSON.stringify(body), token });
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      // not JSON
+    }
+    return { status: answer.status, body: parsed };
+  }
+
+  /** A WebSocket to `path`: resolves with it once open, or with the refusal's status. */
+  socket(path: string): Promise<{ socket: WebSocket } | { status: number }> {
+    return new Promise((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${this.port}${path}`, { localAddress: this.address });
+      socket.once('open', () => resolve({ socket }));
+      socket.once('unexpected-response', (_, response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0 });
+        socket.terminate();
+      });
+      socket.once('error', (error) => resolve({ status: `error ${(error as NodeJS.ErrnoException).code ?? error.message}` as unknown as number }));
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Runs `attempt` in `workers` loops until `until` (performance.now()), counting what each answers. */
+export async function hammer(workers: number, until: number, attempt: (answers: Answers) => Promise<void>): Promise<Answers> {
+  const answers = new Answers();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < until) {
+        try {
+          await attempt(answers);
+        } catch (error) {
+          answers.count(`error ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+      }
+    }),
+  );
+  return answers;
+}
+
+/** The longest record under the import limit: a Seven Suitors game of as many hands as fit (about 450). */
+export function largestRecord(): { text: string; hands: number } {
+  for (let hands = 460; hands > 0; hands -= 20) {
+    const parsed = parseOptions('sevenSuitors', { end: `hands:${hands}` });
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const { record } = simulateGame({ game: 'sevenSuitors', options: parsed.options, seed: `abuse-${hands}` });
+    const text = JSON.stringify(record);
+    if (Buffer.byteLength(text) <= RECORD_LIMIT - 1024) return { text, hands: record.hands.length };
+  }
+  throw new Error('no record fits the import limit');
+}
+
+/** Pads a record past the import limit with whitespace (still valid JSON): a 413. */
+export function oversized(record: string): string {
+  return record.replace(/}$/, `${' '.repeat(RECORD_LIMIT - Buffer.byteLength(record) + 1024)}}`);
+}
+
+/** The abuses, in the order they run; 'none' is the baseline. */
+export const PHASES = ['none', 'tableCreation', 'commandFlood', 'socketOpens', 'encodedPaths', 'largeImports', 'longReplays'] as const;
+export type Phase = (typeof PHASES)[number];
+export const PHASE_NAMES: Record<Phase, string> = {
+  none: 'none (baseline)',
+  tableCreation: 'table creation',
+  socketOpens: 'socket opens',
+  commandFlood: 'command flood',
+  encodedPaths: 'encoded paths',
+  largeImports: 'large record imports',
+  longReplays: 'replays of a long table',
+};
+
+/** What one abuse leaves for the next: the abuser's tables, and a long table it imported. */
+export interface AbuserState {
+  readonly tables: string[];
+  imported: { tableId: string; version: number } | null;
+}
+
+export interface AbuserResult {
+  readonly answers: Record<string, number>;
+  readonly state: AbuserState;
+}
+
+/** Runs one abuse from `abuser` until `until` (performance.now()). */
+export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: number, until: number, state: AbuserState): Promise<Answers> {
+  switch (phase) {
+    case 'none':
+      await new Promise((resolve) => setTimeout(resolve, until - performance.now()));
+      return new Answers();
+    case 'tableCreation':
+      return hammer(workers, until, async (answers) => {
+        const created = await abuser.json('POST', '/api/tables', { game: 'sevenSuitors' });
+        answers.count(created.status);
+        if (created.status === 201) state.tables.push(created.body.tableId);
+      });
+    case 'socketOpens': {
+      const held: WebSocket[] = [];
+      const answers = await hammer(workers, until, async (counted) => {
+        const opened = await abuser.socket(`/api/tables/${firstTable(state)}/socket`);
+        if ('socket' in opened) held.push(opened.socket);
+        counted.count('socket' in opened ? 101 : opened.status);
+      });
+      for (const socket of held) socket.terminate();
+      return answers;
+    }
+    case 'commandFlood':
+      return commandFlood(abuser, workers, until, firstTable(state));
+    case 'encodedPaths': {
+      const paths = ['/%61pi/tables', '/%2e%2e/package.json', '/../package.json', '//api/tables', '/.%2e/.%2e/etc/passwd', '/api/tables/x/seats/0x1', '/api/tables?limit=1e3'];
+      let next = 0;
+      return hammer(workers, until, async (answers) => answers.count((await abuser.request('GET', paths[next++ % paths.length])).status));
+    }
+    case 'largeImports': {
+      const record = largestRecord().text;
+      const tooLarge = oversized(record);
+      let sent = 0;
+      return hammer(workers, until, async (answers) => {
+        const imported = await abuser.request('POST', '/api/records', { body: sent++ % 4 === 3 ? tooLarge : record });
+        answers.count(imported.status);
+        if (imported.status === 201) state.imported ??= JSON.parse(imported.body);
+      });
+    }
+    case 'longReplays': {
+      if (state.imported === null) throw new Error('no record was imported, so there is no long table to replay');
+      const { tableId, version } = state.imported;
+      return hammer(workers, until, async (answers) => {
+        const at = 1 + Math.floor(Math.random() * version);
+        answers.count((await abuser.request('GET', `/api/tables/${tableId}/replay?at=${at}`)).status);
+      });
+    }
+  }
+}
+
+function firstTable(state: AbuserState): string {
+  if (state.tables.length === 0) throw new Error('the abuser made no table to abuse');
+  return state.tables[0];
+}
+
+/** A seat of the abuser's own table sends commands as fast as it is answered, over HTTP and over one socket at once. */
+async function commandFlood(abuser: LoopbackClient, workers: number, until: number, tableId: string): Promise<Answers> {
+  const answers = new Answers();
+  const joined = await abuser.json('POST', `/api/tables/${tableId}/seats/0`, { name: 'Mallory' });
+  answers.count(joined.status);
+  const token = String(joined.body?.token);
+  const opened = await abuser.socket(`/api/tables/${tableId}/socket?token=${token}`);
+  let flood: NodeJS.Timeout | undefined;
+  if ('socket' in opened) {
+    const { socket } = opened;
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.type !== 'view') answers.count(`${message.type} ${message.error ?? ''}`.trim());
+    });
+    socket.on('close', (code) => answers.count(`closed ${code}`));
+    flood = setInterval(() => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'command', id: 1, command: { type: 'card.played', card: '1-1' } }));
+    }, 2);
+  } else answers.count(`socket ${opened.status}`);
+  const overHttp = await hammer(workers, until, async (counted) => {
+    counted.count((await abuser.request('POST', `/api/tables/${tableId}/commands`, { body: '{"type":"card.played","card":"1-1"}', token })).status);
+  });
+  clearInterval(flood);
+  if ('socket' in opened) opened.socket.terminate();
+  for (const [kind, count] of overHttp.byKind) answers.byKind.set(kind, (answers.byKind.get(kind) ?? 0) + count);
+  return answers;
+}
