@@ -98,7 +98,9 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('lets a person take an open seat from the lobby, keep it across a reload, and leave it', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 1, 3, 4] });
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 3, 4] });
+    // Bo holds seat 1 and never plays, so the game is still waiting on him when Grace has left (bots alone would finish it at once).
+    await apiCall(session.service.url, 'POST', `/api/tables/${tableId}/seats/1`, { name: 'Bo' });
     const { page, errors } = await openPage();
     await page.goto(`${session.service.url}/#/`);
     await page.getByLabel('Your name').fill('Grace');
