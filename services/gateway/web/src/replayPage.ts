@@ -11,6 +11,7 @@ import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
 import { lastHandPanel } from './handSummary.js';
+import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
 import { handProgress, phaseWords, shortName } from './words.js';
 
@@ -54,7 +55,15 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   const side = h('aside', { class: 'side replay-side' });
   replaceChildren(
     root,
-    h('div', { class: 'replay-page' }, h('nav', {}, h('a', { href: '#/', class: 'button-like' }, '← Lobby')), heading, controls, note, h('div', { class: 'replay-layout' }, frame, side)),
+    h(
+      'div',
+      { class: 'replay-page' },
+      h('nav', {}, h('a', { href: '#/', class: 'button-like' }, '← Lobby'), h('button', { type: 'button', onclick: () => latest !== null && showRules(latest.view) }, 'Rules')),
+      heading,
+      controls,
+      note,
+      h('div', { class: 'replay-layout' }, frame, side),
+    ),
   );
 
   let events: LoggedEvent[] = [];

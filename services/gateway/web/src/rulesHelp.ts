@@ -74,6 +74,6 @@ export function rulesHelp(game: GameName, options: Record<string, unknown>): HTM
           ),
           specials === 'powers' ? h('p', { class: 'muted small' }, 'Several powers in one trick act in the order they were played; a Chaperone ends it.') : null,
         ),
-    h('p', { class: 'muted small' }, 'Hover over or focus any card for what it does.'),
+    h('p', { class: 'muted small' }, 'Hover over a card to see what it does.'),
   );
 }

@@ -14,18 +14,18 @@ import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from 
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
-import { gameOverHeadline, rematch, standings } from './gameOver.js';
+import { rematch } from './gameOver.js';
 import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
 import { lastHandPanel } from './handSummary.js';
 import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
-import { confirmModal, openModal } from './modal.js';
+import { confirmModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
-import { rulesHelp } from './rulesHelp.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
+import { gameOverPanel, tableHeader } from './tableHeader.js';
 import { setSound, soundOn, TurnCue } from './turnCue.js';
-import { ACTION_WORDS, handProgress, phaseWords } from './words.js';
+import { ACTION_WORDS } from './words.js';
 
 interface PageState {
   view: TableView | null;
@@ -82,7 +82,13 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     replaceChildren(
       page,
       dock === null ? null : h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => (event.preventDefault(), focusOnHand()) }, 'Go to your hand'),
-      header(view),
+      tableHeader(view, {
+        tableId,
+        seat: held?.seat ?? null,
+        connection: state.connection,
+        onSound: () => (setSound(!soundOn()), render()),
+        onLeave: () => void leave(),
+      }),
       h('p', { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' }, turnSentence(view), clock),
       state.notice === null ? null : h('p', { class: 'notice' }, state.notice, ' ', retakeButton(view)),
       state.error === null ? null : h('p', { class: 'error', role: 'alert' }, state.error),
@@ -90,7 +96,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
       h(
         'div',
         { class: 'table-layout' },
-        h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
+        h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view, tableId, held === null ? null : () => void startRematch()) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
         h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), lastHandPanel(view), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
       ),
       dock,
@@ -107,46 +113,6 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     cue.update(own !== null && !between.open, own === null ? '' : ACTION_WORDS[own]);
   };
 
-  const header = (view: TableView): HTMLElement =>
-    h(
-      'header',
-      { class: 'table-header' },
-      h('h2', {}, view.title, h('span', { class: 'table-id' }, ` · table ${tableId}`)),
-      h(
-        'p',
-        { class: 'muted' },
-        held === null ? 'Spectating' : `Playing as seat ${held.seat}`,
-        ` · ${phaseWords(view.phase)}`,
-        view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`,
-        state.connection === 'open' ? '' : ` · ${state.connection}…`,
-      ),
-      h(
-        'nav',
-        { class: 'table-actions', 'aria-label': 'Table' },
-        h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
-        h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
-        h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: () => (setSound(!soundOn()), render()) }, `Sound ${soundOn() ? 'on' : 'off'}`),
-        held === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
-        view.outcome?.finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
-        held !== null && !view.outcome?.finished ? h('button', { type: 'button', class: 'danger', onclick: () => void leave() }, 'Leave seat') : null,
-      ),
-    );
-
-  const gameOverPanel = (view: TableView): HTMLElement =>
-    h(
-      'section',
-      { class: 'game-over', 'aria-label': 'Game over' },
-      gameOverHeadline(view),
-      standings(view),
-      h(
-        'p',
-        {},
-        held === null ? null : h('button', { type: 'button', class: 'primary rematch', onclick: () => void startRematch() }, 'Rematch'),
-        ' ',
-        h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay'),
-      ),
-    );
-
   const retakeButton = (view: TableView): HTMLElement | null => {
     const seat = leftSeat(tableId);
     if (held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
@@ -154,12 +120,6 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   };
 
   const focusOnHand = () => document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
-
-  const showRules = (view: TableView) => {
-    const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-    const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options as never)], actions: [done] });
-    done.addEventListener('click', () => modal.close());
-  };
 
   const handActions = (view: TableView) => ({
     busy: state.sending || state.version < state.pendingVersion,

@@ -1,0 +1,73 @@
+/**
+ * The table page's bar (the game, who is watching as what, where the table
+ * is, and the player's choices: lobby, rules, sound, leave) and, once the
+ * game is over, the panel above the felt with the result and a rematch.
+ */
+import type { TableView } from '../../../../machines/view.js';
+import { h } from './dom.js';
+import { gameOverHeadline, standings } from './gameOver.js';
+import type { LiveState } from './live.js';
+import { openModal } from './modal.js';
+import { rulesHelp } from './rulesHelp.js';
+import { soundOn } from './turnCue.js';
+import { handProgress, phaseWords } from './words.js';
+
+export interface TableHeaderOptions {
+  readonly tableId: string;
+  /** The seat this browser holds, or null when watching. */
+  readonly seat: number | null;
+  readonly connection: LiveState;
+  readonly onSound: () => void;
+  readonly onLeave: () => void;
+}
+
+export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLElement {
+  const { tableId, seat } = options;
+  const finished = view.outcome?.finished === true;
+  return h(
+    'header',
+    { class: 'table-header' },
+    h('h2', {}, view.title, h('span', { class: 'table-id' }, ` · table ${tableId}`)),
+    h(
+      'p',
+      { class: 'muted' },
+      seat === null ? 'Spectating' : `Playing as seat ${seat}`,
+      ` · ${phaseWords(view.phase)}`,
+      view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`,
+      options.connection === 'open' ? '' : ` · ${options.connection}…`,
+    ),
+    h(
+      'nav',
+      { class: 'table-actions', 'aria-label': 'Table' },
+      h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
+      h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
+      h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound }, `Sound ${soundOn() ? 'on' : 'off'}`),
+      seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
+      finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
+      seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, 'Leave seat') : null,
+    ),
+  );
+}
+
+export function showRules(view: TableView): void {
+  const done = h('button', { type: 'button', class: 'primary' }, 'Close');
+  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options as never)], actions: [done] });
+  done.addEventListener('click', () => modal.close());
+}
+
+/** Above the felt once the game is over: won or lost, the standings, a rematch for a player. */
+export function gameOverPanel(view: TableView, tableId: string, onRematch: (() => void) | null): HTMLElement {
+  return h(
+    'section',
+    { class: 'game-over', 'aria-label': 'Game over' },
+    gameOverHeadline(view),
+    standings(view),
+    h(
+      'p',
+      {},
+      onRematch === null ? null : h('button', { type: 'button', class: 'primary rematch', onclick: onRematch }, 'Rematch'),
+      ' ',
+      h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay'),
+    ),
+  );
+}
