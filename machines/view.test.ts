@@ -5,7 +5,7 @@
  * a spectator sees only what every seat sees.
  */
 import { describe, expect, it } from 'vitest';
-import { HEARTS, SUIT_DECK, type Card } from './cards/card.js';
+import { HEARTS, SUIT_DECK, inCanonicalOrder, type Card } from './cards/card.js';
 import { createRng, type Rng } from './cards/shuffle.js';
 import { randomMove } from './bots/randomBot.js';
 import { shuffleDeal } from './fragments/dealing.js';
@@ -60,6 +60,7 @@ function publicPart(seen: TableView): unknown {
   if (hand === null) return { ...rest, seats: publicSeats, hand };
   const {
     cards: _cards,
+    dealt: _dealt,
     legalCards: _legal,
     roleCard: _roleCard,
     passTo: _passTo,
@@ -93,6 +94,22 @@ function passAll(table: TableActor): void {
 }
 
 describe('hands', () => {
+  it('shows a hand in canonical order, so the order of the deal says nothing: deals in any order give the same views', () => {
+    const reversed = newTable('sevenSuitors');
+    accept(reversed, { type: 'hand.dealt', deal: SS_DEAL.map((cards) => cards.slice().reverse()), roles: null });
+    const shuffledPasses = newTable('sevenSuitors');
+    accept(shuffledPasses, { type: 'hand.dealt', deal: SS_DEAL.map((cards) => [...cards.slice(7), ...cards.slice(0, 7)]), roles: null });
+    const inOrder = sevenSuitorsDealt();
+    for (const table of [reversed, shuffledPasses, inOrder]) passAll(table);
+    for (let seat = 0; seat < 4; seat++) {
+      const seen = view(inOrder, seat);
+      expect(seen.hand!.cards).toEqual(inCanonicalOrder(seen.hand!.cards!));
+      expect(seen.hand!.dealt).toEqual(SS_DEAL[seat]);
+      expect(view(reversed, seat)).toEqual(seen);
+      expect(view(shuffledPasses, seat)).toEqual(seen);
+    }
+  });
+
   it('shows each seat its own hand and no card of any other hand', () => {
     const table = sevenSuitorsDealt();
     for (let seat = 0; seat < 4; seat++) {

@@ -3,8 +3,19 @@
  * "Who may see what"). Every view in the service is built here and nowhere
  * else: hidden information is filtered in this one place.
  */
-import { HEARTS, type Card, type Suit } from './cards/card.js';
-import type { CompletedHand, CompletedTrick, HandResult, Pass, TableContext, TeamTally, TrickInProgress, GameOutcome } from './table/context.js';
+import { HEARTS, inCanonicalOrder, type Card, type Suit } from './cards/card.js';
+import type { RevealedDeal } from './fairness/fairDeal.js';
+import {
+  revealedDealsOf,
+  type CompletedHand,
+  type CompletedTrick,
+  type HandResult,
+  type Pass,
+  type TableContext,
+  type TeamTally,
+  type TrickInProgress,
+  type GameOutcome,
+} from './table/context.js';
 import type { Occupant } from './table/events.js';
 import { GAMES, type GameName, type TableOptions } from './table/options.js';
 import { awaitedActions, type AwaitedAction } from './table/refusal.js';
@@ -40,10 +51,14 @@ export interface HandView {
   readonly tricks: readonly CompletedTrick[];
   readonly capturedSevens: readonly CapturedSeven[];
   readonly turn: Seat | null;
-  /** The viewer's own cards; null for a spectator. */
+  /** The viewer's own cards, in canonical order (suit, then rank); null for a spectator. */
   readonly cards: readonly Card[] | null;
-  /** The cards the viewer may play now; empty when it is not their turn. */
+  /** The viewer's own cards as dealt, before any pass, in canonical order; null for a spectator. */
+  readonly dealt: readonly Card[] | null;
+  /** The cards the viewer may play now, in canonical order; empty when it is not their turn. */
   readonly legalCards: readonly Card[];
+  /** SHA-256 of this hand's secret seed (docs/fairness.md); null for a deal made without one. */
+  readonly commitment: string | null;
   /** The viewer's own tracking card suit (A Traitor of Love). */
   readonly roleCard: Suit | null;
   /** The seats the viewer must pass one card each to, while it has not passed; empty otherwise. */
@@ -70,6 +85,10 @@ export interface TableView {
   readonly awaiting: readonly AwaitedAction[];
   readonly hand: HandView | null;
   readonly handResults: readonly HandResult[];
+  /** Each scored hand's seed and commitment, so anyone can re-derive its deal (docs/fairness.md). */
+  readonly revealedDeals: readonly RevealedDeal[];
+  /** Cards dealt to each seat at this table: with the game and options, what a seed's deal depends on. */
+  readonly cardsPerSeat: number;
   /** The hand scored last, all of it public by then: its final trick, Traitor and accusations. */
   readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
@@ -100,6 +119,8 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
     awaiting: awaitedActions(snapshot),
     hand: hand === null ? null : handView(snapshot, own, revealed),
     handResults: context.handResults,
+    revealedDeals: revealedDealsOf(context),
+    cardsPerSeat: context.cardsPerSeat,
     lastHand: context.lastHand,
     scores: context.scores,
     marked: context.marked,
@@ -125,8 +146,10 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     tricks: hand.tricks,
     capturedSevens: capturedSevens(hand.tricks),
     turn: hand.turn,
-    cards: own === null ? null : hand.holdings[own],
-    legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : legalPlaysFor(context, own),
+    cards: own === null ? null : inCanonicalOrder(hand.holdings[own]),
+    dealt: own === null ? null : inCanonicalOrder(hand.deal[own]),
+    legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : inCanonicalOrder(legalPlaysFor(context, own)),
+    commitment: hand.fairness?.commitment ?? null,
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
     passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : [],
     mayAccuse:

@@ -328,7 +328,7 @@ describe('the scanner itself', () => {
     return { states, at };
   }
 
-  it('fails on a planted leak: another seat’s card anywhere in a message, a role, a pass, an accusation, a live hand passed off as the last one', async () => {
+  it('fails on a planted leak: another seat’s card anywhere in a message, a role, a pass, an accusation, a live hand passed off as the last one, a seed before its reveal', async () => {
     const { states, at } = await playedGame('traitorOfLove');
     const trickPlay = at('trickPlay', (snapshot) => snapshot.context.hand!.tricks.length > 0);
     const accusing = at('accusation', (snapshot) => snapshot.context.hand!.accusations!.filter((each) => each !== null).length === 1);
@@ -356,6 +356,10 @@ describe('the scanner itself', () => {
       ['a pass between two other seats', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand, passesReceived: [{ from: other, to: another, card: othersCard }] } } }, seat, trickPlay],
       ['an accusation before all are in', { ...watching, view: { ...watching.view, hand: { ...watching.view.hand, accusation: accused } } }, 'spectator', accusing],
       ['the hand in play as the last hand', { ...honest, view: { ...honest.view, lastHand: { index: hand.index, trump: null, antiCupid: null, finalTrick: null, traitor: null, accusations: null } } }, seat, trickPlay],
+      ['the seed of the hand in play, revealed early', { ...honest, view: { ...honest.view, revealedDeals: [...honest.view.revealedDeals, { index: hand.index, ...hand.fairness! }] } }, seat, trickPlay],
+      ['the seed of the hand in play, anywhere in the message', { ...honest, turnDeadline: `deadline ${hand.fairness!.seed}` }, seat, trickPlay],
+      ['the seed of the hand in play, in the last hand', { ...honest, view: { ...honest.view, lastHand: { ...honest.view.lastHand!, seed: hand.fairness!.seed } } }, seat, trickPlay],
+      ['a 256-bit value that is no public commitment or seed', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand!, commitment: 'ab'.repeat(32) } } }, seat, trickPlay],
     ];
     // Each leak is caught by the scan alone (as if viewFor itself had leaked it), and by the whole check.
     for (const [what, leaky, viewer, version] of planted) {

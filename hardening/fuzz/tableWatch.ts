@@ -8,12 +8,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { verifyRecord } from '../../machines/record/verify.js';
+import type { RevealedDeal } from '../../machines/fairness/fairDeal.js';
+import { revealedDealsOf } from '../../machines/table/context.js';
 import type { TableEvent } from '../../machines/table/events.js';
 import { offer, phaseOf, resumeTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { foldLog, recordOfLog, replayLog } from '../../services/host/replay.js';
 import type { TableService } from '../../services/host/tableService.js';
-import { isMachineEvent, toTableEvent } from '../../services/host/tableLog.js';
+import { HAND_REVEALED, isMachineEvent, toTableEvent } from '../../services/host/tableLog.js';
 import { canonicalFields } from '../../test/model/hostDriver.js';
 import { cardConservation, oneActorWhenExpected } from '../../test/model/invariants.js';
 
@@ -144,13 +146,15 @@ export class TableWatch {
   /**
    * Pairs each event appended with the accepted command (or seat change) it stores
    * (canonical fields only, logged at or before the version it was accepted
-   * at); anything else appended must be the host's deal. Returns what is left.
+   * at); anything else appended must be the host's deal or its reveal of a
+   * scored hand's seed (checked against the shadow in followShadow). Returns
+   * what is left.
    */
   private matchAccepted(sent: readonly SentCommand[], added: readonly StoredEvent[], found: (kind: FindingKind, detail: string) => void): StoredEvent[] {
     const waiting = sent.filter((each) => each.acceptedAt !== null);
     const unexplained: StoredEvent[] = [];
     for (const event of added) {
-      if (event.type === 'hand.dealt') continue;
+      if (event.type === 'hand.dealt' || event.type === HAND_REVEALED) continue;
       const logged = toTableEvent(event);
       const index = waiting.findIndex((each) => event.seq <= each.acceptedAt! && storesCommand(logged, each.command));
       if (index < 0) unexplained.push(event);
@@ -167,6 +171,11 @@ export class TableWatch {
     for (const event of added) {
       if (isMachineEvent(event) && !offer(this.shadow, toTableEvent(event))) {
         found('invariantBreak', `logged event ${event.seq} ${short(event)} is refused on replay (after ${what})`);
+      }
+      if (event.type === HAND_REVEALED) {
+        const { index } = event.data as RevealedDeal;
+        const scored = revealedDealsOf(this.shadow.getSnapshot().context).find((deal) => deal.index === index);
+        if (JSON.stringify(scored) !== JSON.stringify(event.data)) found('invariantBreak', `logged event ${event.seq} reveals ${short(event)}, not the seed of hand ${index} as dealt (after ${what})`);
       }
       if (checkSaved && event.seq === saved.version) {
         const resumed = resumeTable((saved.snapshot as { persisted: unknown }).persisted);

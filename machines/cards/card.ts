@@ -61,6 +61,16 @@ export const SUIT_DECK: readonly Card[] = SUIT_CARDS;
 /** The 56 suit cards and the four special cards. */
 export const FULL_DECK: readonly Card[] = [...SUIT_CARDS, ...SPECIAL_CARDS];
 
+const CANONICAL_POSITION = new Map<Card, number>(FULL_DECK.map((card, position) => [card, position]));
+
+/**
+ * Cards by suit, then rank (7a before 7b), special cards last: the order in
+ * which a hand is dealt and shown, so that no order says how the deck fell.
+ */
+export function inCanonicalOrder(cards: readonly Card[]): Card[] {
+  return cards.slice().sort((a, b) => (CANONICAL_POSITION.get(a) ?? 0) - (CANONICAL_POSITION.get(b) ?? 0));
+}
+
 export function isCard(value: unknown): value is Card {
   return typeof value === 'string' && (FACES.has(value) || SPECIALS.has(value));
 }

@@ -2,8 +2,9 @@
  * Dealing: the host shuffles and deals (and, in A Traitor of Love, deals the
  * role cards); the machine checks the deal and starts the hand with it.
  */
-import { HEARTS, ONE_CARD, SUITS, isCard, isSuit, type Card, type Suit } from '../cards/card.js';
-import { shuffle, type Rng } from '../cards/shuffle.js';
+import { HEARTS, ONE_CARD, isCard, isSuit, type Card } from '../cards/card.js';
+import type { Rng } from '../cards/shuffle.js';
+import { dealFromSeed, fairnessOf, fairnessRefusal, layOutDeal } from '../fairness/fairDeal.js';
 import type { HandDealt } from '../table/events.js';
 import type { HandState, TableContext } from '../table/context.js';
 import { deckFor } from '../table/options.js';
@@ -29,7 +30,7 @@ export function dealRefusal(context: TableContext, event: HandDealt): string | n
     }
   }
   if (!seen.has(ONE_CARD)) return `the deal must include ${ONE_CARD}, whose holder leads`;
-  return rolesRefusal(context, roles);
+  return rolesRefusal(context, roles) ?? (event.fairness === undefined ? null : fairnessRefusal(context, event, event.fairness));
 }
 
 function rolesRefusal(context: TableContext, roles: HandDealt['roles']): string | null {
@@ -66,6 +67,7 @@ export function dealHand(context: TableContext, event: HandDealt): Partial<Table
     index,
     deal,
     roles: event.roles === null ? null : event.roles.slice(),
+    fairness: event.fairness ?? null,
     antiCupid,
     holdings: deal,
     passChoices: tablePasses(context) ? empty(null) : null,
@@ -80,23 +82,17 @@ export function dealHand(context: TableContext, event: HandDealt): Partial<Table
 }
 
 /**
- * The host's half of dealing: a shuffled deal (and role deal) for the next
- * hand. Never called by a machine; its result travels in a `hand.dealt` event.
+ * A deal from any rng, for tests and simulations that choose their own
+ * deals: the same layout as a fair deal, without its proof. The host deals
+ * with `fairDeal` from a secret seed.
  */
 export function shuffleDeal(context: TableContext, rng: Rng): HandDealt {
-  const needed = context.cardsPerSeat * context.seatCount;
-  const cards = shuffle(deckFor(context.options), rng).slice(0, needed);
-  if (!cards.includes(ONE_CARD)) cards[rng.below(needed)] = ONE_CARD;
-  const deal: Card[][] = [];
-  for (let seat = 0; seat < context.seatCount; seat++) {
-    deal.push(cards.slice(seat * context.cardsPerSeat, (seat + 1) * context.cardsPerSeat));
-  }
-  let roles: Suit[] | null = null;
-  if (context.game === 'traitorOfLove') {
-    const others = shuffle(SUITS.filter((suit) => suit !== HEARTS), rng).slice(0, context.seatCount - 1);
-    roles = shuffle([...others, HEARTS], rng);
-  }
-  return { type: 'hand.dealt', deal, roles };
+  return { type: 'hand.dealt', ...layOutDeal(context, rng) };
+}
+
+/** The deal a seed makes at this table, with the proof that lets anyone check it. */
+export function fairDeal(context: TableContext, seed: string): HandDealt {
+  return { type: 'hand.dealt', ...dealFromSeed(context, seed), fairness: fairnessOf(seed) };
 }
 
 export const dealingState = {

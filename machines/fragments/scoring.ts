@@ -3,7 +3,7 @@
  * ends or goes on to the next deal.
  */
 import { HEARTS } from '../cards/card.js';
-import { currentHand, type TableContext } from '../table/context.js';
+import { currentHand, revealedDealsOf, type TableContext } from '../table/context.js';
 import { scoreHand } from '../rules/scoring.js';
 
 export function recordHandScore(context: TableContext): Partial<TableContext> {
@@ -11,6 +11,7 @@ export function recordHandScore(context: TableContext): Partial<TableContext> {
   const hand = currentHand(context);
   return {
     handResults: [...context.handResults, scored.result],
+    revealedDeals: hand.fairness == null ? revealedDealsOf(context) : [...revealedDealsOf(context), { index: hand.index, ...hand.fairness }],
     lastHand: {
       index: hand.index,
       trump: hand.trump,

@@ -3,14 +3,25 @@
  * the conversions between a table's events and a record.
  */
 import type { Card, Suit } from '../cards/card.js';
-import type { GameOutcome, HandResult, TableInput } from '../table/context.js';
+import type { DealScheme } from '../fairness/fairDeal.js';
+import { revealedDealsOf, type GameOutcome, type HandResult, type TableInput } from '../table/context.js';
 import type { Occupant, TableEvent } from '../table/events.js';
 import { GAMES, type GameName, type TableOptions } from '../table/options.js';
 import { offer, startTable, type TableSnapshot } from '../table/snapshot.js';
 import { outcomeSoFar } from '../rules/scoring.js';
 import type { Seat } from '../rules/trick.js';
 
-export const RECORD_FORMAT = 'seven-suitors-record/1';
+export const RECORD_FORMAT = 'seven-suitors-record/2';
+/** The first format, whose hands carry no fairness: still read and verified, its deals reported unverified. */
+export const RECORD_FORMAT_1 = 'seven-suitors-record/1';
+export type RecordFormat = typeof RECORD_FORMAT | typeof RECORD_FORMAT_1;
+
+/** How a hand's deal can be checked (docs/fairness.md); the seed is null until the hand is scored. */
+export interface RecordedFairness {
+  scheme: DealScheme;
+  commitment: string;
+  seed: string | null;
+}
 
 export interface RecordedHand {
   deal: Card[][];
@@ -20,10 +31,12 @@ export interface RecordedHand {
   plays: [Seat, Card][];
   accusations: (Seat | null)[] | null;
   result: HandResult | null;
+  /** Format 2: null for a deal made without a seed (before deals were provable); absent in format 1. */
+  fairness?: RecordedFairness | null;
 }
 
 export interface GameRecord {
-  format: typeof RECORD_FORMAT;
+  format: RecordFormat;
   game: GameName;
   options: TableOptions & Record<string, unknown>;
   seats: number;
@@ -68,6 +81,7 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
       plays: [],
       accusations: context.game === 'traitorOfLove' ? new Array<Seat | null>(context.seatCount).fill(null) : null,
       result: null,
+      fairness: event.fairness === undefined ? null : { scheme: event.fairness.scheme, commitment: event.fairness.commitment, seed: null },
     });
     return;
   }
@@ -80,7 +94,11 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
   } else if (event.type === 'traitor.accused') {
     current.accusations![event.seat] = event.accused;
   }
-  if (context.handResults.length === hands.length) current.result = context.handResults[hands.length - 1];
+  if (context.handResults.length === hands.length && current.result === null) {
+    current.result = context.handResults[hands.length - 1];
+    const revealed = revealedDealsOf(context).find((deal) => deal.index === hands.length - 1);
+    if (current.fairness && revealed !== undefined) current.fairness.seed = revealed.seed;
+  }
 }
 
 /** Players of an imported game: the record names none, so seats are named by number. */
@@ -100,8 +118,14 @@ export function eventsFromRecord(record: GameRecord): TableEvent[] {
   return events;
 }
 
+/**
+ * A hand's events. Its deal carries its proof when the record reveals the
+ * seed; a hand cut off before its seed was revealed goes on unproven.
+ */
 export function eventsOfHand(hand: RecordedHand): TableEvent[] {
-  const events: TableEvent[] = [{ type: 'hand.dealt', deal: hand.deal, roles: hand.roles }];
+  const proof = hand.fairness;
+  const fairness = typeof proof?.seed === 'string' ? { scheme: proof.scheme, commitment: proof.commitment, seed: proof.seed } : undefined;
+  const events: TableEvent[] = [{ type: 'hand.dealt', deal: hand.deal, roles: hand.roles, ...(fairness === undefined ? {} : { fairness }) }];
   const passers = [...new Set(hand.passes.map((pass) => pass.from))].sort((a, b) => a - b);
   for (const seat of passers) {
     const passes = hand.passes.filter((pass) => pass.from === seat).map(({ to, card }) => ({ to, card }));

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SUIT_DECK, type Card } from '../cards/card.js';
-import { createRng } from '../cards/shuffle.js';
+import { createRng, type Rng } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
-import { shuffleDeal } from '../fragments/dealing.js';
+import { fairDeal, shuffleDeal } from '../fragments/dealing.js';
 import type { TableInput } from '../table/context.js';
 import type { PassChoice, TableEvent } from '../table/events.js';
 import { parseOptions, type GameName } from '../table/options.js';
@@ -27,7 +27,7 @@ interface Game {
  * the host dealing from a seeded shuffle, until the game ends or `maxHands`
  * hands have been dealt.
  */
-function playGame(game: GameName, given: Record<string, string>, seed: string, prefix: TableEvent[] = [], maxHands = 60): Game {
+function playGame(game: GameName, given: Record<string, string>, seed: string, prefix: TableEvent[] = [], maxHands = 60, dealing: 'unproven' | 'fair' = 'unproven'): Game {
   const parsed = parseOptions(game, given);
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   const input: TableInput = { game, options: parsed.options };
@@ -46,7 +46,7 @@ function playGame(game: GameName, given: Record<string, string>, seed: string, p
   for (let snapshot = table.getSnapshot(); phaseOf(snapshot) !== 'gameOver'; snapshot = table.getSnapshot()) {
     if (phaseOf(snapshot) === 'dealing') {
       if (snapshot.context.handResults.length >= maxHands) break;
-      send(shuffleDeal(snapshot.context, rng));
+      send(dealing === 'fair' ? fairDeal(snapshot.context, seedFrom(rng)) : shuffleDeal(snapshot.context, rng));
     } else {
       const [next] = awaitedActions(snapshot);
       send(randomMove(snapshot, next.seat, next.action, rng));
@@ -54,6 +54,11 @@ function playGame(game: GameName, given: Record<string, string>, seed: string, p
   }
   table.stop();
   return { input, events };
+}
+
+/** A hand's seed drawn from the test's seeded rng: as checkable as a secret one, and reproducible. */
+function seedFrom(rng: Rng): string {
+  return Array.from({ length: 8 }, () => rng.below(2 ** 32).toString(16).padStart(8, '0')).join('');
 }
 
 /** A JSON document: every field of a record can be tampered with. */
@@ -439,15 +444,19 @@ describe('the document itself', () => {
   it.each([null, 'record', 7, []])('reports %j as not a record', (document) => {
     const problems = verifyRecord(document).problems;
     expect(problems[0]).toEqual(
-      Array.isArray(document) ? { field: 'format', message: 'must be "seven-suitors-record/1", not undefined' } : { field: '', message: 'a record is a JSON object' },
+      Array.isArray(document)
+        ? { field: 'format', message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not undefined' }
+        : { field: '', message: 'a record is a JSON object' },
     );
     expect(verifyRecord(document).ok).toBe(false);
   });
 
   it('reports a wrong format but still checks the game', () => {
     const record = recordOf(antiCupid);
-    (record as { format: string }).format = 'seven-suitors-record/2';
-    expect(problemsOf(record)).toEqual([{ field: 'format', message: 'must be "seven-suitors-record/1", not "seven-suitors-record/2"' }]);
+    (record as { format: string }).format = 'seven-suitors-record/3';
+    expect(problemsOf(record)).toEqual([
+      { field: 'format', message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not "seven-suitors-record/3"' },
+    ]);
   });
 
   it('reports an unknown game and stops', () => {
@@ -495,5 +504,80 @@ describe('the document itself', () => {
       { field: 'hands[1]', message: 'a hand needs deal, passes, plays and result' },
       { field: 'hands[2]', message: 'not checked: an earlier hand could not be replayed' },
     ]);
+  });
+});
+
+describe('fair deals (format 2)', () => {
+  const fairTraitor = playGame('traitorOfLove', { specials: 'plain' }, 'fair-traitor', [], 2, 'fair');
+  const fairSuitors = playGame('sevenSuitors', { end: 'hands:2' }, 'fair-suitors', [], 2, 'fair');
+
+  it('writes each hand’s commitment and revealed seed, and verifies every deal against its seed', () => {
+    for (const game of [fairTraitor, fairSuitors]) {
+      const record = recordOf(game);
+      expect(record.format).toBe('seven-suitors-record/2');
+      for (const hand of record.hands) {
+        expect(hand.fairness).toEqual({ scheme: 'hmac-sha256-fisher-yates/1', commitment: expect.stringMatching(/^[0-9a-f]{64}$/), seed: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      }
+      expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [] });
+    }
+  });
+
+  it('reports a tampered seed or commitment against the hand’s fairness', () => {
+    const record = recordOf(fairSuitors);
+    const [first, second] = record.hands;
+    first.fairness!.seed = second.fairness!.seed;
+    second.fairness!.commitment = first.fairness!.commitment;
+    expect(problemsOf(record)).toEqual([
+      { field: 'hands[0].fairness', message: 'the commitment is not the SHA-256 of the seed' },
+      { field: 'hands[1].fairness', message: 'the commitment is not the SHA-256 of the seed' },
+    ]);
+    expect(verifyRecord(record).unverifiedDeals).toEqual([0, 1]);
+  });
+
+  it('reports a deal that is not its seed’s, even when the game it tells is legal', () => {
+    const record = recordOf(fairSuitors);
+    // Another seed's deal, with a matching commitment: the game replays (a different one), the proof does not hold.
+    const other = recordOf(playGame('sevenSuitors', { end: 'hands:2' }, 'other', [], 2, 'fair'));
+    record.hands[0].fairness = other.hands[1].fairness;
+    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0].fairness', message: expect.stringMatching(/^seat \d's cards are not the ones the seed deals$/) });
+  });
+
+  it('reports role cards that are not the seed’s', () => {
+    const record = recordOf(fairTraitor);
+    const roles = record.hands[0].roles!;
+    [roles[0], roles[1]] = [roles[1], roles[0]];
+    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0].fairness', message: 'the role cards are not the ones the seed deals' });
+  });
+
+  it('reports a scored hand whose seed is not revealed, an unknown scheme, and a missing fairness', () => {
+    const record = recordOf(fairSuitors);
+    record.hands[0].fairness!.seed = null;
+    record.hands[1].fairness!.scheme = 'shuffled-by-hand' as 'hmac-sha256-fisher-yates/1';
+    expect(problemsOf(record)).toEqual([
+      { field: 'hands[0].fairness.seed', message: 'missing: the hand is scored, so its seed must be revealed' },
+      { field: 'hands[1].fairness.scheme', message: 'must be "hmac-sha256-fisher-yates/1", not "shuffled-by-hand"' },
+    ]);
+    delete record.hands[0].fairness;
+    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0].fairness', message: 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)' });
+  });
+
+  it('keeps the seed of an unfinished hand out of the record, and leaves that deal unverified', () => {
+    const record = recordOf(fairTraitor, fairTraitor.events.length - 3);
+    const last = record.hands.at(-1)!;
+    expect(last.result).toBeNull();
+    expect(last.fairness).toEqual({ scheme: 'hmac-sha256-fisher-yates/1', commitment: expect.any(String), seed: null });
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [record.hands.length - 1] });
+  });
+
+  it('still verifies a format 1 record, and says none of its deals is verified', () => {
+    const record = recordOf(fairSuitors);
+    (record as { format: string }).format = 'seven-suitors-record/1';
+    for (const hand of record.hands) delete hand.fairness;
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [0, 1] });
+  });
+
+  it('reports deals made without a seed as unverified, not as problems', () => {
+    const record = recordOf(sevenSuitors);
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: record.hands.map((_, index) => index) });
   });
 });

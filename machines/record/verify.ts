@@ -1,14 +1,17 @@
 /**
  * Checks a game record against the rules without trusting anything in it:
  * replays its deals, passes, plays and accusations through the machine and
- * compares every recorded result with the one the machine derives.
+ * compares every recorded result with the one the machine derives. In
+ * format 2 it also re-derives each deal from its revealed seed
+ * (docs/fairness.md) and checks the seed against its commitment.
  */
+import { DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
 import { DEFAULT_OPTIONS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
 import type { TableEvent } from '../table/events.js';
 import { refusalOf } from '../table/refusal.js';
 import { offer, startTable, type TableActor } from '../table/snapshot.js';
 import { outcomeSoFar } from '../rules/scoring.js';
-import { RECORD_FORMAT, eventsOfHand, importedOccupant, type GameRecord, type RecordedHand } from './record.js';
+import { RECORD_FORMAT, RECORD_FORMAT_1, eventsOfHand, importedOccupant, type GameRecord, type RecordedHand } from './record.js';
 
 export interface RecordProblem {
   /** Where in the document, e.g. "hands[2].plays[13]". */
@@ -19,13 +22,20 @@ export interface RecordProblem {
 export interface Verification {
   readonly ok: boolean;
   readonly problems: readonly RecordProblem[];
+  /**
+   * Hands (by index) whose deal has no proof to check: every hand of a
+   * format 1 record, and in format 2 a deal made without a seed or a hand
+   * cut off before its seed was revealed.
+   */
+  readonly unverifiedDeals: readonly number[];
 }
 
 export function verifyRecord(document: unknown): Verification {
   const problems: RecordProblem[] = [];
   const report = (field: string, message: string) => problems.push({ field, message });
+  const unverifiedDeals: number[] = [];
   const header = checkHeader(document, report);
-  if (header === null) return { ok: false, problems };
+  if (header === null) return { ok: false, problems, unverifiedDeals };
   const record = document as GameRecord;
   const table = startTable({ game: header.game, options: header.options });
   try {
@@ -33,14 +43,18 @@ export function verifyRecord(document: unknown): Verification {
       offer(table, { type: 'seat.joined', seat, player: importedOccupant(seat) });
     }
     for (let index = 0; index < record.hands.length; index++) {
-      if (!replayHand(table, record.hands[index], `hands[${index}]`, report)) {
+      const hand = record.hands[index];
+      // The proof first: a deal that is not its seed's is the first thing to say, whatever it breaks later.
+      const proven = typeof hand === 'object' && hand !== null && dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
+      if (!proven) unverifiedDeals.push(index);
+      if (!replayHand(table, hand, `hands[${index}]`, report)) {
         if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');
-        return { ok: false, problems };
+        return { ok: false, problems, unverifiedDeals };
       }
-      compareHandResult(table, record.hands[index], index, report);
+      compareHandResult(table, hand, index, report);
     }
     compare('result', record.result, outcomeSoFar(table.getSnapshot().context), report);
-    return { ok: problems.length === 0, problems };
+    return { ok: problems.length === 0, problems, unverifiedDeals };
   } finally {
     table.stop();
   }
@@ -54,7 +68,9 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
     return null;
   }
   const record = document as Partial<GameRecord>;
-  if (record.format !== RECORD_FORMAT) report('format', `must be "${RECORD_FORMAT}", not ${JSON.stringify(record.format)}`);
+  if (record.format !== RECORD_FORMAT && record.format !== RECORD_FORMAT_1) {
+    report('format', `must be "${RECORD_FORMAT}" (or the older "${RECORD_FORMAT_1}"), not ${JSON.stringify(record.format)}`);
+  }
   if (!isGameName(record.game)) {
     report('game', `must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(record.game)}`);
     return null;
@@ -83,7 +99,8 @@ function replayHand(table: TableActor, hand: RecordedHand, where: string, report
   }
   let events: TableEvent[];
   try {
-    events = eventsOfHand({ ...hand, passes: hand.passes ?? [] });
+    // The deal's proof is checked on its own (dealIsProven), so a bad one is reported as fairness, not as a refused deal.
+    events = eventsOfHand({ ...hand, passes: hand.passes ?? [], fairness: null });
   } catch {
     report(where, 'malformed passes, plays or accusations');
     return false;
@@ -103,6 +120,40 @@ function replayHand(table: TableActor, hand: RecordedHand, where: string, report
     }
   }
   return true;
+}
+
+/**
+ * Whether the hand's deal is proven by its revealed seed; a proof that is
+ * present but wrong is a problem, an absent one only leaves the deal
+ * unverified.
+ */
+function dealIsProven(shape: DealShape, format: unknown, hand: RecordedHand, where: string, report: Report): boolean {
+  if (format !== RECORD_FORMAT) return false;
+  if (!('fairness' in hand)) {
+    report(where, 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)');
+    return false;
+  }
+  const fairness = hand.fairness;
+  if (fairness === null || fairness === undefined) return false;
+  if (typeof fairness !== 'object') {
+    report(where, 'must be an object with scheme, commitment and seed, or null');
+    return false;
+  }
+  if (fairness.scheme !== DEAL_SCHEME) {
+    report(`${where}.scheme`, `must be "${DEAL_SCHEME}", not ${JSON.stringify(fairness.scheme)}`);
+    return false;
+  }
+  if (!isHex256(fairness.commitment)) {
+    report(`${where}.commitment`, 'must be a SHA-256 in 64 lowercase hex characters');
+    return false;
+  }
+  if (fairness.seed === null) {
+    if (hand.result != null) report(`${where}.seed`, 'missing: the hand is scored, so its seed must be revealed');
+    return false;
+  }
+  const refusal = fairnessRefusal(shape, hand, fairness);
+  if (refusal !== null) report(where, refusal);
+  return refusal === null;
 }
 
 function fieldOf(event: TableEvent, where: string, playIndex: number): string {

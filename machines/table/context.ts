@@ -3,6 +3,7 @@
  * so XState's persisted snapshot is the table's snapshot.
  */
 import type { Card, Suit } from '../cards/card.js';
+import type { DealFairness, RevealedDeal } from '../fairness/fairDeal.js';
 import type { Play, Seat } from '../rules/trick.js';
 import type { Occupant } from './events.js';
 import { GAMES, cardsPerSeat, type GameName, type TableOptions } from './options.js';
@@ -51,6 +52,8 @@ export interface HandState {
   readonly index: number;
   readonly deal: readonly (readonly Card[])[];
   readonly roles: readonly Suit[] | null;
+  /** The deal's seed and commitment; the seed stays secret until the hand is scored. Null for an unproven deal. */
+  readonly fairness: DealFairness | null;
   readonly antiCupid: Seat | null;
   readonly holdings: readonly (readonly Card[])[];
   /** Each seat's chosen passes, hidden until every seat has chosen; null when this table does not pass. */
@@ -95,6 +98,12 @@ export interface TableContext {
   readonly occupants: readonly (Occupant | null)[];
   readonly hand: HandState | null;
   readonly handResults: readonly HandResult[];
+  /**
+   * The seeds of the hands scored so far, with their commitments: public, so
+   * every seat can check each deal. (Snapshots written before deals were
+   * provable lack it: read it through `revealedDealsOf`.)
+   */
+  readonly revealedDeals: readonly RevealedDeal[];
   readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
   /** Seven Suitors only. */
@@ -129,6 +138,7 @@ export function initialContext(input: TableInput): TableContext {
     occupants: Array.from({ length: seatCount }, () => null),
     hand: null,
     handResults: [],
+    revealedDeals: [],
     lastHand: null,
     scores: Array.from({ length: seatCount }, () => 0),
     marked: sevenSuitors ? { A: [], B: [] } : null,
@@ -137,6 +147,10 @@ export function initialContext(input: TableInput): TableContext {
     firstAntiCupid: null,
     outcome: null,
   };
+}
+
+export function revealedDealsOf(context: TableContext): readonly RevealedDeal[] {
+  return context.revealedDeals ?? [];
 }
 
 /** The current hand; the machine's states guarantee one exists wherever this is called. */

@@ -4,6 +4,7 @@
  * deals, so a log replays to the same game).
  */
 import type { Card, Suit } from '../cards/card.js';
+import type { DealFairness } from '../fairness/fairDeal.js';
 import type { Seat } from '../rules/trick.js';
 
 export interface Occupant {
@@ -28,6 +29,12 @@ export interface HandDealt {
   readonly deal: readonly (readonly Card[])[];
   /** A Traitor of Love: each seat's tracking-card suit (Hearts = Traitor); otherwise null. */
   readonly roles: readonly Suit[] | null;
+  /**
+   * The seed the deal was made from and its commitment (docs/fairness.md);
+   * absent in logs written before deals were provable, and in deals chosen
+   * by tests. When present, the table refuses a deal that is not the seed's.
+   */
+  readonly fairness?: DealFairness;
 }
 
 export interface PassChoice {

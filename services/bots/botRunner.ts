@@ -7,7 +7,8 @@
  */
 import { heuristicMove } from '../../machines/bots/heuristicBot.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
-import { createRng, type Rng } from '../../machines/cards/shuffle.js';
+import type { Rng } from '../../machines/cards/shuffle.js';
+import { secureRng } from './secureRng.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
 import { awaitedActions, type Action, type AwaitedAction } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
@@ -76,18 +77,17 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
 
   async function playOneMove(tableId: string, lane: TableLane): Promise<void> {
     try {
-      const { version, snapshot } = await options.snapshot(tableId);
+      const { snapshot } = await options.snapshot(tableId);
       const [awaited] = awaitedBots(snapshot);
       if (awaited === undefined) return;
-      const rng = createRng(`${tableId}/${version}/${awaited.seat}`);
       const kind = lane.kindOf(awaited.seat);
       try {
-        await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, kind, rng));
+        await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, kind, secureRng));
       } catch (error) {
         // A heuristic move the table refuses is a bug to report, but must not stall the game: the random bot's move is always legal.
         if (!isTableRefusal(error) || error.kind === 'notNow' || kind === 'random') throw error;
         onError(error, tableId);
-        await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, 'random', rng));
+        await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, 'random', secureRng));
       }
     } catch (error) {
       // The table moved on between the look and the move (a player acted, a seat changed hands): the next change brings a new look.

@@ -10,6 +10,7 @@ import { diagramCommand } from './commands/diagram.js';
 import { replayCommand } from './commands/replay.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
+import { dealCommand } from './commands/deal.js';
 
 export interface Command {
   readonly name: string;
@@ -21,7 +22,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand, diagramCommand];
+const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand, diagramCommand, dealCommand];
 
 function help(): string {
   const lines = COMMANDS.map((command) => `  ${command.usage}\n      ${command.summary}`);

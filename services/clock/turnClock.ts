@@ -9,7 +9,7 @@
  * times the seats out at once.
  */
 import { heuristicMove } from '../../machines/bots/heuristicBot.js';
-import { createRng } from '../../machines/cards/shuffle.js';
+import { secureRng } from '../bots/secureRng.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
 import { awaitedActions, type AwaitedAction } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
@@ -56,7 +56,7 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
     if (current.version !== version) return;
     // Every seat still awaited runs out together; their moves do not depend on one another (passes and accusations are secret until all are in).
     const moves = clockedActions(current.snapshot).map(({ seat, action }) =>
-      heuristicMove(viewFor(current.snapshot, seat), action, createRng(`${tableId}/${version}/${seat}/timeout`)),
+      heuristicMove(viewFor(current.snapshot, seat), action, secureRng),
     );
     let at = version;
     for (const move of moves) {

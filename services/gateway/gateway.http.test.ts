@@ -115,7 +115,7 @@ describe('tables, seats and views over HTTP', () => {
     expect(log.events[0].type).toBe('table.created');
     const record = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/record` });
     expect(record.statusCode).toBe(200);
-    expect(record.json()).toMatchObject({ format: 'seven-suitors-record/1', game: 'sevenSuitors', result: { finished: true } });
+    expect(record.json()).toMatchObject({ format: 'seven-suitors-record/2', game: 'sevenSuitors', result: { finished: true } });
 
     const replay = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=7` })).json();
     expect(replay).toMatchObject({ at: 7, version: log.events.length, phase: 'passing', state: 'passing' });
@@ -335,7 +335,7 @@ describe('every refusal, with its status and a precise message', () => {
     expect(bots.json()).toEqual({ error: 'malformed', message: 'bots: Seven Suitors has seats 0 to 3, not 4' });
     const seat = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/9`, payload: { name: 'Zed' } });
     expect(seat.json()).toEqual({ error: 'malformed', message: 'seat must be from 0 to 3 at a table of Seven Suitors, not 9' });
-    const record = await app.inject({ method: 'POST', url: '/api/records', payload: { format: 'seven-suitors-record/1', game: 'antiCupid' } });
+    const record = await app.inject({ method: 'POST', url: '/api/records', payload: { format: 'seven-suitors-record/2', game: 'antiCupid' } });
     expect(record.statusCode).toBe(422);
     expect(record.json()).toMatchObject({ error: 'invalidRecord', message: expect.stringContaining('the record does not verify') });
   });

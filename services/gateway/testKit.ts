@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { WebSocket } from 'ws';
-import type { TableInput } from '../../machines/table/context.js';
+import { revealedDealsOf, type TableInput } from '../../machines/table/context.js';
 import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../../machines/view.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
@@ -291,8 +291,9 @@ export function expectNoLeak(message: Message, viewer: Viewer, states: readonly 
 export function expectNothingHidden(message: Message, viewer: Viewer, snapshot: TableSnapshot): void {
   const leak = (what: string) => expect.fail(`${what} reached ${viewer} at version ${message.version}`);
   const text = JSON.stringify(message, withoutLastHand);
-  for (const internal of ['"holdings"', '"deal"', '"seed"', '"passChoices"', '"roles"']) if (text.includes(internal)) leak(internal);
+  for (const internal of ['"holdings"', '"deal"', '"passChoices"', '"roles"']) if (text.includes(internal)) leak(internal);
   const { context } = snapshot;
+  expectNoSecretSeed(JSON.stringify(message), context, leak);
   const hand = context.hand;
   if (hand === null) return;
   const own = viewer === 'spectator' ? null : viewer;
@@ -318,6 +319,24 @@ export function expectNothingHidden(message: Message, viewer: Viewer, snapshot: 
   if (!revealed && (view.traitor !== null || view.accusations !== null)) leak('the Traitor or the accusations before the reveal');
   if (view.accusation !== (own === null ? null : (hand.accusations?.[own] ?? null))) leak('an accusation not its own');
   if (own === null && view.cards !== null) leak('a hand');
+}
+
+const HEX_256 = /[0-9a-f]{64}/g;
+
+/**
+ * The only 256-bit hex strings a message may hold are public ones: the
+ * commitments and seeds of hands already scored, and the commitment of the
+ * hand in play. Anything else (the seed of the hand in play above all) would
+ * tell the deal before its reveal (docs/fairness.md).
+ */
+export function expectNoSecretSeed(text: string, context: TableSnapshot['context'], leak: (what: string) => void): void {
+  const revealed = revealedDealsOf(context);
+  const current = context.hand?.fairness;
+  const allowed = new Set([...revealed.flatMap((deal) => [deal.seed, deal.commitment]), ...(current == null ? [] : [current.commitment])]);
+  if (current != null && !revealed.some((deal) => deal.seed === current.seed) && text.includes(current.seed)) {
+    leak(`the seed of hand ${context.hand!.index} before its reveal`);
+  }
+  for (const hex of text.match(HEX_256) ?? []) if (!allowed.has(hex)) leak(`an unrevealed 256-bit value ${hex.slice(0, 8)}…`);
 }
 
 /** A refusal a viewer was sent, with what it takes to judge it. */

@@ -5,14 +5,14 @@
  * new hand), appended to the log with the expected version, and only then
  * acknowledged and shown to anyone.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createRng } from '../../machines/cards/shuffle.js';
-import { shuffleDeal } from '../../machines/fragments/dealing.js';
+import { randomUUID } from 'node:crypto';
+import { fairDeal } from '../../machines/fragments/dealing.js';
 import { eventsFromRecord, type GameRecord } from '../../machines/record/record.js';
 import { verifyRecord } from '../../machines/record/verify.js';
 import type { Occupant, PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { DEFAULT_OPTIONS, isGameName, parseOptions } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
+import { revealedDealsOf } from '../../machines/table/context.js';
 import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import {
@@ -25,7 +25,8 @@ import {
 import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from './tableQueues.js';
 import { foldLog, applyLogEvents, readTableLog, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
-import { createdEvent, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { handSeed } from './dealer.js';
+import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -33,7 +34,7 @@ export interface TableHostOptions {
   readonly snapshotEvery?: number;
   readonly now?: () => Date;
   /**
-   * Who deals: the host, shuffling with each table's seed (the default), or
+   * Who deals: the host, from a secret seed for each hand (the default), or
    * the caller through `deal()` — pre-dealt boards, and tests that must
    * drive the host through the deals a model chose.
    */
@@ -48,7 +49,7 @@ export interface CreateTableRequest {
   /** Occupants to seat at once, seat order; null leaves a seat open. */
   readonly players?: readonly (Occupant | null)[];
   readonly settings?: Record<string, unknown>;
-  /** Fixes the shuffles, for tests and reproducible games; random otherwise. */
+  /** Fixes every hand's seed, for tests and reproducible games; fresh secure randomness for each hand otherwise. */
   readonly seed?: string;
   /** Small deals for tests (see TableInput); never exposed to players. */
   readonly cardsPerSeat?: number;
@@ -112,7 +113,7 @@ export class TableHost {
     const created: TableCreated = {
       game,
       options: parsed.options,
-      seed: request.seed ?? randomBytes(16).toString('hex'),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
       ...(request.cardsPerSeat === undefined ? {} : { cardsPerSeat: request.cardsPerSeat }),
       ...(request.settings === undefined ? {} : { settings: request.settings }),
     };
@@ -133,7 +134,7 @@ export class TableHost {
     const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
     const parsed = parseOptions(record.game, rulesOptions);
     if (!parsed.ok) throw new TableRefusal('invalidRecord', parsed.errors.join('; '));
-    const created: TableCreated = { game: record.game, options: parsed.options, seed: randomBytes(16).toString('hex') };
+    const created: TableCreated = { game: record.game, options: parsed.options };
     return this.startNewTable(created, eventsFromRecord(record));
   }
 
@@ -188,11 +189,15 @@ export class TableHost {
     const refusal = explainRefusal(table.committed, command);
     if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
     const event = canonicalEvent(command as TableEvent);
+    const revealedBefore = revealedDealsOf(table.committed.context).length;
     if (!offer(table.actor, event)) throw new Error(`table ${table.tableId}: the machine refused a ${event.type} it had allowed`);
-    const owed = this.owedEvents(table);
     const at = this.now().toISOString();
     const notes: NewEvent[] = note === undefined ? [] : [{ ...note, at }];
-    return this.commit(table, [...notes, ...[event, ...owed].map((each) => toNewEvent(each, at))]);
+    const reveals = revealedDealsOf(table.actor.getSnapshot().context)
+      .slice(revealedBefore)
+      .map((revealed): NewEvent => ({ type: HAND_REVEALED, at, data: revealed }));
+    const owed = this.owedEvents(table).map((each) => toNewEvent(each, at));
+    return this.commit(table, [...notes, toNewEvent(event, at), ...reveals, ...owed]);
   }
 
   async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
@@ -271,7 +276,7 @@ export class TableHost {
     if (this.dealing === 'external') return owed;
     while (phaseOf(table.actor.getSnapshot()) === 'dealing') {
       const { context } = table.actor.getSnapshot();
-      const deal = shuffleDeal(context, createRng(`${table.created.seed}/hand/${context.handResults.length}`));
+      const deal = fairDeal(context, handSeed(table.created.seed, context.handResults.length));
       if (!offer(table.actor, deal)) throw new Error(`table ${table.tableId}: the machine refused the host's deal`);
       owed.push(deal);
     }
@@ -386,8 +391,12 @@ function canonicalEvent(command: TableEvent): TableEvent {
       return { type: command.type, seat: command.seat, player: { name: command.player.name, bot: command.player.bot } };
     case 'seat.left':
       return { type: command.type, seat: command.seat };
-    case 'hand.dealt':
-      return { type: command.type, deal: command.deal, roles: command.roles };
+    case 'hand.dealt': {
+      const { deal, roles, fairness } = command;
+      return fairness === undefined
+        ? { type: command.type, deal, roles }
+        : { type: command.type, deal, roles, fairness: { scheme: fairness.scheme, commitment: fairness.commitment, seed: fairness.seed } };
+    }
     case 'cards.passed':
       return { type: command.type, seat: command.seat, passes: command.passes.map(({ to, card }) => ({ to, card })) };
     case 'card.played':

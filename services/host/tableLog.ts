@@ -1,6 +1,6 @@
 /**
  * How a table's events sit in its log: `table.created` first (the game, its
- * options and the seed the host deals from), then the machine's own events,
+ * options, and the fixed seed of a reproducible table), then the machine's own events,
  * each stored as `{ seq, type, at, data }` with `data` the event less its type.
  */
 import type { TableInput } from '../../machines/table/context.js';
@@ -11,17 +11,24 @@ import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
 export const TABLE_CREATED = 'table.created';
 /** A seat's turn clock ran out; the move made for it follows in the same append. */
 export const TURN_TIMED_OUT = 'turn.timedOut';
+/** A hand was scored: its seed and commitment, made public (docs/fairness.md). */
+export const HAND_REVEALED = 'hand.revealed';
 
 /** Events of the log that are the host's own record, not input to the machine. */
-export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT];
+export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED];
 
 export function isMachineEvent(stored: StoredEvent): boolean {
   return !HOST_EVENT_TYPES.includes(stored.type);
 }
 
 export interface TableCreated extends TableInput {
-  /** The seed of every shuffle and role deal at this table; only the service reads it. */
-  readonly seed: string;
+  /**
+   * A fixed seed every hand's seed is derived from, for tests and
+   * reproducible games; absent at a table dealt from fresh secure
+   * randomness. (Tables created before deals were provable always have one,
+   * a secret random one, and keep deriving from it.)
+   */
+  readonly seed?: string;
   /** Service settings that are not rules (e.g. a turn clock), kept with the table. */
   readonly settings?: Record<string, unknown>;
 }
@@ -42,7 +49,7 @@ export function toTableEvent(stored: StoredEvent): TableEvent {
 /** The creation event of a log, checked: a log that does not start with one is not a table's. */
 export function tableCreatedOf(first: StoredEvent | undefined, tableId: string): TableCreated {
   const data = first?.data as Partial<TableCreated> | undefined;
-  if (first?.type !== TABLE_CREATED || !isGameName(data?.game) || typeof data?.seed !== 'string') {
+  if (first?.type !== TABLE_CREATED || !isGameName(data?.game)) {
     throw new Error(`the log of table ${tableId} does not start with ${TABLE_CREATED}`);
   }
   return data as TableCreated;

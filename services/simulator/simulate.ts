@@ -1,10 +1,12 @@
 /**
  * Plays whole games with random bots through the real machines, taking the
- * host's part too (seating the bots and dealing with a seeded rng).
+ * host's part too (seating the bots and dealing). A simulation has no one to
+ * hide its deals from, so each hand's seed is drawn from the seeded rng: the
+ * same seed plays the same games, and every deal is still provable.
  */
 import { createRng, type Rng } from '../../machines/cards/shuffle.js';
 import { noteEvent, recordOf, type GameRecord, type RecordedHand } from '../../machines/record/record.js';
-import { shuffleDeal } from '../../machines/fragments/dealing.js';
+import { fairDeal } from '../../machines/fragments/dealing.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import type { TableInput } from '../../machines/table/context.js';
 import type { TableEvent } from '../../machines/table/events.js';
@@ -33,10 +35,14 @@ export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands =
     const seat = context.occupants.findIndex((occupant) => occupant === null);
     return { type: 'seat.joined', seat, player: { name: `Bot ${seat}`, bot: true } };
   }
-  if (phase === 'dealing') return context.handResults.length >= maxHands ? null : shuffleDeal(context, rng);
+  if (phase === 'dealing') return context.handResults.length >= maxHands ? null : fairDeal(context, seedFrom(rng));
   const awaited = awaitedActions(snapshot);
   const { seat, action } = awaited[rng.below(awaited.length)];
   return randomMove(snapshot, seat, action, rng);
+}
+
+function seedFrom(rng: Rng): string {
+  return Array.from({ length: 8 }, () => rng.below(2 ** 32).toString(16).padStart(8, '0')).join('');
 }
 
 export function simulateGame(settings: SimulationSettings): SimulatedGame {

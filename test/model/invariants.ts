@@ -3,7 +3,7 @@
  * returns a list of problems (empty when the state is sound) so the runner
  * can report them with the step that produced them.
  */
-import { HEARTS, isCard, type Card } from '../../machines/cards/card.js';
+import { HEARTS, inCanonicalOrder, isCard, type Card } from '../../machines/cards/card.js';
 import type { TableContext } from '../../machines/table/context.js';
 import { deckFor } from '../../machines/table/options.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
@@ -119,7 +119,9 @@ export function viewsLeakNothing(snapshot: TableSnapshot): string[] {
     }
     if (hand === null) continue;
     if (own === null && view.hand!.cards !== null) problems.push('a spectator sees a hand');
-    if (own !== null && view.hand!.cards!.join() !== hand.holdings[own].join()) problems.push(`seat ${own} does not see its own hand`);
+    if (own !== null && view.hand!.cards!.join() !== inCanonicalOrder(hand.holdings[own]).join()) {
+      problems.push(`seat ${own} does not see its own hand in canonical order`);
+    }
     for (const pass of [...view.hand!.passesSent, ...view.hand!.passesReceived]) {
       if (pass.from !== own && pass.to !== own) problems.push(`${viewer} sees a pass between ${pass.from} and ${pass.to}`);
     }

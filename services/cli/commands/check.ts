@@ -17,13 +17,14 @@ export const checkCommand: Command = {
   name: 'check',
   flags: [],
   usage: 'suitors check FILE...',
-  summary: 'verify game records against the rules; a line per problem, then "N passed, M failed"',
+  summary: 'verify game records against the rules and each deal against its revealed seed; a line per problem, then "N passed, M failed"',
   async run(args) {
     if (args.positional.length === 0) throw new UsageError('name at least one record file');
     let passed = 0;
     let failed = 0;
     for (const file of recordFiles(args.positional)) {
-      const problems = problemsOf(file);
+      const { problems, notes } = checkFile(file);
+      for (const note of notes) console.log(`${file}: ${note}`);
       if (problems.length === 0) passed++;
       else {
         failed++;
@@ -35,12 +36,17 @@ export const checkCommand: Command = {
   },
 };
 
-function problemsOf(file: string): string[] {
+/** The file's problems, and notes that do not fail it: deals that carry no proof to check. */
+function checkFile(file: string): { problems: string[]; notes: string[] } {
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    return [`cannot read a JSON record: ${(error as Error).message}`];
+    return { problems: [`cannot read a JSON record: ${(error as Error).message}`], notes: [] };
   }
-  return verifyRecord(document).problems.map((problem) => (problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`));
+  const verification = verifyRecord(document);
+  const problems = verification.problems.map((problem) => (problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`));
+  const unverified = verification.unverifiedDeals;
+  const notes = unverified.length === 0 ? [] : [`deals unverified (no revealed seed): ${unverified.length === 1 ? 'hand' : 'hands'} ${unverified.join(', ')}`];
+  return { problems, notes };
 }

@@ -1,0 +1,148 @@
+/**
+ * Provably fair deals (docs/fairness.md). Each hand is dealt from a secret
+ * 32-byte seed by a documented function; the log holds the seed's SHA-256
+ * (the commitment) from the deal on, and every seat sees the seed once the
+ * hand is scored, so anyone can re-derive the deal and the role deal.
+ *
+ * The host draws the seed; this module only turns a seed into a deal, so the
+ * machines can refuse a deal that is not its seed's and the web client can
+ * check one without trusting the service.
+ */
+import { HEARTS, ONE_CARD, SUITS, inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
+import { shuffle, type Rng } from '../cards/shuffle.js';
+import { GAMES, cardsPerSeat, deckFor, type GameName, type TableOptions } from '../table/options.js';
+import { fromHex, hmacSha256, sha256, toHex } from './sha256.js';
+
+export const DEAL_SCHEME = 'hmac-sha256-fisher-yates/1';
+export type DealScheme = typeof DEAL_SCHEME;
+
+/** What a fair deal carries: the scheme that made it, the seed and its commitment. */
+export interface DealFairness {
+  readonly scheme: DealScheme;
+  /** SHA-256 of the seed's 32 bytes, lowercase hex: public from the deal on. */
+  readonly commitment: string;
+  /** 32 bytes as 64 lowercase hex characters: secret until the hand is scored. */
+  readonly seed: string;
+}
+
+/** A scored hand's fairness as every seat sees it. */
+export interface RevealedDeal extends DealFairness {
+  /** The hand's index in the game, 0 for the first. */
+  readonly index: number;
+}
+
+/** What decides the shape of a deal: how many seats, how many cards each, which deck. */
+export interface DealShape {
+  readonly game: GameName;
+  readonly options: TableOptions;
+  readonly cardsPerSeat?: number;
+}
+
+export interface Deal {
+  readonly deal: Card[][];
+  readonly roles: Suit[] | null;
+}
+
+const HEX_256 = /^[0-9a-f]{64}$/;
+
+/** 256 bits as 64 lowercase hex characters: the form of a seed and of a commitment. */
+export function isHex256(value: unknown): value is string {
+  return typeof value === 'string' && HEX_256.test(value);
+}
+
+export function commitmentOf(seed: string): string {
+  return toHex(sha256(fromHex(seed)));
+}
+
+export function fairnessOf(seed: string): DealFairness {
+  return { scheme: DEAL_SCHEME, commitment: commitmentOf(seed), seed };
+}
+
+/** The deal and role deal a seed makes at a table of this shape. */
+export function dealFromSeed(shape: DealShape, seed: string): Deal {
+  return layOutDeal(shape, seedStream(seed));
+}
+
+/**
+ * Shuffles the deck with `rng`, deals it out and, in A Traitor of Love, deals
+ * the role cards, in the order docs/fairness.md writes down. Each seat's
+ * cards come back in canonical order: nothing in a hand's order tells of the
+ * shuffle.
+ */
+export function layOutDeal(shape: DealShape, rng: Rng): Deal {
+  const seats = GAMES[shape.game].seats;
+  const perSeat = shape.cardsPerSeat ?? cardsPerSeat(shape.game, shape.options);
+  const needed = perSeat * seats;
+  const cards = shuffle(deckFor(shape.options), rng).slice(0, needed);
+  if (!cards.includes(ONE_CARD)) cards[rng.below(needed)] = ONE_CARD;
+  const deal: Card[][] = [];
+  for (let seat = 0; seat < seats; seat++) deal.push(inCanonicalOrder(cards.slice(seat * perSeat, (seat + 1) * perSeat)));
+  let roles: Suit[] | null = null;
+  if (shape.game === 'traitorOfLove') {
+    const others = shuffle(
+      SUITS.filter((suit) => suit !== HEARTS),
+      rng,
+    ).slice(0, seats - 1);
+    roles = shuffle([...others, HEARTS], rng);
+  }
+  return { deal, roles };
+}
+
+const WORDS_PER_BLOCK = 8;
+const TWO_TO_32 = 2 ** 32;
+
+/**
+ * The seed's stream of 32-bit words: block k is HMAC-SHA256(seed, k as 8
+ * bytes big-endian), read as eight big-endian words. `below` rejects the
+ * words past the largest multiple of its bound, so every value is equally
+ * likely.
+ */
+export function seedStream(seed: string): Rng {
+  if (!isHex256(seed)) throw new Error('a deal seed is 64 lowercase hex characters');
+  const key = fromHex(seed);
+  let block: DataView = new DataView(new ArrayBuffer(0));
+  let counter = 0;
+  let word = WORDS_PER_BLOCK;
+  const nextWord = (): number => {
+    if (word === WORDS_PER_BLOCK) {
+      const message = new DataView(new ArrayBuffer(8));
+      message.setUint32(0, Math.floor(counter / TWO_TO_32));
+      message.setUint32(4, counter >>> 0);
+      const digest = hmacSha256(key, new Uint8Array(message.buffer));
+      block = new DataView(digest.buffer, digest.byteOffset, digest.byteLength);
+      counter++;
+      word = 0;
+    }
+    return block.getUint32(4 * word++);
+  };
+  return {
+    next: () => nextWord() / TWO_TO_32,
+    below(bound) {
+      if (!Number.isInteger(bound) || bound < 1 || bound > TWO_TO_32) throw new Error(`cannot draw below ${bound}`);
+      const limit = TWO_TO_32 - (TWO_TO_32 % bound);
+      for (;;) {
+        const drawn = nextWord();
+        if (drawn < limit) return drawn % bound;
+      }
+    },
+  };
+}
+
+/** Why `fairness` does not prove this deal, or null when it does. */
+export function fairnessRefusal(shape: DealShape, dealt: { deal: readonly (readonly Card[])[]; roles: readonly Suit[] | null }, fairness: unknown): string | null {
+  const claimed = fairness as Partial<DealFairness> | null;
+  if (typeof claimed !== 'object' || claimed === null) return 'fairness must be an object with scheme, commitment and seed';
+  if (claimed.scheme !== DEAL_SCHEME) return `the deal scheme must be ${DEAL_SCHEME}, not ${JSON.stringify(claimed.scheme)}`;
+  if (!isHex256(claimed.seed)) return 'the deal seed must be 64 lowercase hex characters';
+  if (claimed.commitment !== commitmentOf(claimed.seed)) return 'the commitment is not the SHA-256 of the seed';
+  const made = dealFromSeed(shape, claimed.seed);
+  for (let seat = 0; seat < made.deal.length; seat++) {
+    if (!sameCards(made.deal[seat], dealt.deal[seat])) return `seat ${seat}'s cards are not the ones the seed deals`;
+  }
+  if (!sameCards(made.roles ?? [], dealt.roles ?? [])) return 'the role cards are not the ones the seed deals';
+  return null;
+}
+
+function sameCards<T>(expected: readonly T[], actual: readonly T[] | undefined): boolean {
+  return Array.isArray(actual) && actual.length === expected.length && expected.every((card, i) => actual[i] === card);
+}
