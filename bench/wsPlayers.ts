@@ -25,7 +25,7 @@ import type { CommandBody } from '../services/gateway/schemas.js';
 import { sleep } from './gatewayProcess.js';
 
 /** The gateway's limits (docs/api.md) and the players' own pace, kept under them. */
-export const HTTP_PACE = { perSecond: 25, burst: 100 }; // the gateway: 30 a second, bursts of 120, per client address
+export const HTTP_PACE = { perSecond: 25, burst: 100 }; // the gateway: 120 per 4 s per route and client address (new tables: 10 a minute)
 export const SOCKET_PACE = { perSecond: 4, burst: 16 }; // the gateway: 5 a second, bursts of 20, per socket
 const STEP_TIMEOUT_MS = 30_000;
 /** Replies later than this are counted as late (not as errors: a command never answered is one). */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { urlForLog } from './gateway.js';
 import { bearer, httpBaseOf, httpRequest, listeningServices, SocketClient, waitFor } from './testKit.js';
 
@@ -158,6 +159,13 @@ describe('sockets per client', () => {
     const refused = await SocketClient.refusal(url);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'rateLimited', message: '127.0.0.1 has 2 sockets open, the most one client may; close one before opening another' });
+    // Another address is another client, with sockets of its own.
+    const other = new WebSocket(url, { localAddress: '127.0.0.2' });
+    await new Promise((resolve, reject) => {
+      other.once('open', resolve);
+      other.once('unexpected-response', (_, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    });
+    other.close();
     await first.close();
     const again = await waitFor(() => SocketClient.open(url).catch(() => null), 'a socket slot given back');
     await again.close();
