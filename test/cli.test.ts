@@ -128,6 +128,58 @@ describe('check reports tampered records', () => {
     expect(alone.code).toBe(0);
   }, 60_000);
 
+  it('checks every deal against its revealed seed: a tampered seed or deal fails, a format 1 record passes with its deals unverified', async () => {
+    const out = join(scratch, 'fairness');
+    const simulated = await suitors('simulate', '--game', 'traitorOfLove', '--games', '3', '--seed', 'fair', '--max-hands', '2', '--out', out);
+    expect(simulated.code).toBe(0);
+    const file = (i: number) => join(out, `traitorOfLove-fair-${i}.json`);
+    const read = (i: number) => JSON.parse(readFileSync(file(i), 'utf8')) as RecordDocument;
+    const write = (i: number, record: RecordDocument) => writeFileSync(file(i), JSON.stringify(record));
+
+    const seed = read(1);
+    seed.hands[0].fairness!.seed = seed.hands[1].fairness!.seed;
+    write(1, seed);
+    const roles = read(2);
+    roles.hands[1].roles!.reverse();
+    write(2, roles);
+    const old = read(3);
+    (old as { format: string }).format = 'seven-suitors-record/1';
+    for (const hand of old.hands) delete hand.fairness;
+    write(3, old);
+
+    const checked = await suitors('check', out);
+    const lines = checked.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${file(1)}: hands[0].fairness: the commitment is not the SHA-256 of the seed`);
+    expect(lines).toContain(`${file(2)}: hands[1].fairness: the role cards are not the ones the seed deals`);
+    expect(lines).toContain(`${file(3)}: deals unverified (no revealed seed): hands 0, 1`);
+    expect(lines.at(-1)).toBe('1 passed, 2 failed');
+    expect(checked.code).toBe(1);
+  }, 60_000);
+
+  it('deal: prints the deal a seed makes and checks it against the commitment', async () => {
+    const record = JSON.parse(readFileSync(join(scratch, 'fairness', 'traitorOfLove-fair-2.json'), 'utf8')) as RecordDocument;
+    const hand = (await suitors('simulate', '--game', 'sevenSuitors', '--games', '1', '--seed', 'deal', '--max-hands', '1', '--out', join(scratch, 'deal'))).code;
+    expect(hand).toBe(0);
+    const played = JSON.parse(readFileSync(join(scratch, 'deal', 'sevenSuitors-deal-1.json'), 'utf8')) as RecordDocument;
+    const { seed, commitment } = played.hands[0].fairness!;
+    const dealt = await suitors('deal', '--game', 'sevenSuitors', '--seed', seed!, '--commitment', commitment);
+    expect(dealt.stdout.split('\n')).toEqual([
+      `commitment ${commitment}`,
+      ...played.hands[0].deal.map((cards, seat) => `seat ${seat}: ${cards.join(' ')}`),
+      'the seed matches the commitment',
+      '',
+    ]);
+    expect(dealt.code).toBe(0);
+    const traitor = await suitors('deal', '--game', 'traitorOfLove', '--seed', record.hands[0].fairness!.seed!);
+    expect(traitor.stdout).toContain('(tracking card Hearts: the Traitor)');
+    const wrong = await suitors('deal', '--game', 'sevenSuitors', '--seed', seed!, '--commitment', record.hands[0].fairness!.commitment);
+    expect(wrong.stdout.trimEnd().split('\n').at(-1)).toBe(`the seed does NOT match the commitment ${record.hands[0].fairness!.commitment}`);
+    expect(wrong.code).toBe(1);
+    const bad = await suitors('deal', '--game', 'sevenSuitors', '--seed', 'abc');
+    expect(bad.stderr).toMatch(/^suitors deal: --seed must be 64 lowercase hex characters/);
+    expect(bad.code).toBe(2);
+  }, 60_000);
+
   it('reports a file that does not exist', async () => {
     const missing = join(scratch, 'no-such-record.json');
     const checked = await suitors('check', missing);

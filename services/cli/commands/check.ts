@@ -24,9 +24,10 @@ export const checkCommand: Command = {
     let failed = 0;
     for (const file of recordFiles(args.positional)) {
       const { problems, notes } = checkFile(file);
-      for (const note of notes) console.log(`${file}: ${note}`);
-      if (problems.length === 0) passed++;
-      else {
+      if (problems.length === 0) {
+        for (const note of notes) console.log(`${file}: ${note}`);
+        passed++;
+      } else {
         failed++;
         for (const problem of problems) console.log(`${file}: ${problem}`);
       }
@@ -36,7 +37,7 @@ export const checkCommand: Command = {
   },
 };
 
-/** The file's problems, and notes that do not fail it: deals that carry no proof to check. */
+/** The file's problems, and notes for a record that passes: deals that carry no proof to check. */
 function checkFile(file: string): { problems: string[]; notes: string[] } {
   let document: unknown;
   try {
