@@ -6,10 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
+import { shuffleDeal } from '../../machines/fragments/dealing.js';
+import type { TableOptions } from '../../machines/table/options.js';
 import { commitmentOf, dealFromSeed } from '../../machines/fairness/fairDeal.js';
 import { verifyRecord } from '../../machines/record/verify.js';
 import type { HandDealt } from '../../machines/table/events.js';
-import { phaseOf } from '../../machines/table/snapshot.js';
+import { offer, phaseOf, startTable } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import { nextBotMove } from '../bots/botDriver.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
@@ -87,5 +89,37 @@ describe('fair deals at the host', () => {
       }),
     );
     expect(deals[0]).toEqual(deals[1]);
+  });
+
+  it('takes up a log written before deals were provable: its unproven hand replays and plays on, and the next deal is proven', async () => {
+    const store = createMemoryEventStore();
+    const at = new Date().toISOString();
+    const options = { end: 'hands:2', specials: 'off' };
+    const legacy = startTable({ game: 'sevenSuitors', options: options as TableOptions });
+    const seats = BOTS(4).map((player, seat) => ({ type: 'seat.joined' as const, seat, player }));
+    for (const event of seats) offer(legacy, event);
+    const unproven = shuffleDeal(legacy.getSnapshot().context, createRng('legacy'));
+    const { type: _type, ...dealt } = unproven;
+    await store.append(
+      't-legacy',
+      [
+        // The old shape: a random table seed in table.created, deals without fairness.
+        { type: TABLE_CREATED, at, data: { game: 'sevenSuitors', options, seed: '0123456789abcdef0123456789abcdef' } },
+        ...seats.map(({ type, ...data }) => ({ type, at, data })),
+        { type: 'hand.dealt', at, data: dealt },
+      ],
+      0,
+    );
+    const host = new TableHost({ store });
+    const rng = createRng('legacy-play');
+    let { snapshot } = await host.snapshot('t-legacy');
+    expect(snapshot.context.hand!.fairness).toBeNull();
+    expect(viewFor(snapshot, 0).hand!.commitment).toBeNull();
+    while (snapshot.context.handResults.length === 0) {
+      await host.submit('t-legacy', nextBotMove(snapshot, rng)!);
+      ({ snapshot } = await host.snapshot('t-legacy'));
+    }
+    expect(viewFor(snapshot, 'spectator').revealedDeals).toEqual([]);
+    expect(snapshot.context.hand!.fairness!.commitment).toBe(commitmentOf(snapshot.context.hand!.fairness!.seed));
   });
 });
