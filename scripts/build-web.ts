@@ -21,6 +21,8 @@ export interface WebBuild {
   readonly files: readonly string[];
   /** The source files bundled into app.js, relative to the repository. */
   readonly bundled: readonly string[];
+  /** For each bundled file, the bundled files it imports (code, not types: esbuild drops type-only imports). */
+  readonly imports: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Builds the client afresh into `outDir` (dist/ by default). */
@@ -45,6 +47,7 @@ export async function buildWeb(outDir = WEB_DIST): Promise<WebBuild> {
   return {
     files: ['app.js', 'app.js.map', ...COPIED].map((file) => join(outDir, file)),
     bundled: Object.keys(result.metafile.inputs),
+    imports: Object.fromEntries(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.map((imported) => imported.path)])),
   };
 }
 

@@ -85,9 +85,23 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     const { page, errors } = await openPage();
     const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:1', 'Special cards': 'plain', 'Seat 1 (team B)': 'random' });
     await passByClicking(page, 3);
+    // The hand's commitment is public from the deal on: the "Fair deal" dialog shows it.
+    const commitment = (await spectatorView(tableId)).hand!.commitment!;
+    expect(commitment).toMatch(/^[0-9a-f]{64}$/);
+    await page.getByRole('button', { name: 'Fair deal' }).click();
+    expect(await page.locator('.fair-dialog code.hex').textContent()).toBe(commitment);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await playByClicking(page, '.game-over-dialog');
 
     const view = await spectatorView(tableId);
+    // Once scored, the seed is revealed and the page checks it against what it saw.
+    const check = page.locator('.game-over-dialog .deal-check');
+    expect(await check.locator('.verdict').textContent()).toBe('Deal verified ✓');
+    expect(await check.locator('summary').textContent()).toContain(
+      '(the seed hashes to the commitment; it is the commitment shown when the hand was dealt; the seed deals exactly the cards you were dealt)',
+    );
+    expect(await check.locator('code.hex').allTextContents()).toEqual([view.revealedDeals[0].seed, commitment]);
+    expect(await check.textContent()).toContain('npx suitors check record.json');
     expect(view.outcome?.finished).toBe(true);
     const winners = view.outcome!.winners;
     const expected = winners.length === 0 ? ['A draw', 'The game is a draw.'] : winners.includes(0) ? ['You won!', 'Your team wins!'] : ['You lost', 'Your team loses: team B wins.'];
@@ -115,6 +129,24 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
       { name: 'Heuristic bot 3', bot: true },
     ]);
     expect(await page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0 · Passing cards · hand 1 of 1/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says a deal does not check out when the cards it remembers being dealt are not the seed’s', async () => {
+    const url = session.service.url;
+    const { page, errors } = await openPage();
+    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await page.getByText('Your turn: choose one card').waitFor();
+    // What this page remembers of the deal is changed: one of its cards swapped for a card it was not dealt.
+    await page.evaluate((key) => {
+      const seen = JSON.parse(sessionStorage.getItem(key)!) as { commitment: string; dealt: string[] };
+      const other = ['1-1', '1-2', '1-3'].find((card) => !seen.dealt.includes(card))!;
+      sessionStorage.setItem(key, JSON.stringify({ ...seen, dealt: [other, ...seen.dealt.slice(1)] }));
+    }, `suitors.deal.${tableId}.0`);
+    await passByClicking(page, 3);
+    await playByClicking(page, '.game-over-dialog');
+    expect(await page.locator('.game-over-dialog .deal-check .verdict').textContent()).toBe('Deal check failed: the seed deals you other cards than you were dealt');
     expect(errors).toEqual([]);
     await page.close();
   });

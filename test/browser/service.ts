@@ -10,8 +10,24 @@ import { join } from 'node:path';
 import { buildWeb } from '../../scripts/build-web.js';
 import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import { createGateway } from '../../services/gateway/gateway.js';
+import type { GatewayLimitSettings } from '../../services/gateway/limits.js';
 import { TableHost } from '../../services/host/tableHost.js';
 import { createMemorySeatTokens } from '../../services/tokens/memorySeatTokens.js';
+
+/**
+ * Every test page and the screenshot script come from one address, and a
+ * test opens tables faster than any person: the service's limits (docs/api.md,
+ * "Limits") are raised so that only what a test checks can refuse it, and
+ * load shedding waits for a lag no busy test machine reaches.
+ */
+const plenty = { perSecond: 1_000, burst: 1_000 };
+const ROOMY_LIMITS: GatewayLimitSettings = {
+  requests: plenty,
+  routes: { createTable: plenty, joinSeat: plenty, wholeGame: plenty, replay: plenty, openSocket: plenty },
+  socketsPerClient: 1_000,
+  seatingTablesPerClient: 1_000,
+  loadShedding: { maxEventLoopDelayMs: 60_000, sampleMs: 500, retryAfterSeconds: 1 },
+};
 
 export interface RunningService {
   readonly url: string;
@@ -24,7 +40,7 @@ export async function startService(): Promise<RunningService> {
   const store = createMemoryEventStore();
   const host = new TableHost({ store });
   const tokens = createMemorySeatTokens();
-  const gateway = createGateway({ host, tokens, webRoot, botDelayMs: 0, httpRateLimit: { perSecond: 1_000, burst: 1_000 } });
+  const gateway = createGateway({ host, tokens, webRoot, botDelayMs: 0, limits: ROOMY_LIMITS });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,

@@ -1,7 +1,9 @@
 /**
  * The web client's build: self-contained (nothing fetched from another
- * host) and made only of its own sources, so game logic cannot diverge from
- * the machines: it imports types from machines/, never code.
+ * host) and made of its own sources, so game logic cannot diverge from the
+ * machines: it imports types from machines/, and code from one module only,
+ * machines/fairness/fairDeal.ts (with what it imports), to check each deal
+ * against its revealed seed without trusting the service.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +15,20 @@ describe('the web client build', () => {
   it('bundles only the client sources and loads nothing from another host', async () => {
     const outDir = await mkdtemp(join(tmpdir(), 'suitors-web-build-'));
     try {
-      const { bundled } = await buildWeb(outDir);
+      const { bundled, imports } = await buildWeb(outDir);
       expect(bundled.length).toBeGreaterThan(0);
-      expect(bundled.filter((file) => !file.startsWith('services/gateway/web/src/'))).toEqual([]);
+      const isClient = (file: string) => file.startsWith('services/gateway/web/src/');
+      // The only code the client takes from machines/ is the deal check, imported by fairDeals.ts alone.
+      const reachedFromClient = bundled.filter(isClient).flatMap((file) => imports[file].filter((imported) => !isClient(imported)).map((imported) => `${file} -> ${imported}`));
+      expect(reachedFromClient).toEqual(['services/gateway/web/src/fairDeals.ts -> machines/fairness/fairDeal.ts']);
+      const closure = new Set<string>();
+      const visit = (file: string) => {
+        if (closure.has(file)) return;
+        closure.add(file);
+        for (const imported of imports[file] ?? []) visit(imported);
+      };
+      visit('machines/fairness/fairDeal.ts');
+      expect(bundled.filter((file) => !isClient(file)).sort()).toEqual([...closure].sort());
       const html = await readFile(join(outDir, 'index.html'), 'utf8');
       expect(html).toContain('src="app.js"');
       expect(html).toContain('href="style.css"');

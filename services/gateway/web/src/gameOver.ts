@@ -64,11 +64,12 @@ export function standings(view: TableView): HTMLElement {
       h(
         'tbody',
         {},
-        teams.map((team, rank) =>
+        teams.map((team, index) =>
           h(
             'tr',
             { class: team === ownTeam ? 'own' : '', 'data-team': team },
-            h('td', {}, String(rank + 1)),
+            // Level teams share a place.
+            h('td', {}, index > 0 && marked[team].length === marked[teams[0]].length && counts[team] === counts[teams[0]] ? '1' : String(index + 1)),
             h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}: ${seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & ')}`),
             h('td', {}, `${marked[team].length}/7 `, marked[team].map(suitChip)),
             h('td', {}, String(counts[team])),

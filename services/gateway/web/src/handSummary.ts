@@ -118,8 +118,8 @@ function handPoints(view: TableView, result: HandResult): HTMLElement {
 }
 
 /** The hand scored last, kept beside the table through the next hand: the summary, folded open. */
-export function lastHandPanel(view: TableView): HTMLElement | null {
+export function lastHandPanel(view: TableView, dealCheck: HTMLElement | null = null): HTMLElement | null {
   const last = view.lastHand;
   if (last === null) return null;
-  return h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Last hand (hand ${last.index + 1})`), handSummary(view, last));
+  return h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Last hand (hand ${last.index + 1})`), handSummary(view, last), dealCheck);
 }

@@ -10,6 +10,7 @@ import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
+import { dealCheck } from './fairDeals.js';
 import { lastHandPanel } from './handSummary.js';
 import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
@@ -117,7 +118,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     replaceChildren(
       side,
       diagramPanel(view.game, view.title),
-      lastHandPanel(view),
+      lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)),
       scoresPanel(view),
       tricksPanel(view),
       scoreSheet(view),

@@ -5,6 +5,7 @@
  */
 import type { TableView } from '../../../../machines/view.js';
 import { h } from './dom.js';
+import { showCommitment } from './fairDeals.js';
 import { gameOverHeadline, standings } from './gameOver.js';
 import type { LiveState } from './live.js';
 import { openModal } from './modal.js';
@@ -41,6 +42,7 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
       { class: 'table-actions', 'aria-label': 'Table' },
       h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
       h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
+      view.hand?.commitment == null ? null : h('button', { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) }, 'Fair deal'),
       h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound }, `Sound ${soundOn() ? 'on' : 'off'}`),
       seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
       finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,

@@ -13,6 +13,7 @@ import { BetweenHands } from './betweenHands.js';
 import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
+import { dealCheck, rememberDeal } from './fairDeals.js';
 import { felt, FeltMemory } from './felt.js';
 import { rematch } from './gameOver.js';
 import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
@@ -97,7 +98,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
         'div',
         { class: 'table-layout' },
         h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view, tableId, held === null ? null : () => void startRematch()) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
-        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), lastHandPanel(view), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
+        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
       ),
       dock,
     );
@@ -246,6 +247,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     const view = state.view;
     if (view === null) return;
     between.consider(view, {
+      extra: (shown, handIndex) => dealCheck(tableId, shown, handIndex),
       rematch: held === null ? null : () => void startRematch(),
       replayHref: `#/replay/${tableId}`,
       afterClose: () => {
@@ -259,6 +261,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
 
   const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
+    rememberDeal(tableId, view);
     state.view = view;
     state.version = version;
     state.turnDeadline = turnDeadline;
