@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { pageErrors, screenshot } from './browser.js';
-import { openTableAsPerson, passByClicking, playByClicking } from './flows.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from './flows.js';
 import { apiCall } from './service.js';
 import { browserSession, settle } from './session.js';
 
@@ -156,6 +156,7 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     const { tableId: waiting } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
     const { tableId: playing } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
     await apiCall(url, 'POST', `/api/tables/${playing}/seats/0`, { name: 'Bo' });
+    const finished = await finishedBotGame(url, 'sevenSuitors', { end: 'hands:1' });
 
     const { page, errors } = await openPage();
     await page.goto(`${url}/#/`);
@@ -171,6 +172,12 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('Show tables').selectOption('open');
     await settle(() => row(playing).count()).toBe(0);
     expect(await row(waiting).count()).toBe(1);
+    // Finished games: the recent games, newest first, each with its replay.
+    await page.getByLabel('Show game').selectOption('');
+    await page.getByLabel('Show tables').selectOption('finished');
+    await settle(() => row(finished).locator('.state').textContent()).toBe('Finished');
+    expect(await row(finished).getByRole('link', { name: 'Replay' }).getAttribute('href')).toBe(`#/replay/${finished}`);
+    expect(await row(waiting).count()).toBe(0);
     await page.getByLabel('Show tables').selectOption('all');
     await page.getByLabel('My tables only').check();
     await settle(() => page.locator('.table-list, .tables p').first().textContent()).toMatch(/No table matches these filters/);

@@ -19,6 +19,14 @@ export interface LobbyTable {
 
 export type BotKind = 'heuristic' | 'random';
 
+/** A page of the lobby (GET /api/tables) or of the recent games (GET /api/tables/recent). */
+export interface LobbyPage {
+  readonly tables: readonly LobbyTable[];
+  readonly page: number;
+  readonly pages: number;
+  readonly total: number;
+}
+
 export interface NewTable {
   readonly game: GameName;
   readonly options: Record<string, string>;
@@ -111,7 +119,8 @@ async function request<T>(method: string, path: string, options: { body?: unknow
 const table = (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`;
 
 export const api = {
-  listTables: () => request<{ tables: LobbyTable[] }>('GET', '/api/tables').then((answer) => answer.tables),
+  listTables: (page = 1) => request<LobbyPage>('GET', `/api/tables?page=${page}`),
+  recentTables: (page = 1) => request<LobbyPage>('GET', `/api/tables/recent?page=${page}`),
   createTable: (body: NewTable) => request<{ tableId: string; version: number }>('POST', '/api/tables', { body }),
   takeSeat: (tableId: string, seat: number, name: string) =>
     request<SeatTaken>('POST', `${table(tableId)}/seats/${seat}`, { body: { name } }),

@@ -4,7 +4,7 @@
  * seat, a seat taken back, a spectator's place or a replay; and the form to
  * open a table (newTableForm.ts).
  */
-import { api, type LobbyTable } from './api.js';
+import { api, type LobbyPage, type LobbyTable } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { sitAt } from './invites.js';
 import { createForm } from './newTableForm.js';
@@ -38,10 +38,13 @@ export function showLobby(root: HTMLElement): () => void {
   const stateFilter = h(
     'select',
     { id: 'filter-state' },
-    [['all', 'Any'], ['open', 'With an open seat'], ['playing', 'Being played'], ['finished', 'Finished']].map(([value, label]) => h('option', { value }, label)),
+    [['all', 'Any'], ['open', 'With an open seat'], ['playing', 'Being played'], ['finished', 'Finished (most recent first)']].map(([value, label]) => h('option', { value }, label)),
   );
   const mineFilter = h('input', { type: 'checkbox', id: 'filter-mine' });
   let list: readonly LobbyTable[] = [];
+  let page = 1;
+  let pages = 1;
+  const pager = h('p', { class: 'pager', hidden: true });
 
   const fail = (error: unknown) => {
     message.textContent = error instanceof Error ? error.message : String(error);
@@ -77,10 +80,17 @@ export function showLobby(root: HTMLElement): () => void {
       if (filter === 'finished') return table.finished;
       return true;
     });
+    pager.hidden = pages <= 1;
+    replaceChildren(
+      pager,
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => turnTo(page - 1) }, '◀ Previous'),
+      ` Page ${page} of ${pages} `,
+      h('button', { type: 'button', disabled: page >= pages, onclick: () => turnTo(page + 1) }, 'Next ▶'),
+    );
     replaceChildren(
       tables,
       list.length === 0
-        ? h('p', {}, 'No tables yet: open one below.')
+        ? h('p', {}, stateFilter.value === 'finished' ? 'No finished games yet.' : 'No tables yet: open one.')
         : shown.length === 0
           ? h('p', {}, 'No table matches these filters.')
           : tableList(shown, sit),
@@ -105,17 +115,25 @@ export function showLobby(root: HTMLElement): () => void {
 
   const refresh = async () => {
     try {
-      const tables = await api.listTables();
+      // Finished games leave the lobby after a while for the recent games, newest first.
+      const recent = stateFilter.value === 'finished';
+      const answer: LobbyPage = recent ? await api.recentTables(page) : await api.listTables(page);
+      pages = answer.pages;
       // Games under way first, then those waiting for players, finished last.
       const rank = (table: LobbyTable) => (table.finished ? 2 : table.hand > 0 ? 0 : 1);
-      list = [...tables].sort((a, b) => rank(a) - rank(b));
+      list = recent ? answer.tables : [...answer.tables].sort((a, b) => rank(a) - rank(b));
       draw();
       void learnDetails();
     } catch (error) {
       fail(error);
     }
   };
-  for (const filter of [gameFilter, stateFilter, mineFilter]) filter.addEventListener('change', draw);
+  const turnTo = (next: number) => {
+    page = next;
+    void refresh();
+  };
+  for (const filter of [gameFilter, mineFilter]) filter.addEventListener('change', draw);
+  stateFilter.addEventListener('change', () => turnTo(1));
 
   replaceChildren(
     root,
@@ -142,6 +160,7 @@ export function showLobby(root: HTMLElement): () => void {
           h('label', { class: 'check' }, mineFilter, ' My tables only'),
         ),
         tables,
+        pager,
       ),
       createForm(name, fail),
       ),

@@ -16,10 +16,11 @@ import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
 import { handProgress, phaseWords, shortName } from './words.js';
 
+/** Autoplay's pace: even "fast" stays under the service's replay limit of 2 steps a second (docs/api.md, "Limits"). */
 const SPEEDS: readonly [string, number][] = [
   ['slow', 1500],
-  ['normal', 700],
-  ['fast', 250],
+  ['normal', 900],
+  ['fast', 600],
 ];
 
 export function showReplay(root: HTMLElement, tableId: string, startAt: number | null, startSeat: number | null): () => void {
@@ -77,12 +78,15 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   let autoplay: number | undefined;
   let diagram: LiveDiagram | null = null;
   const memory = new FeltMemory();
+  /** Steps already fetched: the table right after event N never changes, so stepping back asks nothing. */
+  const steps = new Map<number, ReplayStep>();
 
   const show = async (target: number) => {
     at = Math.max(1, Math.min(length, target));
     slider.value = String(at);
     const ticket = ++requested;
-    const step = await api.replay(tableId, at);
+    const step = steps.get(at) ?? (await api.replay(tableId, at));
+    steps.set(step.at, step);
     if (ticket !== requested || closed) return;
     latest = step;
     draw(step);
@@ -166,7 +170,12 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   buttons.previous.addEventListener('click', () => go(at - 1));
   buttons.next.addEventListener('click', () => go(at + 1));
   buttons.last.addEventListener('click', () => go(length));
-  slider.addEventListener('input', () => go(Number(slider.value)));
+  // Dragging the slider asks for the step it rests on, not every step it passes.
+  let sliding: number | undefined;
+  slider.addEventListener('input', () => {
+    window.clearTimeout(sliding);
+    sliding = window.setTimeout(() => go(Number(slider.value)), 120);
+  });
   seatSelect.addEventListener('change', () => {
     asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);
     if (latest !== null) draw(latest);
