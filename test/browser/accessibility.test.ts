@@ -53,6 +53,15 @@ describe('accessibility of the web client (axe-core) in Chromium', { timeout: 12
     await page.getByRole('button', { name: 'Rules' }).click();
     await page.locator('.rules-dialog').waitFor();
     expect(await seriousViolations(page), 'rules').toEqual([]);
+    // 7a and 7b explained, and each special card's power, in the rules and on every card as its tooltip.
+    const rules = await page.locator('.rules-dialog').textContent();
+    expect(rules).toContain('Every suit has two 7s, written 7a and 7b. The letters only tell the two cards apart');
+    for (const card of ['Cupid (powers)', 'Chaperone (powers)', 'Rival (powers)', 'Go-Between (powers)']) expect(rules).toContain(card);
+    const titles = await page.locator('.hand-cards .card').evaluateAll((cards) => cards.map((card) => [card.getAttribute('data-card'), card.getAttribute('title')]));
+    for (const [card, title] of titles) {
+      if (/-7[ab]$/.test(card!)) expect(title).toMatch(/one of the two 7s of \w+ \(a and b only tell them apart; if both would win, the first played wins\)/);
+      if (!/^\d-/.test(card!)) expect(title).toContain('With powers:');
+    }
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await passByClicking(page, 3);
