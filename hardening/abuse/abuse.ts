@@ -13,7 +13,7 @@
  * if any was not.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,8 @@ try {
   gateway = await startGatewayProcess({ embedded: { directory } });
   const { port } = gateway;
   console.log(`gateway pid ${gateway.pid} on ${gateway.baseUrl} (SQLite in ${directory}); ${SECONDS} s per abuse, the abuser at ${ABUSER_ADDRESS} with ${WORKERS} requests at once`);
+  // Tails measured on a machine others are using say as much about them as about the service: each line shows the load.
+  console.log(`${cpus().length} cores; each line ends with the 1-minute load average`);
 
   // The well-behaved client: four seats of one table, a move 0.15-0.45 s after its turn comes, over WebSocket.
   const players = new PlayerPool({ game: 'sevenSuitors', tables: 1, clientAddresses: 2, thinkMs: 300, gatewayFor: () => port });
@@ -115,7 +117,7 @@ try {
     const row =
       `${met ? '✓' : '✗'} ${PHASE_NAMES[phase].padEnd(24)} p50 ${percentile(all, 50).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(7)} ms  ` +
       `max ${all[all.length - 1].toFixed(0).padStart(5)} ms  (${moves.length} moves, ${reads.length} reads)  errors ${errors}` +
-      `${readErrors.byKind.size > 0 ? ` (reads: ${readErrors})` : ''} | abuser: ${answers}` +
+      `${readErrors.byKind.size > 0 ? ` (reads: ${readErrors})` : ''}  load ${loadavg()[0].toFixed(1)} | abuser: ${answers}` +
       `${undocumented.length > 0 ? `  UNDOCUMENTED: ${undocumented.join(', ')}` : ''}`;
     rows.push(row);
     console.log(row);
