@@ -96,8 +96,13 @@ export class Lobby {
   /** A change made through this gateway: the table's seats and time as of the change. */
   tableChanged(change: TableChange): void {
     const { tableId, snapshot, version, facts } = change;
+    // Only a listing that may not hold the change needs it laid over: a listing taken later reads it from the store.
+    // So what is kept stays bounded by the changes of about a second, whether or not anyone reads the lobby.
+    const listingMayLackIt = this.listingUnderWay !== null || this.now() - this.listing.at < LISTING_MS;
     const known = this.changed.get(tableId);
-    if (known === undefined || known.version <= version) this.changed.set(tableId, { tableId, version, lastEventAt: facts.lastEventAt, status: statusOf(snapshot) });
+    if (listingMayLackIt && (known === undefined || known.version <= version)) {
+      this.changed.set(tableId, { tableId, version, lastEventAt: facts.lastEventAt, status: statusOf(snapshot) });
+    }
     if (phaseOf(snapshot) === 'seating') {
       this.seating.set(tableId, { version, hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt });
     } else {
@@ -169,11 +174,14 @@ export class Lobby {
   /** The store's tables by id, listed at most once every LISTING_MS, with the changes made here since laid over them. */
   private async tables(): Promise<readonly TableSummary[]> {
     if (this.now() - this.listing.at >= LISTING_MS) {
+      const startedAt = this.now();
       this.listingUnderWay ??= this.options
         .list()
         .then((tables) => {
-          this.listing = { at: this.now(), tables };
-          for (const table of tables) if ((this.changed.get(table.tableId)?.version ?? Infinity) <= table.version) this.changed.delete(table.tableId);
+          // As of when it was asked for: a change after that may be missing from it.
+          this.listing = { at: startedAt, tables };
+          const listed = new Map(tables.map((table) => [table.tableId, table.version]));
+          for (const [tableId, table] of this.changed) if ((listed.get(tableId) ?? -1) >= table.version) this.changed.delete(tableId);
           this.lookUpIdleSeating(tables);
           return tables;
         })
