@@ -71,7 +71,7 @@ export class BetweenHands {
     const countdown = h('p', { class: 'countdown muted small', 'aria-live': 'off' }, `The next hand shows in ${left} s.`);
     next.addEventListener('click', () => this.close());
     this.modal = openModal({
-      title: `${capitalised(handProgress(last.index + 1, view.game, view.options as never))} is over`,
+      title: `${capitalised(handProgress(last.index + 1, view.game, view.options))} is over`,
       className: 'summary-dialog',
       body: [handSummary(view, last), actions.extra?.(view, last.index) ?? null, countdown],
       actions: [next],

@@ -28,7 +28,7 @@ export function rematchRequest(view: TableView, turnSeconds: number | null): New
   });
   return {
     game: view.game,
-    options: { ...(view.options as unknown as Record<string, string>) },
+    options: Object.fromEntries(Object.entries(view.options).map(([name, value]) => [name, String(value)])),
     bots,
     ...(turnSeconds === null ? {} : { turnSeconds }),
   };

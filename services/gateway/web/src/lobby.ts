@@ -9,12 +9,12 @@ import { h, replaceChildren } from './dom.js';
 import { sitAt } from './invites.js';
 import { createForm } from './newTableForm.js';
 import { heldSeat, isMyTable, leftSeat, playerName, rememberPlayerName } from './seatTokens.js';
-import { GAME_TITLES, gameTitle, handProgress, phaseWords } from './words.js';
+import { GAME_TITLES, gameTitle, handProgress, phaseWords, type OptionsLike } from './words.js';
 
 /** What the lobby learns of a table from its spectator view: its options and who sits there (cached by version). */
 interface TableDetails {
   readonly version: number;
-  readonly options: Record<string, unknown>;
+  readonly options: OptionsLike;
   readonly players: readonly string[];
 }
 
@@ -104,7 +104,7 @@ export function showLobby(root: HTMLElement): () => void {
         try {
           const { view, version } = await api.view(table.tableId, null);
           const players = view.seats.flatMap((seat) => (seat.occupant === null || seat.occupant.bot ? [] : [seat.occupant.name]));
-          details.set(table.tableId, { version, options: view.options as unknown as Record<string, unknown>, players });
+          details.set(table.tableId, { version, options: view.options, players });
         } catch {
           // The lobby shows the table without its details.
         }

@@ -112,7 +112,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
         : asSeat === null
           ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
           : `As ${shortName(open, asSeat)} saw it: their own hand and role only.`;
-    const status = view.outcome?.finished ? turnSentence(view) : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`}. ${turnSentence(view)}`;
+    const status = view.outcome?.finished ? turnSentence(view) : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(view)}`;
     replaceChildren(
       frame,
       h('p', { class: 'status' }, status),

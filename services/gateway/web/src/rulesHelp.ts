@@ -6,7 +6,7 @@
  */
 import type { GameName } from '../../../../machines/table/options.js';
 import { h } from './dom.js';
-import { endWords, gameTitle, SEVENS_EXPLAINED } from './words.js';
+import { endWords, gameTitle, optionOf, SEVENS_EXPLAINED, type OptionsLike } from './words.js';
 
 const TRICKS = [
   'Whoever holds the 1 of Spades leads the first trick (after passing), with any card.',
@@ -48,8 +48,8 @@ const SPECIALS = [
   ['Go-Between (powers)', 'The trick is won as usual, but the player to the winner’s left captures the cards.'],
 ] as const;
 
-export function rulesHelp(game: GameName, options: Record<string, unknown>): HTMLElement {
-  const specials = String(options.specials ?? 'off');
+export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
+  const specials = optionOf(options, 'specials') ?? 'off';
   return h(
     'div',
     { class: 'rules-help' },

@@ -34,7 +34,7 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
       { class: 'muted' },
       seat === null ? 'Spectating' : `Playing as seat ${seat}`,
       ` · ${phaseWords(view.phase)}`,
-      view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options as never)}`,
+      view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`,
       options.connection === 'open' ? '' : ` · ${options.connection}…`,
     ),
     h(
@@ -53,7 +53,7 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
 
 export function showRules(view: TableView): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options as never)], actions: [done] });
+  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options)], actions: [done] });
   done.addEventListener('click', () => modal.close());
 }
 

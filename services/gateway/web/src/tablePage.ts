@@ -7,6 +7,7 @@
  * and at the end, betweenHands.ts holds the summary. The first view comes
  * over HTTP, every later one over the WebSocket; commands go over HTTP.
  */
+import type { Card } from '../../../../machines/cards/card.js';
 import type { TableView } from '../../../../machines/view.js';
 import { api, ApiError, type PlayerCommand, type VersionedView } from './api.js';
 import { BetweenHands } from './betweenHands.js';
@@ -125,12 +126,12 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   const handActions = (view: TableView) => ({
     busy: state.sending || state.version < state.pendingVersion,
     selection: selectionFor(view),
-    choose: (card: string) => {
-      selectionFor(view).toggle(card as never);
+    choose: (card: Card) => {
+      selectionFor(view).toggle(card);
       state.hint = null;
       render();
     },
-    play: (card: string) => void send({ type: 'card.played', card: card as never }),
+    play: (card: Card) => void send({ type: 'card.played', card }),
     explain: (message: string) => {
       state.hint = message;
       render();

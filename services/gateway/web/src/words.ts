@@ -41,25 +41,34 @@ export function gameTitle(game: string): string {
   return GAME_TITLES[game as GameName] ?? game;
 }
 
+/** A table's rules options as the view or the lobby carries them (TableOptions, or what the lobby learnt). */
+export type OptionsLike = object | null | undefined;
+
+/** One rules option, as a string when it is set. */
+export function optionOf(options: OptionsLike, name: string): string | undefined {
+  const value = (options as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** How many hands the game lasts, when that is fixed: Anti-Cupid's five, Seven Suitors' `end: hands:K`. */
-export function handsInGame(game: string, options: Record<string, unknown> | null | undefined): number | null {
+export function handsInGame(game: string, options: OptionsLike): number | null {
   if (game === 'antiCupid') return 5;
-  const end = options?.end;
+  const end = optionOf(options, 'end');
   const match = typeof end === 'string' ? /^hands:(\d+)$/.exec(end) : null;
   return match === null ? null : Number(match[1]);
 }
 
 /** "hand 2 of 5", or "hand 2" when the game has no fixed length. */
-export function handProgress(hand: number, game: string, options: Record<string, unknown> | null | undefined): string {
+export function handProgress(hand: number, game: string, options: OptionsLike): string {
   const of = handsInGame(game, options);
   return of === null ? `hand ${hand}` : `hand ${hand} of ${of}`;
 }
 
 /** What ends the game, in words. */
-export function endWords(game: string, options: Record<string, unknown> | null | undefined): string {
+export function endWords(game: string, options: OptionsLike): string {
   if (game === 'antiCupid') return 'five hands: everyone is Anti-Cupid once';
   if (game === 'traitorOfLove') return 'the hand after which someone has more than 15 points';
-  const end = String(options?.end ?? 'allSuits');
+  const end = optionOf(options, 'end') ?? 'allSuits';
   if (end === 'allSuits') return 'the first team to marry all seven suits';
   const hands = /^hands:(\d+)$/.exec(end);
   if (hands !== null) return `${hands[1]} hand${hands[1] === '1' ? '' : 's'}, then the most suits marked`;
