@@ -23,6 +23,7 @@ import { STATUS_OF, type ErrorKind } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
 import { ADMIN, bearer, listen, SocketClient, startService } from '../../services/gateway/testKit.js';
 import { standInName } from '../../services/gateway/seating.js';
+import { hashToken } from '../../services/tokens/seatTokens.js';
 import { liftedRateLimits } from '../../services/gateway/limits.js';
 import { compileChecker } from '../../services/gateway/validation.js';
 import type { Answer, Expected, FuzzPath, FuzzSettings } from './commandFuzzer.js';
@@ -279,7 +280,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
             { command: { type: 'seat.left', seat }, acceptedAt: left.version },
             { command: { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } }, acceptedAt: left.version },
             { command: { type: 'seat.left', seat }, acceptedAt: joined.version },
-            { command: { type: 'seat.joined', seat, player: { name, bot: false } }, acceptedAt: joined.version },
+            { command: { type: 'seat.joined', seat, player: { name, bot: false }, holder: hashToken(joined.token) }, acceptedAt: joined.version },
           ];
           const answer = await postCommand(tableId, body, bearer(token));
           const expected = refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');

@@ -4,11 +4,11 @@
  * handled at the table's root, not only here.
  */
 import type { SeatJoined, SeatLeft } from '../table/events.js';
-import { isSeat, type TableContext } from '../table/context.js';
+import { holdersOf, isSeat, type TableContext } from '../table/context.js';
 
 export function seatJoinRefusal(context: TableContext, event: SeatJoined): string | null {
   if (!isSeat(context, event.seat)) return seatRangeMessage(context, event.seat);
-  const occupant = occupantRefusal(event.player);
+  const occupant = occupantRefusal(event.player) ?? holderRefusal(event);
   if (occupant !== null) return occupant;
   if (context.occupants[event.seat] !== null) return `seat ${event.seat} is taken`;
   return null;
@@ -25,6 +25,15 @@ export function occupantRefusal(player: unknown): string | null {
   return null;
 }
 
+const TENURE_FORM = /^[0-9a-f]{64}$/;
+
+/** What is wrong with a joining seat's tenure, or null: a person's token hash, or nothing for a bot. */
+export function holderRefusal(event: SeatJoined): string | null {
+  if (event.holder === undefined) return null;
+  if (event.player?.bot === true) return 'a bot takes a seat without a token';
+  return typeof event.holder === 'string' && TENURE_FORM.test(event.holder) ? null : 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters';
+}
+
 export function seatLeaveRefusal(context: TableContext, event: SeatLeft): string | null {
   if (!isSeat(context, event.seat)) return seatRangeMessage(context, event.seat);
   if (context.occupants[event.seat] === null) return `seat ${event.seat} is empty`;
@@ -38,13 +47,17 @@ export function seatRangeMessage(context: TableContext, seat: unknown): string {
 export function takeSeat(context: TableContext, event: SeatJoined): Partial<TableContext> {
   const occupants = context.occupants.slice();
   occupants[event.seat] = { name: event.player.name, bot: event.player.bot };
-  return { occupants };
+  const holders = holdersOf(context).slice();
+  holders[event.seat] = event.holder ?? null;
+  return { occupants, holders };
 }
 
 export function freeSeat(context: TableContext, event: SeatLeft): Partial<TableContext> {
   const occupants = context.occupants.slice();
   occupants[event.seat] = null;
-  return { occupants };
+  const holders = holdersOf(context).slice();
+  holders[event.seat] = null;
+  return { occupants, holders };
 }
 
 export function allSeatsTaken(context: TableContext): boolean {

@@ -96,6 +96,8 @@ export interface TableContext {
   readonly seatCount: number;
   readonly cardsPerSeat: number;
   readonly occupants: readonly (Occupant | null)[];
+  /** Each seat's tenure: the hash of the token it was taken with (SeatJoined.holder); never shown to anyone. Read it through `holdersOf`. */
+  readonly holders: readonly (string | null)[];
   readonly hand: HandState | null;
   readonly handResults: readonly HandResult[];
   /**
@@ -136,6 +138,7 @@ export function initialContext(input: TableInput): TableContext {
     seatCount,
     cardsPerSeat: input.cardsPerSeat ?? cardsPerSeat(input.game, input.options),
     occupants: Array.from({ length: seatCount }, () => null),
+    holders: Array.from({ length: seatCount }, () => null),
     hand: null,
     handResults: [],
     revealedDeals: [],
@@ -147,6 +150,23 @@ export function initialContext(input: TableInput): TableContext {
     firstAntiCupid: null,
     outcome: null,
   };
+}
+
+/** Snapshots written before tenures lack them: every seat then has none. */
+export function holdersOf(context: TableContext): readonly (string | null)[] {
+  return context.holders ?? context.occupants.map(() => null);
+}
+
+/**
+ * Whether the person at `seat` holds it with the token whose hash is
+ * `holder`: the seat's tenure is that hash. A seat taken before tenures were
+ * logged has none, and whoever sits there holds it as before.
+ */
+export function seatHeldBy(context: TableContext, seat: unknown, holder: string): boolean {
+  if (!isSeat(context, seat)) return false;
+  const occupant = context.occupants[seat];
+  const tenure = holdersOf(context)[seat];
+  return occupant !== null && !occupant.bot && (tenure === null || tenure === holder);
 }
 
 export function revealedDealsOf(context: TableContext): readonly RevealedDeal[] {

@@ -16,6 +16,12 @@ export interface SeatJoined {
   readonly type: 'seat.joined';
   readonly seat: Seat;
   readonly player: Occupant;
+  /**
+   * The SHA-256 (hex) of the seat token a person took the seat with, never
+   * the token: the seat's tenure, which every later command for the seat
+   * must hold. Absent for bots, and in logs written before tenures.
+   */
+  readonly holder?: string;
 }
 
 export interface SeatLeft {

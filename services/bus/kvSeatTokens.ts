@@ -42,8 +42,7 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
     }
   };
   return {
-    async issue(grant) {
-      const token = newToken();
+    async issue(grant, token = newToken()) {
       const hash = hashToken(token);
       await surely('written', () => kv.put(`h.${hash}`, JSON.stringify({ tableId: grant.tableId, seat: grant.seat })));
       await surely('written', () => kv.put(`${seatPrefix(grant)}.${hash}`, ''));

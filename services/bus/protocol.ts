@@ -24,7 +24,7 @@ interface CommandRouting {
 
 /** A command for one table, served by the worker that owns the table. */
 export type TableCommandRequest =
-  | (CommandRouting & { readonly op: 'submit'; readonly args: readonly [command: unknown] })
+  | (CommandRouting & { readonly op: 'submit'; readonly args: readonly [command: unknown, holder?: string] })
   | (CommandRouting & { readonly op: 'timeOut'; readonly args: readonly [version: number, move: PlayerCommand] });
 
 /** A new table, made by whichever worker takes the request. */

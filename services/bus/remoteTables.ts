@@ -21,7 +21,8 @@ import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventListener, EventStore, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { unknownTable } from '../host/errors.js';
 import { NatsRequests } from '../nats/natsRequests.js';
-import { readTableLog, recordOfLog, replayLog, type ReplayedTable } from '../host/replay.js';
+import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js';
+import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
 import type { TableService } from '../host/tableService.js';
 import { decodeReply, encode, errorOfReply, TableUnavailable, type NewTableRequest, type TableCommandRequest, type TableReply } from './protocol.js';
@@ -47,6 +48,7 @@ const RETRY_PAUSE_MS = { first: 50, most: 500 };
 export class RemoteTables implements TableService {
   private readonly requests: NatsRequests;
   private readonly store: EventStore;
+  private readonly replays: ReplayCheckpoints;
   private readonly requestTimeoutMs: number;
   private readonly retryForMs: number;
   private readonly readModel: TableReadModel;
@@ -60,6 +62,7 @@ export class RemoteTables implements TableService {
   constructor(options: RemoteTablesOptions) {
     this.requests = new NatsRequests(options.nc);
     this.store = options.store;
+    this.replays = new ReplayCheckpoints(options.store);
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     this.readModel = new TableReadModel(options.store);
@@ -83,8 +86,8 @@ export class RemoteTables implements TableService {
     return this.newTable({ op: 'importRecord', args: [document] });
   }
 
-  async submit(tableId: string, command: unknown): Promise<Accepted> {
-    return this.command({ op: 'submit', tableId, args: [command], ...this.seen(tableId) });
+  async submit(tableId: string, command: unknown, holder?: string): Promise<Accepted> {
+    return this.command({ op: 'submit', tableId, args: holder === undefined ? [command] : [command, holder], ...this.seen(tableId) });
   }
 
   async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
@@ -112,7 +115,8 @@ export class RemoteTables implements TableService {
   }
 
   async replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
-    return replayLog(tableId, await this.events(tableId), at);
+    if (!isRoutableTableId(tableId)) throw unknownTable(tableId);
+    return this.replays.replayAt(tableId, at);
   }
 
   async exportRecord(tableId: string): Promise<GameRecord> {

@@ -6,13 +6,13 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Seat } from '../../machines/rules/trick.js';
-import type { SeatGrant, SeatTokens } from '../tokens/seatTokens.js';
+import { hashToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
 
 export type Caller =
   | { readonly kind: 'anyone' }
   | { readonly kind: 'admin' }
-  | { readonly kind: 'seat'; readonly grant: SeatGrant };
+  | { readonly kind: 'seat'; readonly grant: SeatHold };
 
 export interface Authenticator {
   /** The caller an Authorization header names; refuses (401) a malformed header or a token nobody issued. */
@@ -29,7 +29,7 @@ export function createAuthenticator(tokens: SeatTokens, adminToken: string | und
     if (grant === null) {
       throw new GatewayRefusal('unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');
     }
-    return { kind: 'seat', grant };
+    return { kind: 'seat', grant: { tableId: grant.tableId, seat: grant.seat, holder: hashToken(token) } };
   };
   return {
     fromToken,
@@ -47,7 +47,7 @@ function digest(text: string): Buffer {
 }
 
 /** The seat a caller holds at `tableId` (and, when given, it must be `seat`); refuses anyone else. */
-export function seatOf(caller: Caller, tableId: string, seat?: Seat): SeatGrant {
+export function seatOf(caller: Caller, tableId: string, seat?: Seat): SeatHold {
   switch (caller.kind) {
     case 'anyone':
       throw new GatewayRefusal('unauthorized', 'this needs the seat token: send it as "Authorization: Bearer <token>"');

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUIT_DECK } from '../../machines/cards/card.js';
 import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const services: TestService[] = [];
 afterEach(async () => {
@@ -85,13 +88,16 @@ describe('tables, seats and views over HTTP', () => {
     const cy = await join(app, tableId, 0, 'Cy');
     const events = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers: ADMIN })).json().events;
     const seatEvents = events.filter((event: { type: string }) => event.type.startsWith('seat.')).slice(-5);
+    // A person's seat is taken with the hash of their token (the seat's tenure), never the token.
     expect(seatEvents.map((event: { type: string; data: unknown }) => [event.type, event.data])).toEqual([
-      ['seat.joined', { seat: 0, player: { name: 'Ann', bot: false } }],
+      ['seat.joined', { seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann) }],
       ['seat.left', { seat: 0 }],
       ['seat.joined', { seat: 0, player: { name: 'Bot for Ann', bot: true } }],
       ['seat.left', { seat: 0 }],
-      ['seat.joined', { seat: 0, player: { name: 'Cy', bot: false } }],
+      ['seat.joined', { seat: 0, player: { name: 'Cy', bot: false }, holder: sha256Hex(cy) }],
     ]);
+    expect(JSON.stringify(events)).not.toContain(ann);
+    expect(JSON.stringify(events)).not.toContain(cy);
     const seatView = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(cy) })).json().view;
     expect(seatView.viewer).toBe(0);
     const human = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Dee' } });

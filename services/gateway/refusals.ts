@@ -64,6 +64,8 @@ const HOST_KINDS: Record<RefusalKind, ErrorKind> = {
   illegal: 'illegal',
   unknownTable: 'unknownTable',
   invalidRecord: 'invalidRecord',
+  notHolder: 'forbidden',
+  busy: 'unavailable',
 };
 
 /** What Fastify's own errors (body parsing, validation) mean to a client. */

@@ -2,14 +2,16 @@
  * Seats changing hands. A person takes an open seat, or a seat whose bot
  * stands in for a player who left (the bot leaves first). A player who
  * leaves a game under way is replaced by a standing-in bot at once; before
- * the game starts the seat just opens again. Tokens follow: issued on
- * joining, revoked on leaving, and the leaver's sockets are closed, since
- * from then on that seat's view is someone else's.
+ * the game starts the seat just opens again. A person's seat is taken in one
+ * event that carries the hash of their token (the seat's tenure); the token
+ * store indexes it. Leaving revokes the seat's tokens and closes the
+ * leaver's sockets, since from then on that seat's view is someone else's.
  */
 import { GAMES } from '../../machines/table/options.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
+import { seatHeldBy } from '../../machines/table/context.js';
 import type { Seat } from '../../machines/rules/trick.js';
-import type { SeatGrant, SeatTokens } from '../tokens/seatTokens.js';
+import { hashToken, newToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
@@ -25,7 +27,7 @@ export function standInName(leaver: string): string {
 
 export interface Seating {
   join(tableId: string, seat: Seat, name: string): Promise<{ version: number; token: string }>;
-  leave(grant: SeatGrant): Promise<{ version: number }>;
+  leave(hold: SeatHold): Promise<{ version: number }>;
 }
 
 export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: TableWatchers): Seating {
@@ -50,29 +52,34 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
           await table.submit({ type: 'seat.left', seat });
           watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
         }
-        await table.submit({ type: 'seat.joined', seat, player: { name, bot: false } });
-        const token = await tokens.issue({ tableId, seat });
+        // The seat and its tenure (the token's hash) are one event; the token store only indexes it.
+        const token = newToken();
+        await table.submit({ type: 'seat.joined', seat, player: { name, bot: false }, holder: hashToken(token) });
+        await tokens.issue({ tableId, seat }, token);
         return { version: table.current.version, token };
       });
     },
 
-    leave(grant) {
-      const { tableId, seat } = grant;
+    leave(hold) {
+      const { tableId, seat, holder } = hold;
       return feed.withTable(tableId, 'player', async (table) => {
         const { snapshot } = table.current;
         const occupant = snapshot.context.occupants[seat];
-        await tokens.revokeSeat(grant);
-        watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} was left`);
-        if (occupant === null || occupant.bot) {
+        // A token whose tenure is over (the seat was left, or is someone else's now) changes nothing, revokes nothing.
+        if (occupant === null || !seatHeldBy(snapshot.context, seat, holder)) {
           throw new GatewayRefusal('forbidden', `seat ${seat} at table ${tableId} is no longer held by this token's player`);
         }
         const phase = phaseOf(snapshot);
         // A finished game keeps its players on record; leaving it only gives the token up.
-        if (phase === 'gameOver') return { version: table.current.version };
-        await table.submit({ type: 'seat.left', seat });
-        if (phase !== 'seating') {
-          await table.submit({ type: 'seat.joined', seat, player: { name: standInName(occupant.name), bot: true } });
+        if (phase !== 'gameOver') {
+          // The table checks the tenure again in its own queue: another gateway may have seated someone since.
+          await table.submit({ type: 'seat.left', seat }, holder);
+          if (phase !== 'seating') {
+            await table.submit({ type: 'seat.joined', seat, player: { name: standInName(occupant.name), bot: true } });
+          }
         }
+        await tokens.revokeSeat({ tableId, seat });
+        watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} was left`);
         return { version: table.current.version };
       });
     },

@@ -30,7 +30,8 @@ export type ChangeListener = (change: TableChange) => void;
 /** A table held for a sequence of changes no other writer may come between (a seat changing hands). */
 export interface TableAtHand {
   readonly current: TableChange;
-  submit(command: unknown): Promise<Accepted>;
+  /** `holder`: the token hash the command's seat must still be held with (TableHost.submit). */
+  submit(command: unknown, holder?: string): Promise<Accepted>;
 }
 
 export interface TableFeedOptions {
@@ -72,8 +73,8 @@ export class TableFeed {
     return accepted;
   }
 
-  async submit(tableId: string, command: unknown, source: CommandSource): Promise<Accepted> {
-    const { accepted } = await this.queues.run(tableId, () => this.measured(source, () => this.host.submit(tableId, command), tableId));
+  async submit(tableId: string, command: unknown, source: CommandSource, holder?: string): Promise<Accepted> {
+    const { accepted } = await this.queues.run(tableId, () => this.measured(source, () => this.host.submit(tableId, command, holder), tableId));
     return accepted;
   }
 
@@ -93,8 +94,8 @@ export class TableFeed {
         get current() {
           return current;
         },
-        submit: async (command) => {
-          const done = await this.measured(source, () => this.host.submit(tableId, command), tableId);
+        submit: async (command, holder) => {
+          const done = await this.measured(source, () => this.host.submit(tableId, command, holder), tableId);
           current = done.change ?? (await this.current(tableId));
           return done.accepted;
         },

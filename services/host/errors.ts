@@ -4,8 +4,12 @@
  */
 import type { RefusalKind as RuleRefusalKind } from '../../machines/table/refusal.js';
 
-/** The machine's kinds of refusal, plus the host's own: no such table, or a record that does not verify. */
-export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord';
+/**
+ * The machine's kinds of refusal, plus the host's own: no such table, a
+ * record that does not verify, a token that no longer holds its seat, too
+ * much costly work (imports) already under way.
+ */
+export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord' | 'notHolder' | 'busy';
 
 export class TableRefusal extends Error {
   constructor(

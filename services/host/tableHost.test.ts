@@ -9,6 +9,8 @@ import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { nextBotMove, playBotTurns } from '../bots/botDriver.js';
 import { TableHost } from './tableHost.js';
+import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
+import { MAX_PENDING_IMPORTS } from './recordImport/recordImports.js';
 import { isTableRefusal } from './errors.js';
 
 const BOTS = (count: number) => Array.from({ length: count }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
@@ -155,6 +157,34 @@ describe('the table host', () => {
     });
   });
 
+  it('refuses to import an unfinished game, a record past the hands cap, and more records at once than the import worker takes', async () => {
+    const { host, store } = newHost();
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:2' }, players: BOTS(4), seed: 'caps' });
+    const unfinished = JSON.parse(JSON.stringify(await host.exportRecord(tableId)));
+    expect(await refusalOf(host.importRecord(unfinished))).toEqual({
+      kind: 'invalidRecord',
+      message: 'the record is of an unfinished game: only finished games can be imported (nobody could take its seats)',
+    });
+    await playBotTurns(host, tableId, createRng('caps'));
+    const record = JSON.parse(JSON.stringify(await host.exportRecord(tableId)));
+    const long = { ...record, hands: Array.from({ length: MAX_IMPORT_HANDS + 1 }, () => record.hands[0]) };
+    expect(await refusalOf(host.importRecord(long))).toEqual({
+      kind: 'invalidRecord',
+      message: `the record holds ${MAX_IMPORT_HANDS + 1} hands; at most ${MAX_IMPORT_HANDS} can be imported`,
+    });
+    const tablesBefore = (await store.listTables()).length;
+    const outcomes = await Promise.allSettled(Array.from({ length: MAX_PENDING_IMPORTS + 2 }, () => host.importRecord(record)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(MAX_PENDING_IMPORTS);
+    for (const refused of outcomes.slice(MAX_PENDING_IMPORTS)) {
+      expect(await refusalOf(Promise.reject((refused as PromiseRejectedResult).reason))).toEqual({
+        kind: 'busy',
+        message: `${MAX_PENDING_IMPORTS} record imports are under way already; try again shortly`,
+      });
+    }
+    expect((await store.listTables()).length).toBe(tablesBefore + MAX_PENDING_IMPORTS);
+    await host.close();
+  });
+
   it('a host with a stale table gets a VersionConflict, appends nothing, and recovers from the log', async () => {
     const store = createMemoryEventStore();
     const first = new TableHost({ store });
@@ -206,3 +236,49 @@ describe('the table host', () => {
   });
 });
 
+
+describe('seat tenure: a token acts only while its seat is held with it', () => {
+  const ALICE = 'a'.repeat(64);
+  const BOB = 'b'.repeat(64);
+
+  it('refuses, in the table’s queue, a command from a token whose seat changed hands while it waited, and changes nothing', async () => {
+    const { host, store } = newHost();
+    const players = [null, ...BOTS(4).slice(1)];
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players });
+    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Alice', bot: false }, holder: ALICE });
+    const { snapshot } = await host.snapshot(tableId);
+    const [alicesPass] = awaitedActions(snapshot)
+      .filter(({ seat }) => seat === 0)
+      .map(({ seat, action }) => randomMove(snapshot, seat, action, createRng('tenure')));
+    // Sent in this order, as a busy gateway would: her leaving, Bob joining, then her pass, resolved before she left.
+    const [left, joined, pass] = await Promise.allSettled([
+      host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE),
+      host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bob', bot: false }, holder: BOB }),
+      host.submit(tableId, alicesPass, ALICE),
+    ]);
+    expect([left.status, joined.status]).toEqual(['fulfilled', 'fulfilled']);
+    expect(pass.status).toBe('rejected');
+    expect(await refusalOf(Promise.reject((pass as PromiseRejectedResult).reason))).toEqual({
+      kind: 'notHolder',
+      message: `seat 0 at table ${tableId} is no longer held by this token's player`,
+    });
+    const log = await store.read(tableId);
+    expect(log.at(-1)).toMatchObject({ type: 'seat.joined', data: { seat: 0, holder: BOB } });
+    // Bob's token acts; Alice's stays refused, whatever it sends, and so does any token for a bot's seat.
+    await host.submit(tableId, alicesPass, BOB);
+    expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE))).toMatchObject({ kind: 'notHolder' });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, BOB))).toMatchObject({ kind: 'notHolder' });
+  });
+
+  it('refuses a joining seat whose tenure is not a token hash, or a bot with one', async () => {
+    const { host } = newHost();
+    const { tableId } = await host.createTable({ game: 'antiCupid' });
+    expect(await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Eve', bot: false }, holder: 'my-token' }))).toEqual({
+      kind: 'illegal',
+      message: 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters',
+    });
+    expect(await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bot', bot: true }, holder: ALICE }))).toMatchObject({
+      message: 'a bot takes a seat without a token',
+    });
+  });
+});

@@ -7,12 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fairDeal } from '../../machines/fragments/dealing.js';
-import { eventsFromRecord, type GameRecord } from '../../machines/record/record.js';
-import { verifyRecord } from '../../machines/record/verify.js';
+import type { GameRecord } from '../../machines/record/record.js';
 import type { Occupant, PlayerCommand, TableEvent } from '../../machines/table/events.js';
-import { DEFAULT_OPTIONS, isGameName, parseOptions } from '../../machines/table/options.js';
+import { isGameName, parseOptions } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
-import { revealedDealsOf } from '../../machines/table/context.js';
+import { revealedDealsOf, seatHeldBy } from '../../machines/table/context.js';
 import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import {
@@ -24,7 +23,9 @@ import {
 } from '../eventstore/eventStore.js';
 import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from './tableQueues.js';
-import { foldLog, applyLogEvents, readTableLog, recordOfLog, replayLog, type ReplayedTable } from './replay.js';
+import { RecordImports } from './recordImport/recordImports.js';
+import { ReplayCheckpoints } from './replayCheckpoints.js';
+import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
 import { handSeed } from './dealer.js';
 import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 
@@ -85,9 +86,12 @@ export class TableHost {
   private readonly loading = new Map<string, Promise<LiveTable>>();
   /** Commands for one table run one at a time. */
   private readonly queues = new TableQueues();
+  private readonly imports = new RecordImports();
+  private readonly replays: ReplayCheckpoints;
 
   constructor(options: TableHostOptions) {
     this.store = options.store;
+    this.replays = new ReplayCheckpoints(options.store);
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.now = options.now ?? (() => new Date());
     this.dealing = options.dealing ?? 'shuffled';
@@ -123,19 +127,21 @@ export class TableHost {
     return this.startNewTable(created, seating);
   }
 
-  /** Creates a table from a game record, after checking the record against the rules. */
+  /**
+   * Creates a table from a finished game's record, after checking it
+   * against the rules. The checking and folding are done on the import
+   * worker's thread (recordImport/), so a large record stalls no table.
+   */
   async importRecord(document: unknown): Promise<Accepted> {
-    const verification = verifyRecord(document);
-    if (!verification.ok) {
-      const problems = verification.problems.map((problem) => `${problem.field}: ${problem.message}`);
-      throw new TableRefusal('invalidRecord', `the record does not verify: ${problems.join('; ')}`);
-    }
-    const record = document as GameRecord;
-    const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
-    const parsed = parseOptions(record.game, rulesOptions);
-    if (!parsed.ok) throw new TableRefusal('invalidRecord', parsed.errors.join('; '));
-    const created: TableCreated = { game: record.game, options: parsed.options };
-    return this.startNewTable(created, eventsFromRecord(record));
+    const plan = await this.imports.prepare(document);
+    if (!plan.ok) throw new TableRefusal('invalidRecord', plan.message);
+    const created: TableCreated = { game: plan.game, options: plan.options };
+    const tableId = newTableId();
+    return this.queues.run(tableId, async () => {
+      const table = this.adopt(tableId, created, resumeTable(plan.persisted), 0);
+      const at = this.now().toISOString();
+      return this.commit(table, [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))]);
+    });
   }
 
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
@@ -154,13 +160,20 @@ export class TableHost {
     });
   }
 
-  /** Checks a command against the machine and, if it is allowed, makes it durable and applies it. */
-  async submit(tableId: string, command: unknown): Promise<Accepted> {
+  /**
+   * Checks a command against the machine and, if it is allowed, makes it
+   * durable and applies it. A command sent with a seat token names its
+   * `holder` (the token's hash): it is refused unless that token still holds
+   * the seat, checked here, in the table's queue, where nothing can change
+   * hands between the check and the command.
+   */
+  async submit(tableId: string, command: unknown, holder?: string): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
       const table = await this.load(tableId);
       if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
       }
+      if (holder !== undefined) checkTenure(table, (command as { seat?: unknown } | null)?.seat, holder);
       return this.accept(table, command);
     });
   }
@@ -216,7 +229,7 @@ export class TableHost {
 
   /** The table right after event `at` of its log (its current state when omitted). */
   async replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
-    return replayLog(tableId, await this.events(tableId), at);
+    return this.replays.replayAt(tableId, at);
   }
 
   async exportRecord(tableId: string): Promise<GameRecord> {
@@ -252,6 +265,7 @@ export class TableHost {
   }
 
   async close(): Promise<void> {
+    await this.imports.close();
     await this.queues.idle();
     for (const tableId of [...this.live.keys()]) this.evict(tableId);
   }
@@ -365,6 +379,16 @@ export class TableHost {
   }
 }
 
+/**
+ * Refuses a command whose token no longer holds its seat: the seat was left,
+ * or taken by someone else since the token was issued.
+ */
+function checkTenure(table: LiveTable, seat: unknown, holder: string): void {
+  if (!seatHeldBy(table.committed.context, seat, holder)) {
+    throw new TableRefusal('notHolder', `seat ${String(seat)} at table ${table.tableId} is no longer held by this token's player`);
+  }
+}
+
 function newTableId(): string {
   return `t-${randomUUID().slice(0, 13)}`;
 }
@@ -387,8 +411,10 @@ export function statusOf(snapshot: TableSnapshot): TableStatus {
  */
 function canonicalEvent(command: TableEvent): TableEvent {
   switch (command.type) {
-    case 'seat.joined':
-      return { type: command.type, seat: command.seat, player: { name: command.player.name, bot: command.player.bot } };
+    case 'seat.joined': {
+      const player = { name: command.player.name, bot: command.player.bot };
+      return command.holder === undefined ? { type: command.type, seat: command.seat, player } : { type: command.type, seat: command.seat, player, holder: command.holder };
+    }
     case 'seat.left':
       return { type: command.type, seat: command.seat };
     case 'hand.dealt': {

@@ -4,8 +4,7 @@ import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } 
 export function createMemorySeatTokens(): SeatTokens {
   const grants = new Map<string, SeatGrant>();
   return {
-    async issue(grant) {
-      const token = newToken();
+    async issue(grant, token = newToken()) {
       grants.set(hashToken(token), { tableId: grant.tableId, seat: grant.seat });
       return token;
     },

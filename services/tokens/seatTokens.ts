@@ -11,9 +11,18 @@ export interface SeatGrant {
   readonly seat: Seat;
 }
 
+/**
+ * A seat as one token holds it: `holder` is the token's hash, the tenure the
+ * seat was taken with (SeatJoined.holder). The table checks it in its queue,
+ * so a token whose seat has since changed hands never acts.
+ */
+export interface SeatHold extends SeatGrant {
+  readonly holder: string;
+}
+
 export interface SeatTokens {
-  /** A new token for the seat; earlier tokens of the seat stay valid until revoked. */
-  issue(grant: SeatGrant): Promise<string>;
+  /** Records `token` (a new one when not given) for the seat; earlier tokens of the seat stay valid until revoked. */
+  issue(grant: SeatGrant, token?: string): Promise<string>;
   /** The seat a token holds, or null for a token the store does not know (or one not shaped like a token). */
   resolve(token: string): Promise<SeatGrant | null>;
   /** Revokes every token of the seat; resolves to how many there were. */

@@ -38,9 +38,8 @@ export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTo
     if (closed) throw new Error(`the seat tokens of ${path} are closed`);
   };
   return {
-    async issue({ tableId, seat }) {
+    async issue({ tableId, seat }, token = newToken()) {
       checkOpen();
-      const token = newToken();
       withFileNamed(path, () => insert.run(hashToken(token), tableId, seat, new Date().toISOString()));
       return token;
     },

@@ -121,7 +121,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     lastUsed.set(tableId, Date.now());
     try {
       await forgetIfBehind(tableId, request.seenVersion);
-      const accepted = request.op === 'submit' ? await host.submit(tableId, request.args[0]) : await host.timeOut(tableId, ...request.args);
+      const accepted = request.op === 'submit' ? await host.submit(tableId, request.args[0], holderOf(request.args[1])) : await host.timeOut(tableId, ...request.args);
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       if (isTableRefusal(error) && error.kind === 'unknownTable') {
@@ -284,4 +284,9 @@ function unavailableOf(error: unknown): Error {
 
 function isNoResponders(error: unknown): boolean {
   return error instanceof RequestError && error.isNoResponders();
+}
+
+/** A holder from the wire; anything but a string is a tenure no seat has, so it is refused, never skipped. */
+function holderOf(value: unknown): string | undefined {
+  return value === undefined ? undefined : String(value);
 }

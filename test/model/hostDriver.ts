@@ -84,12 +84,14 @@ export interface HostDriverOptions {
  */
 export function canonicalFields(event: TableEvent): Record<string, unknown> {
   switch (event.type) {
-    case 'seat.joined':
-      return { type: event.type, seat: event.seat, player: { name: event.player.name, bot: event.player.bot } };
+    case 'seat.joined': {
+      const player = { name: event.player.name, bot: event.player.bot };
+      return event.holder === undefined ? { type: event.type, seat: event.seat, player } : { type: event.type, seat: event.seat, player, holder: event.holder };
+    }
     case 'seat.left':
       return { type: event.type, seat: event.seat };
     case 'hand.dealt':
-      return { type: event.type, deal: event.deal, roles: event.roles };
+      return event.fairness === undefined ? { type: event.type, deal: event.deal, roles: event.roles } : { type: event.type, deal: event.deal, roles: event.roles, fairness: event.fairness };
     case 'cards.passed':
       return { type: event.type, seat: event.seat, passes: event.passes.map(({ to, card }) => ({ to, card })) };
     case 'card.played':

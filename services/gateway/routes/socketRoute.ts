@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import type { Viewer } from '../../../machines/view.js';
-import type { SeatGrant } from '../../tokens/seatTokens.js';
+import type { SeatHold } from '../../tokens/seatTokens.js';
 import { seatOf } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
@@ -33,7 +33,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
   const { feed, auth, watchers, metrics } = context;
   const socketRateLimit = context.limits.socketMessages;
   // Who a socket is, decided before the upgrade so refusals are plain HTTP answers.
-  const callers = new WeakMap<FastifyRequest, SeatGrant | null>();
+  const callers = new WeakMap<FastifyRequest, SeatHold | null>();
   const slots = new SocketSlots(context.limits.socketsPerClient);
 
   return async (app) => {
@@ -127,7 +127,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           void answer(grant, data, isBinary).then((reply) => send(JSON.stringify(reply)));
         });
 
-        async function answer(grant: SeatGrant | null, data: RawData, isBinary: boolean): Promise<Reply> {
+        async function answer(grant: SeatHold | null, data: RawData, isBinary: boolean): Promise<Reply> {
           let message: unknown;
           try {
             if (isBinary) throw new Error('binary');

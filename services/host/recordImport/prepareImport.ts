@@ -1,0 +1,56 @@
+/**
+ * The costly half of importing a record, pure and synchronous: verify it
+ * against the rules and fold its events through the machine. It runs on the
+ * import worker's thread (importWorker.ts), so a large record never holds
+ * up play; the host then appends what it returns.
+ */
+import { eventsFromRecord, type GameRecord } from '../../../machines/record/record.js';
+import { verifyRecord } from '../../../machines/record/verify.js';
+import type { TableEvent } from '../../../machines/table/events.js';
+import { DEFAULT_OPTIONS, parseOptions, type GameName, type TableOptions } from '../../../machines/table/options.js';
+import { offer, startTable } from '../../../machines/table/snapshot.js';
+
+/**
+ * The most hands a record may hold to be imported: a real game rarely goes
+ * past 30; the cap bounds the work (and the log) one import can cost.
+ */
+export const MAX_IMPORT_HANDS = 100;
+
+export type ImportPlan =
+  | {
+      readonly ok: true;
+      readonly game: GameName;
+      readonly options: TableOptions;
+      readonly events: readonly TableEvent[];
+      /** The table after every event, as XState persists it: the host resumes it rather than folding the events again. */
+      readonly persisted: unknown;
+    }
+  | { readonly ok: false; readonly message: string };
+
+export function prepareImport(document: unknown): ImportPlan {
+  const hands = (document as { hands?: unknown } | null)?.hands;
+  if (Array.isArray(hands) && hands.length > MAX_IMPORT_HANDS) {
+    return { ok: false, message: `the record holds ${hands.length} hands; at most ${MAX_IMPORT_HANDS} can be imported` };
+  }
+  const verification = verifyRecord(document);
+  if (!verification.ok) {
+    const problems = verification.problems.map((problem) => `${problem.field}: ${problem.message}`);
+    return { ok: false, message: `the record does not verify: ${problems.join('; ')}` };
+  }
+  const record = document as GameRecord;
+  if (!record.result.finished) {
+    // Its seats would hold players nobody can act for: a record is imported to be read and replayed, not resumed.
+    return { ok: false, message: 'the record is of an unfinished game: only finished games can be imported (nobody could take its seats)' };
+  }
+  const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
+  const parsed = parseOptions(record.game, rulesOptions);
+  if (!parsed.ok) return { ok: false, message: parsed.errors.join('; ') };
+  const events = eventsFromRecord(record);
+  const table = startTable({ game: record.game, options: parsed.options });
+  for (const event of events) {
+    if (!offer(table, event)) return { ok: false, message: `the record's ${event.type} is refused on replay: ${JSON.stringify(event)}` };
+  }
+  const persisted = table.getPersistedSnapshot();
+  table.stop();
+  return { ok: true, game: record.game, options: parsed.options, events, persisted };
+}

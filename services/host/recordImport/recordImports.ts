@@ -1,0 +1,68 @@
+/**
+ * Imports prepared off the event loop: one worker thread verifies and folds
+ * records (prepareImport.ts) one at a time, so an import costs the players
+ * at the tables nothing; a few may wait, and past that the next is refused
+ * at once as busy rather than queued without end.
+ */
+import { Worker } from 'node:worker_threads';
+import { TableRefusal } from '../errors.js';
+import type { ImportPlan } from './prepareImport.js';
+
+/** Imports under way or waiting for the worker, beyond which the next is refused (503). */
+export const MAX_PENDING_IMPORTS = 4;
+
+interface Pending {
+  readonly resolve: (plan: ImportPlan) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class RecordImports {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  prepare(document: unknown): Promise<ImportPlan> {
+    if (this.pending.size >= MAX_PENDING_IMPORTS) {
+      return Promise.reject(new TableRefusal('busy', `${MAX_PENDING_IMPORTS} record imports are under way already; try again shortly`));
+    }
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise<ImportPlan>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, document });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./boot.mjs', import.meta.url), {
+      workerData: { module: new URL('./importWorker.ts', import.meta.url).href },
+    });
+    worker.on('message', ({ id, plan, error }: { id: number; plan?: ImportPlan; error?: string }) => {
+      const waiting = this.pending.get(id);
+      this.pending.delete(id);
+      // An idle worker must not keep the process alive.
+      if (this.pending.size === 0) worker.unref();
+      if (error !== undefined) waiting?.reject(new Error(`preparing an import failed: ${error}`));
+      else waiting?.resolve(plan!);
+    });
+    worker.on('error', (error) => this.failAll(error));
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = null;
+      this.failAll(new Error('the import worker stopped'));
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
