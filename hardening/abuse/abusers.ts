@@ -8,6 +8,7 @@
 import http from 'node:http';
 import { WebSocket } from 'ws';
 import { parseOptions } from '../../machines/table/options.js';
+import { MAX_IMPORT_HANDS } from '../../services/host/recordImport/prepareImport.js';
 import { simulateGame } from '../../services/simulator/simulate.js';
 
 /** The largest body a record import may have (services/gateway/routes/recordRoutes.ts). */
@@ -104,9 +105,9 @@ export async function hammer(workers: number, until: number, attempt: (answers: 
   return answers;
 }
 
-/** The longest record under the import limit: a Seven Suitors game of as many hands as fit (about 450). */
-export function largestRecord(): { text: string; hands: number } {
-  for (let hands = 460; hands > 0; hands -= 20) {
+/** The longest record an import takes: a Seven Suitors game of as many hands as the caps allow and the body limit holds. */
+export function largestRecord(maxHands = MAX_IMPORT_HANDS): { text: string; hands: number } {
+  for (let hands = maxHands; hands > 0; hands -= 10) {
     const parsed = parseOptions('sevenSuitors', { end: `hands:${hands}` });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const { record } = simulateGame({ game: 'sevenSuitors', options: parsed.options, seed: `abuse-${hands}` });
@@ -176,10 +177,13 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
     }
     case 'largeImports': {
       const record = largestRecord().text;
+      // Every fourth import one hand past the cap (422), every fourth past the body limit (413).
+      const pastTheCap = largestRecord(MAX_IMPORT_HANDS + 1).text;
       const tooLarge = oversized(record);
       let sent = 0;
       return hammer(workers, until, async (answers) => {
-        const imported = await abuser.request('POST', '/api/records', { body: sent++ % 4 === 3 ? tooLarge : record });
+        const body = [record, record, pastTheCap, tooLarge][sent++ % 4];
+        const imported = await abuser.request('POST', '/api/records', { body });
         answers.count(imported.status);
         if (imported.status === 201) state.imported ??= JSON.parse(imported.body);
       });
