@@ -241,7 +241,7 @@ function requestForLog(request: { method: string; url: string; ip?: string; id?:
 }
 
 /** Query values the API defines that hold nothing secret; every other value is logged as <redacted>. */
-const PLAIN_QUERY_KEYS = new Set(['after', 'at', 'page', 'limit']);
+const PLAIN_QUERY_KEYS = new Set(['after', 'at', 'seat', 'page', 'limit']);
 
 /**
  * A URL with every query value redacted unless its key, decoded as the

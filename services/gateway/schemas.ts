@@ -142,14 +142,17 @@ export const RecordDocument = Type.Object(
   { additionalProperties: true, description: 'a game record (docs/record-format.md)' },
 );
 
-export const ReplayQuery = Type.Object({ at: Type.Integer({ minimum: 1, description: 'the event to replay to (1 = created)' }) });
+export const ReplayQuery = Type.Object({
+  at: Type.Integer({ minimum: 1, description: 'the event to replay to (1 = created)' }),
+  seat: Type.Optional(Type.Integer({ minimum: 0, description: "a finished game only: the view is that seat's own view at event `at`" })),
+});
 export const ReplayResponse = Type.Object({
   at: Type.Integer(),
   version: Type.Integer({ description: 'the table\'s last event: replays may go up to here' }),
   phase: Type.String(),
   state: Type.Unknown({ description: 'the statechart state right after event `at`, as XState writes it (e.g. {"trickPlay":"leading"})' }),
   activeStates: ActiveStates,
-  view: Type.Unknown({ description: 'the spectator view; once the game is over, the view with every hand open' }),
+  view: Type.Unknown({ description: "the spectator view; once the game is over, the view with every hand open, or with `seat` that seat's own view" }),
 });
 
 export const SocketQuery = Type.Object(

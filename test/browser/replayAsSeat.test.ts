@@ -1,6 +1,7 @@
 /**
  * Replays in a real headless Chromium: a finished game watched as one seat
- * saw it (its own hand and role, no other hand), the state diagram beside
+ * saw it (the service's view of that seat: its own hand and role, the cards
+ * it could play, no other hand), the state diagram beside
  * the timeline lit at each step, autoplay; and a game not over yet, whose
  * timeline says what it can without the log.
  */
@@ -20,19 +21,27 @@ describe('replays in Chromium', { timeout: 120_000 }, () => {
     const { events } = await apiCall<{ events: { type: string }[] }>(url, 'GET', `/api/tables/${tableId}/log`);
     const at = events.findIndex((event, index) => index > events.length / 3 && event.type === 'card.played') + 2;
     const step = await apiCall<ReplayStep>(url, 'GET', `/api/tables/${tableId}/replay?at=${at}`);
-    const own = step.view.openHands!.find((hand) => hand.seat === 2)!;
+    // The seat whose turn it is: what it could play shows only in its own view (GET /replay?seat=).
+    const seat = step.view.hand!.turn!;
+    const own = step.view.openHands!.find((hand) => hand.seat === seat)!;
+    const seen = await apiCall<ReplayStep>(url, 'GET', `/api/tables/${tableId}/replay?at=${at}&seat=${seat}`);
+    expect(seen.view.hand!.legalCards.length).toBeGreaterThan(0);
 
     const page = await session.newPage();
     const errors = pageErrors(page);
     await page.goto(`${url}/#/replay/${tableId}?at=${at}`);
     await settle(() => page.locator('.open-hands li').count()).toBe(6);
-    await page.getByLabel('Watch as').selectOption('2');
+    const asked = page.waitForRequest((request) => request.url().includes(`/replay?at=${at}&seat=${seat}`));
+    await page.getByLabel('Watch as').selectOption(String(seat));
+    await asked;
     await settle(() => page.locator('.replay-hand .card').count()).toBe(own.cards.length);
+    expect(await page.locator('.replay-hand .card.could-play').count()).toBe(seen.view.hand!.legalCards.length);
+    expect(await page.locator('.replay-hand .could-do').textContent()).toMatch(/^Could play: /);
     expect(await page.locator('.open-hands').count()).toBe(0);
-    expect(page.url()).toContain(`?at=${at}&seat=2`);
-    expect(await page.locator('.seat.own').getAttribute('data-seat')).toBe('2');
-    expect(await page.locator('.replay-hand h3').textContent()).toBe(`Hand of seat 2 · ${own.roleCard === 7 ? 'the Traitor' : 'a Matchmaker'}`);
-    // Only seat 2's role shows, as seat 2 saw the table before the reveal.
+    expect(page.url()).toContain(`?at=${at}&seat=${seat}`);
+    expect(await page.locator('.seat.own').getAttribute('data-seat')).toBe(String(seat));
+    expect(await page.locator('.replay-hand h3').textContent()).toBe(`Hand of seat ${seat} · ${own.roleCard === 7 ? 'the Traitor' : 'a Matchmaker'}`);
+    // Only the watched seat's role shows, as that seat saw the table before the reveal.
     const roles = await page.locator('.seat .role-traitor, .seat .role-matchmaker').count();
     expect(roles).toBe(step.view.hand?.traitor == null ? 1 : 6);
     await settle(() => page.locator('#diagram').getAttribute('data-active')).toBe(step.activeStates.join(' '));
@@ -46,7 +55,7 @@ describe('replays in Chromium', { timeout: 120_000 }, () => {
     const shown = Number(/^Event (\d+)/.exec(paused ?? '')?.[1]);
     const later = await apiCall<ReplayStep>(url, 'GET', `/api/tables/${tableId}/replay?at=${shown}`);
     await settle(() => page.locator('#diagram').getAttribute('data-active')).toBe(later.activeStates.join(' '));
-    expect(page.url()).toContain('&seat=2');
+    expect(page.url()).toContain(`&seat=${seat}`);
     expect(errors).toEqual([]);
     await page.close();
   });

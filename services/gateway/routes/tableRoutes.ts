@@ -165,7 +165,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       {
         config: { cost: 'replay' },
         schema: {
-          summary: 'The table right after event `at`: the spectator view, or every hand open once the game is over',
+          summary: 'The table right after event `at`: the spectator view, every hand open once the game is over, or (`seat`, a finished game) what that seat saw',
           tags: ['records'],
           params: TableParams,
           querystring: ReplayQuery,
@@ -174,11 +174,12 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { tableId } = request.params;
-        const { at } = request.query;
+        const { at, seat } = request.query;
         const { version, snapshot: now } = await host.snapshot(tableId);
+        if (seat !== undefined) checkReplaySeat(tableId, now, seat);
         if (at > version) throw new GatewayRefusal('notNow', `table ${tableId} has ${version} events; replay at 1 to ${version}, not ${at}`);
         const { snapshot } = await host.replayAt(tableId, at);
-        const view = isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
+        const view = seat !== undefined ? viewFor(snapshot, seat) : isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
         return { at, version, phase: phaseOf(snapshot), state: snapshot.value, activeStates: activeStatesOf(snapshot), view };
       },
     );
@@ -199,6 +200,23 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       throw new GatewayRefusal('forbidden', `the ${what} of a game in play shows every hand; a seat token cannot read it before the game is over`);
     }
     throw new GatewayRefusal('notNow', `the ${what} of table ${tableId} opens when its game is over (it is in ${phaseOf(snapshot)}); operators may read it earlier with the admin token`);
+  }
+}
+
+/**
+ * A replay as one seat saw it shows that seat's hand: only once the game is
+ * over, when every hand is public (a spectator may not see a hand in play).
+ */
+function checkReplaySeat(tableId: string, now: TableSnapshot, seat: number): void {
+  const { seatCount, game } = now.context;
+  if (seat >= seatCount) {
+    throw new GatewayRefusal('badRequest', `query.seat must be from 0 to ${seatCount - 1} at a table of ${GAMES[game].title}, not ${seat}`);
+  }
+  if (!isFinished(now)) {
+    throw new GatewayRefusal(
+      'notNow',
+      `the game is not over; a replay as seat ${seat} saw it shows that seat's hand, so it opens when the game at table ${tableId} is over (it is in ${phaseOf(now)}); leave out seat for the spectator's replay`,
+    );
   }
 }
 

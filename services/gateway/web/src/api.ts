@@ -60,7 +60,7 @@ export interface OpenHand {
   readonly accusation: number | null;
 }
 
-/** A replay's view: the spectator's, and once the game is over, every hand open too. */
+/** A replay's view: the spectator's, once the game is over every hand open too, or one seat's own view when asked for. */
 export type ReplayView = TableView & { readonly open?: true; readonly openHands?: readonly OpenHand[] };
 
 export interface ReplayStep {
@@ -129,8 +129,9 @@ export const api = {
   send: (tableId: string, token: string, command: PlayerCommand) =>
     request<{ version: number }>('POST', `${table(tableId)}/commands`, { body: command, token }),
   log: (tableId: string) => request<{ events: LoggedEvent[] }>('GET', `${table(tableId)}/log`).then((answer) => answer.events),
-  replay: (tableId: string, at?: number) =>
-    request<ReplayStep>('GET', `${table(tableId)}/replay${at === undefined ? '' : `?at=${at}`}`),
+  /** The table right after event `at`; with `seat` (a finished game), as that seat saw it. */
+  replay: (tableId: string, at: number, seat: number | null = null) =>
+    request<ReplayStep>('GET', `${table(tableId)}/replay?at=${at}${seat === null ? '' : `&seat=${seat}`}`),
 };
 
 export function socketUrl(tableId: string, token: string | null, after: number | null): string {

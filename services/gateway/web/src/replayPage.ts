@@ -2,8 +2,9 @@
  * A table event by event: a timeline (slider, buttons, autoplay) over
  * GET /api/tables/:id/replay?at=N, drawn on the same felt as live play, with
  * the state diagram beside it lit at each step. Once the game is over every
- * hand is open, and the replay can be watched as any seat saw it
- * (replaySeatView.ts); before that it shows what a spectator saw.
+ * hand is open, and the replay can be watched as any seat saw it (the
+ * service's view of that seat at each step, replaySeatView.ts); before that
+ * it shows what a spectator saw.
  */
 import { api, type LoggedEvent, type ReplayStep, type ReplayView } from './api.js';
 import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
@@ -13,7 +14,7 @@ import { felt, FeltMemory } from './felt.js';
 import { dealCheck } from './fairDeals.js';
 import { lastHandPanel } from './handSummary.js';
 import { showRules } from './tableHeader.js';
-import { eventWords, openHands, seatView, seatHand } from './replaySeatView.js';
+import { eventWords, openHands, seatHand } from './replaySeatView.js';
 import { handProgress, phaseWords, shortName } from './words.js';
 
 /** Autoplay's pace: even "fast" stays under the service's replay limit of 2 steps a second (docs/api.md, "Limits"). */
@@ -78,46 +79,50 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   let autoplay: number | undefined;
   let diagram: LiveDiagram | null = null;
   const memory = new FeltMemory();
-  /** Steps already fetched: the table right after event N never changes, so stepping back asks nothing. */
-  const steps = new Map<number, ReplayStep>();
+  /** Steps already fetched, by event and seat: the table right after event N never changes, so stepping back asks nothing. */
+  const steps = new Map<string, ReplayStep>();
+  /** A finished game's log is public: with it the replay may be watched as a seat (the service refuses that before). */
+  const finished = () => events.length > 0;
 
   const show = async (target: number) => {
     at = Math.max(1, Math.min(length, target));
     slider.value = String(at);
     const ticket = ++requested;
-    const step = steps.get(at) ?? (await api.replay(tableId, at));
-    steps.set(step.at, step);
+    const seat = finished() ? asSeat : null;
+    const key = `${at}/${seat ?? 'all'}`;
+    const step = steps.get(key) ?? (await api.replay(tableId, at, seat));
+    steps.set(key, step);
     if (ticket !== requested || closed) return;
     latest = step;
     draw(step);
   };
 
   const draw = (step: ReplayStep) => {
-    const open = step.view;
-    const view = asSeat === null ? open : seatView(open, asSeat);
+    const view = step.view;
+    const seat = finished() ? asSeat : null;
     length = Math.max(events.length, step.version);
     slider.max = String(length);
     slider.value = String(step.at);
-    history.replaceState(null, '', `#/replay/${tableId}?at=${step.at}${asSeat === null ? '' : `&seat=${asSeat}`}`);
-    heading.textContent = `Replay of ${open.title} · table ${tableId}`;
-    const words = eventWords(open, events[step.at - 1]);
+    history.replaceState(null, '', `#/replay/${tableId}?at=${step.at}${seat === null ? '' : `&seat=${seat}`}`);
+    heading.textContent = `Replay of ${view.title} · table ${tableId}`;
+    const words = eventWords(view, events[step.at - 1]);
     position.textContent = `Event ${step.at} of ${length}${words === '' ? '' : `: ${words}`}`;
     slider.setAttribute('aria-valuetext', position.textContent);
     buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
     buttons.next.disabled = buttons.last.disabled = step.at >= length;
-    drawSeatChoices(open);
+    drawSeatChoices(view);
     note.textContent =
-      open.openHands === undefined
+      !finished()
         ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
-        : asSeat === null
+        : seat === null
           ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
-          : `As ${shortName(open, asSeat)} saw it: their own hand and role only.`;
+          : `As ${shortName(view, seat)} saw it: their own hand and role, and what they could do.`;
     const status = view.outcome?.finished ? turnSentence(view) : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(view)}`;
     replaceChildren(
       frame,
       h('p', { class: 'status' }, status),
-      felt(view, { memory, bottomSeat: asSeat ?? 0 }),
-      asSeat === null ? openHands(open) : seatHand(view),
+      felt(view, { memory, bottomSeat: seat ?? 0 }),
+      seat === null ? openHands(view) : seatHand(view),
     );
     replaceChildren(
       side,
@@ -136,7 +141,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   };
 
   const drawSeatChoices = (view: ReplayView) => {
-    if (view.openHands === undefined || seatSelect.options.length > 1) return;
+    if (!finished() || seatSelect.options.length > 1) return;
     seatSelect.disabled = false;
     for (const seat of view.seats) seatSelect.append(h('option', { value: seat.seat, selected: seat.seat === asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`));
   };
@@ -178,7 +183,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   });
   seatSelect.addEventListener('change', () => {
     asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);
-    if (latest !== null) draw(latest);
+    go(at);
   });
 
   /** The log names each event on the timeline; without it (a game not over), a replay step tells how long the timeline is. */

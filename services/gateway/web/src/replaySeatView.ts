@@ -1,11 +1,9 @@
 /**
  * A finished game's replay as one seat saw it, and the words of its
- * timeline. GET /replay gives, once the game is over, the spectator's view
- * plus each seat's own part of its view (`openHands`: cards, role card and
- * role, passes, accusation, each read from that seat's own view on the
- * service). The seat's view here is the spectator's with that part put
- * back: what the seat could do at the step (legal cards, whom to pass to)
- * is left out, as nothing is played in a replay.
+ * timeline. GET /replay?seat=S gives, once the game is over, that seat's own
+ * view at the step, built on the service by the same view function as live
+ * play: its hand, role, passes, and what it could do then (the cards it
+ * could play, whom it had to pass to, whom it could name).
  */
 import type { Card } from '../../../../machines/cards/card.js';
 import type { TableView } from '../../../../machines/view.js';
@@ -15,36 +13,38 @@ import { cardName, sortCards } from './cards.js';
 import { h } from './dom.js';
 import { shortName } from './words.js';
 
-export function seatView(open: ReplayView, seat: number): TableView {
-  const own = open.openHands?.find((hand) => hand.seat === seat);
-  if (own === undefined) return open;
-  const seats = open.seats.map((summary) => (summary.seat === seat ? { ...summary, role: own.role } : summary));
-  const hand =
-    open.hand === null
-      ? null
-      : {
-          ...open.hand,
-          cards: own.cards,
-          roleCard: own.roleCard,
-          passesSent: own.passesSent,
-          passesReceived: own.passesReceived,
-          accusation: own.accusation,
-          legalCards: [],
-          passTo: [],
-          mayAccuse: [],
-        };
-  return { ...open, viewer: seat, seats, hand };
-}
-
-/** The watched seat's hand, face up along the bottom (not playable: this is a replay). */
+/** The watched seat's hand, face up along the bottom, the cards it could play at the step marked (not playable: this is a replay). */
 export function seatHand(view: TableView): HTMLElement | null {
   const cards = view.hand?.cards ?? [];
+  const legal = new Set(view.hand?.legalCards ?? []);
+  const could = couldDo(view);
   return h(
     'section',
     { class: 'replay-hand', 'aria-label': 'Their hand' },
     h('h3', {}, `Hand of seat ${String(view.viewer)}`, view.hand?.roleCard == null ? '' : view.hand.roleCard === 7 ? ' · the Traitor' : ' · a Matchmaker'),
-    cards.length === 0 ? h('p', { class: 'muted' }, 'No cards in hand.') : h('div', { class: 'hand-cards readonly' }, sortCards(cards).map(cardFace)),
+    cards.length === 0
+      ? h('p', { class: 'muted' }, 'No cards in hand.')
+      : h(
+          'div',
+          { class: 'hand-cards readonly' },
+          sortCards(cards).map((card) => {
+            const face = cardFace(card);
+            if (legal.has(card)) face.classList.add('could-play');
+            return face;
+          }),
+        ),
+    could === '' ? null : h('p', { class: 'muted small could-do' }, could),
   );
+}
+
+/** What the seat was asked to do at the step, in words: the view says it (legal cards, passes to make, whom to name). */
+function couldDo(view: TableView): string {
+  const hand = view.hand;
+  if (hand === null) return '';
+  if (hand.legalCards.length > 0) return `Could play: ${sortCards(hand.legalCards).map(cardName).join(', ')}.`;
+  if (hand.passTo.length > 0) return `Had to pass a card to each of ${hand.passTo.map((seat) => shortName(view, seat)).join(', ')}.`;
+  if (hand.mayAccuse.length > 0) return `Could name one of ${hand.mayAccuse.map((seat) => shortName(view, seat)).join(', ')}.`;
+  return '';
 }
 
 function roleWords(open: OpenHand): string {
