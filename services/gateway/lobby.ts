@@ -182,6 +182,14 @@ export class Lobby {
           this.listing = { at: startedAt, tables };
           const listed = new Map(tables.map((table) => [table.tableId, table.version]));
           for (const [tableId, table] of this.changed) if ((listed.get(tableId) ?? -1) >= table.version) this.changed.delete(tableId);
+          // Tables that left seating through another gateway (distributed): the listing says so.
+          for (const table of tables) {
+            const seen = this.seating.get(table.tableId);
+            if (seen !== undefined && table.version > seen.version && table.status?.phase !== 'seating') {
+              this.seating.delete(table.tableId);
+              this.creators.delete(table.tableId);
+            }
+          }
           this.lookUpIdleSeating(tables);
           return tables;
         })
