@@ -10,6 +10,7 @@ import type { PlayerCommand } from '../../machines/table/events.js';
 import { isVersionConflict, VersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal, type RefusalKind } from '../host/errors.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { ForkRequest } from '../host/tableFork.js';
 
 interface CommandRouting {
   readonly tableId: string;
@@ -30,7 +31,8 @@ export type TableCommandRequest =
 /** A new table, made by whichever worker takes the request. */
 export type NewTableRequest =
   | { readonly op: 'createTable'; readonly args: readonly [request: CreateTableRequest] }
-  | { readonly op: 'importRecord'; readonly args: readonly [record: unknown] };
+  | { readonly op: 'importRecord'; readonly args: readonly [record: unknown] }
+  | { readonly op: 'forkTable'; readonly args: readonly [tableId: string, request: ForkRequest] };
 
 export type TableRequest = TableCommandRequest | NewTableRequest;
 
@@ -73,7 +75,7 @@ export function isTableUnavailable(error: unknown): error is TableUnavailable {
 }
 
 const COMMAND_OPS: readonly string[] = ['submit', 'timeOut'];
-const NEW_TABLE_OPS: readonly string[] = ['createTable', 'importRecord'];
+const NEW_TABLE_OPS: readonly string[] = ['createTable', 'importRecord', 'forkTable'];
 
 export function encode(message: TableRequest | TableReply): string {
   return JSON.stringify(message);

@@ -24,6 +24,7 @@ import { NatsRequests } from '../nats/natsRequests.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js';
 import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
 import { decodeReply, encode, errorOfReply, TableUnavailable, type NewTableRequest, type TableCommandRequest, type TableReply } from './protocol.js';
 import { isRoutableTableId, tableSubjects, type TableSubjects } from './subjects.js';
@@ -84,6 +85,12 @@ export class RemoteTables implements TableService {
 
   async importRecord(document: unknown): Promise<Accepted> {
     return this.newTable({ op: 'importRecord', args: [document] });
+  }
+
+  /** A new table played on from a finished game: any worker makes it, reading the original from the shared log. */
+  async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
+    if (!isRoutableTableId(tableId)) throw unknownTable(tableId);
+    return this.newTable({ op: 'forkTable', args: [tableId, request] });
   }
 
   async submit(tableId: string, command: unknown, holder?: string): Promise<Accepted> {

@@ -1,5 +1,6 @@
 /** What the gateway's routes share: the ways to tables, tokens, sockets and limits. */
 import type { TableService } from '../host/tableService.js';
+import type { SeatTokens } from '../tokens/seatTokens.js';
 import type { Authenticator } from './auth.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { GatewayLimits } from './limits.js';
@@ -13,6 +14,8 @@ export interface GatewayContext {
   readonly feed: TableFeed;
   readonly auth: Authenticator;
   readonly seating: Seating;
+  /** Seat tokens: issued here only for a seat taken with a new table (a fork); seating.ts issues the rest. */
+  readonly tokens: SeatTokens;
   readonly watchers: TableWatchers;
   readonly metrics: GatewayMetrics;
   readonly limits: GatewayLimits;

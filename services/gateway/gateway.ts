@@ -29,6 +29,7 @@ import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
+import { forkRoutes } from './routes/forkRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
@@ -165,6 +166,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     feed,
     auth: createAuthenticator(tokens, options.adminToken),
     seating: createSeating(feed, tokens, watchers),
+    tokens,
     watchers,
     metrics,
     limits,
@@ -201,6 +203,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(tableRoutes(context));
   app.register(seatRoutes(context));
   app.register(recordRoutes(context));
+  app.register(forkRoutes(context));
   app.register(socketRoute(context));
   app.register(machineRoutes());
   // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.

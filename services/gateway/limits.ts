@@ -7,7 +7,7 @@
 import type { RateLimit } from './rateLimit.js';
 
 /** The routes that cost more than a read of a table in memory, each with its own, tighter, limit per client. */
-export type CostlyRoute = 'createTable' | 'importRecord' | 'joinSeat' | 'wholeGame' | 'replay' | 'openSocket';
+export type CostlyRoute = 'createTable' | 'forkTable' | 'importRecord' | 'joinSeat' | 'wholeGame' | 'replay' | 'openSocket';
 
 export interface GatewayLimits {
   /**
@@ -49,6 +49,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   requests: { perSecond: 30, burst: 120 },
   routes: {
     createTable: { perSecond: 1 / 6, burst: 10 },
+    forkTable: { perSecond: 1 / 6, burst: 10 },
     importRecord: { perSecond: 1 / 10, burst: 3 },
     joinSeat: { perSecond: 1, burst: 30 },
     wholeGame: { perSecond: 1, burst: 30 },

@@ -155,6 +155,21 @@ export const ReplayResponse = Type.Object({
   view: Type.Unknown({ description: "the spectator view; once the game is over, the view with every hand open, or with `seat` that seat's own view" }),
 });
 
+export const ForkBody = Type.Object(
+  {
+    at: Type.Integer({ minimum: 1, description: 'the event of the finished game to play on from: the new table starts as the game stood right after it' }),
+    seat: Type.Optional(Type.Integer({ minimum: 0, description: 'the seat to take at the new table (with name); every other seat is a bot a person may take' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'the name the new table shows for you (with seat)' })),
+  },
+  { additionalProperties: false },
+);
+export const ForkedTable = Type.Object({
+  tableId: Type.String(),
+  version: Type.Integer(),
+  seat: Type.Optional(Type.Integer()),
+  token: Type.Optional(Type.String({ description: 'the seat credential, when a seat was taken: send it as Authorization: Bearer <token>' })),
+});
+
 export const SocketQuery = Type.Object(
   {
     // writeOnly: a refusal of the query never repeats the token (services/gateway/validation.ts).

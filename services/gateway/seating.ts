@@ -12,6 +12,7 @@ import { phaseOf } from '../../machines/table/snapshot.js';
 import { seatHeldBy } from '../../machines/table/context.js';
 import type { Seat } from '../../machines/rules/trick.js';
 import { hashToken, newToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
+import { standInName } from '../host/standIns.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
@@ -19,11 +20,7 @@ import type { TableWatchers } from './tableWatchers.js';
 /** The close code a seat's sockets get when the seat changes hands. */
 export const SEAT_CHANGED_HANDS = 4001;
 
-const NAME_LIMIT = 40;
-
-export function standInName(leaver: string): string {
-  return `Bot for ${leaver}`.slice(0, NAME_LIMIT);
-}
+export { standInName };
 
 export interface Seating {
   join(tableId: string, seat: Seat, name: string): Promise<{ version: number; token: string }>;

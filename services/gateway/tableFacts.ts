@@ -1,12 +1,14 @@
 /**
  * What the gateway needs to know of a table beyond its machine state, read
  * from its log: the service settings of `table.created` (turn clock, bot
- * kinds), which bot seats stand in for a player who left, and when the last
- * event was accepted. Kept per table and brought up to date incrementally.
+ * kinds, the game a table was forked from), which bot seats stand in for a
+ * player who left (at a forked table: every bot), and when the last event
+ * was accepted. Kept per table and brought up to date incrementally.
  */
 import type { Seat } from '../../machines/rules/trick.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { TABLE_CREATED, type TableCreated } from '../host/tableLog.js';
+import type { ForkedFrom } from '../host/tableFork.js';
 import { BOT_KINDS, DEFAULT_BOT_KIND, type BotKind } from '../bots/botRunner.js';
 
 export interface TableSettings {
@@ -14,6 +16,8 @@ export interface TableSettings {
   readonly turnSeconds: number | null;
   /** The bot kind chosen for a seat; seats not named play the default. */
   readonly botKinds: Readonly<Record<number, BotKind>>;
+  /** The finished game and event this table plays on from (POST .../fork); null for a table made new. */
+  readonly forkedFrom: ForkedFrom | null;
 }
 
 export interface TableFacts {
@@ -24,10 +28,10 @@ export interface TableFacts {
   readonly lastEventAt: string;
 }
 
-const NO_SETTINGS: TableSettings = { turnSeconds: null, botKinds: {} };
+const NO_SETTINGS: TableSettings = { turnSeconds: null, botKinds: {}, forkedFrom: null };
 
-/** The settings a new table keeps in its `table.created` event. */
-export function settingsRecord(settings: TableSettings): Record<string, unknown> {
+/** The settings a new table keeps in its `table.created` event (a forked table's are the host's, services/host/tableFork.ts). */
+export function settingsRecord(settings: Pick<TableSettings, 'turnSeconds' | 'botKinds'>): Record<string, unknown> {
   return {
     ...(settings.turnSeconds === null ? {} : { turnSeconds: settings.turnSeconds }),
     ...(Object.keys(settings.botKinds).length === 0 ? {} : { botKinds: settings.botKinds }),
@@ -36,7 +40,7 @@ export function settingsRecord(settings: TableSettings): Record<string, unknown>
 
 /** The settings of a `table.created` event; anything unreadable (an imported table has none) is no setting. */
 export function settingsOf(created: Partial<TableCreated>): TableSettings {
-  const given = (created.settings ?? {}) as { turnSeconds?: unknown; botKinds?: unknown };
+  const given = (created.settings ?? {}) as { turnSeconds?: unknown; botKinds?: unknown; forkedFrom?: unknown };
   const turnSeconds = typeof given.turnSeconds === 'number' && given.turnSeconds > 0 ? given.turnSeconds : null;
   const botKinds: Record<number, BotKind> = {};
   if (typeof given.botKinds === 'object' && given.botKinds !== null) {
@@ -44,7 +48,12 @@ export function settingsOf(created: Partial<TableCreated>): TableSettings {
       if ((BOT_KINDS as readonly unknown[]).includes(kind)) botKinds[Number(seat)] = kind as BotKind;
     }
   }
-  return { turnSeconds, botKinds };
+  return { turnSeconds, botKinds, forkedFrom: forkedFromOf(given.forkedFrom) };
+}
+
+function forkedFromOf(given: unknown): ForkedFrom | null {
+  const { tableId, at } = (given ?? {}) as Partial<ForkedFrom>;
+  return typeof tableId === 'string' && typeof at === 'number' ? { tableId, at } : null;
 }
 
 export function botKindOf(settings: TableSettings, seat: Seat): BotKind {
@@ -73,7 +82,8 @@ function foldEvent(facts: FactsInProgress, event: StoredEvent): void {
       facts.standIns.delete(data.seat!);
       break;
     case 'seat.joined':
-      if (data.player?.bot === true && facts.vacated.has(data.seat!)) facts.standIns.add(data.seat!);
+      // A forked table's bots all hold their seats for people: nobody chose to play against them.
+      if (data.player?.bot === true && (facts.vacated.has(data.seat!) || facts.settings.forkedFrom !== null)) facts.standIns.add(data.seat!);
       else facts.standIns.delete(data.seat!);
       facts.vacated.delete(data.seat!);
       break;

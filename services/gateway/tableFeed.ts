@@ -1,6 +1,6 @@
 /**
  * The one way the running service changes tables: players' commands, bot
- * moves, turn timeouts, seat changes, new and imported tables all go through
+ * moves, turn timeouts, seat changes, new, imported and forked tables all go through
  * here to the host. Each acknowledged change is announced, with the table's
  * state exactly as of that change, to the listeners (sockets, bot runner,
  * turn clock). Changes to one table are made and announced one at a time, so
@@ -10,6 +10,7 @@ import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
 import { TableQueues } from '../host/tableQueues.js';
 import type { CommandSource, GatewayMetrics } from './metrics.js';
@@ -69,6 +70,12 @@ export class TableFeed {
 
   async importRecord(document: unknown): Promise<Accepted> {
     const accepted = await this.host.importRecord(document);
+    await this.announceNew(accepted.tableId);
+    return accepted;
+  }
+
+  async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
+    const accepted = await this.host.forkTable(tableId, request);
     await this.announceNew(accepted.tableId);
     return accepted;
   }

@@ -28,6 +28,7 @@ import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
 import { handSeed } from './dealer.js';
 import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -144,19 +145,41 @@ export class TableHost {
     });
   }
 
+  /**
+   * Creates a table that plays on from event `request.at` of a finished
+   * game (tableFork.ts): the original's game up to there, replayed into the
+   * new table, then whatever the host owes it (the next deal, between hands).
+   * The original is only read, from its log: it need not be resident here.
+   */
+  async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
+    const original = await this.replays.replayAt(tableId);
+    checkForkPoint(tableId, original, request.at);
+    const [log, atFork] = await Promise.all([readTableLog(this.store, tableId), this.replays.replayAt(tableId, request.at)]);
+    const plan = planFork(tableId, original, request, log, atFork.snapshot);
+    return this.startNewTable(plan.created, plan.events);
+  }
+
+  /**
+   * Starts a table with `events` after its creation, and what the host owes
+   * it after them; a hand scored among them is revealed (`hand.revealed`)
+   * right after, as when it is played.
+   */
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
       const table = this.adopt(tableId, created, startTable(created), 0);
+      const at = this.now().toISOString();
+      const logged: NewEvent[] = [];
       for (const event of events) {
+        const revealedBefore = revealedDealsOf(table.actor.getSnapshot().context).length;
         if (!offer(table.actor, event)) {
           this.evict(tableId);
           throw new TableRefusal('malformed', `the new table refuses its ${event.type} ${JSON.stringify(event)}`);
         }
+        logged.push(toNewEvent(event, at), ...revealedSince(table, revealedBefore, at));
       }
       const owed = this.owedEvents(table);
-      const at = this.now().toISOString();
-      return this.commit(table, [createdEvent(created, at), ...[...events, ...owed].map((event) => toNewEvent(event, at))]);
+      return this.commit(table, [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))]);
     });
   }
 
@@ -206,9 +229,7 @@ export class TableHost {
     if (!offer(table.actor, event)) throw new Error(`table ${table.tableId}: the machine refused a ${event.type} it had allowed`);
     const at = this.now().toISOString();
     const notes: NewEvent[] = note === undefined ? [] : [{ ...note, at }];
-    const reveals = revealedDealsOf(table.actor.getSnapshot().context)
-      .slice(revealedBefore)
-      .map((revealed): NewEvent => ({ type: HAND_REVEALED, at, data: revealed }));
+    const reveals = revealedSince(table, revealedBefore, at);
     const owed = this.owedEvents(table).map((each) => toNewEvent(each, at));
     return this.commit(table, [...notes, toNewEvent(event, at), ...reveals, ...owed]);
   }
@@ -387,6 +408,13 @@ function checkTenure(table: LiveTable, seat: unknown, holder: string): void {
   if (!seatHeldBy(table.committed.context, seat, holder)) {
     throw new TableRefusal('notHolder', `seat ${String(seat)} at table ${table.tableId} is no longer held by this token's player`);
   }
+}
+
+/** The `hand.revealed` events of the hands scored since the table had revealed `revealedBefore`. */
+function revealedSince(table: LiveTable, revealedBefore: number, at: string): NewEvent[] {
+  return revealedDealsOf(table.actor.getSnapshot().context)
+    .slice(revealedBefore)
+    .map((revealed): NewEvent => ({ type: HAND_REVEALED, at, data: revealed }));
 }
 
 function newTableId(): string {

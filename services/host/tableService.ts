@@ -9,6 +9,7 @@ export type TableService = Pick<
   TableHost,
   | 'createTable'
   | 'importRecord'
+  | 'forkTable'
   | 'submit'
   | 'timeOut'
   | 'snapshot'

@@ -99,6 +99,24 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     expect((await tables.exportRecord(ids[0])).result.finished).toBe(true);
   });
 
+  it('plays on from an event of a finished game on whichever worker takes the request, and refuses an unfinished one', async () => {
+    await setUp();
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: botPlayers('sevenSuitors'), seed: 'fork' });
+    await playBots(tables, tableId);
+    const log = await store.read(tableId);
+    const at = log.findIndex((event, index) => index > 20 && event.type === 'card.played') + 1;
+    const forked = await tables.forkTable(tableId, { at });
+    expect(forked.tableId).not.toBe(tableId);
+    expect(['w-a', 'w-b']).toContain(tables.ownerOf(forked.tableId));
+    const original = await tables.replayAt(tableId, at);
+    const { snapshot } = await tables.snapshot(forked.tableId);
+    expect(snapshot.context.hand).toEqual(original.snapshot.context.hand);
+    expect((await store.read(forked.tableId))[0].data).toMatchObject({ settings: { forkedFrom: { tableId, at } } });
+    const playing = await tables.createTable({ game: 'antiCupid', players: botPlayers('antiCupid'), seed: 'fork-playing' });
+    const refused = await tables.forkTable(playing.tableId, { at: 2 }).catch((error: unknown) => error);
+    expect(isTableRefusal(refused) && refused.kind).toBe('notNow');
+  });
+
   it('keeps the kinds of refusals, and the conflict, across the bus', async () => {
     await setUp();
     const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: 'refusals' });

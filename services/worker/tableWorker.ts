@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
-import { TableHost } from '../host/tableHost.js';
+import { TableHost, type Accepted } from '../host/tableHost.js';
 import {
   decodeRequest,
   encode,
@@ -174,7 +174,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
 
   async function serveNewTable(msg: Msg, request: NewTableRequest): Promise<void> {
     try {
-      const accepted = request.op === 'createTable' ? await host.createTable(request.args[0]) : await host.importRecord(request.args[0]);
+      const accepted = await makeNewTable(host, request);
       // A new id nobody else knows yet: claiming it cannot meet another owner.
       const take = await leases.take(accepted.tableId).catch(() => ({ taken: false as const, owner: '' }));
       if (take.taken) lastUsed.set(accepted.tableId, Date.now());
@@ -190,7 +190,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     const work = (async () => {
       if (typeof request === 'string') return respond(msg, replyOfError(workerId, new TableRefusal('malformed', request)));
       if (stopping) throw new TableUnavailable(`worker ${workerId} is stopping; try again`);
-      if (request.op === 'createTable' || request.op === 'importRecord') return serveNewTable(msg, request);
+      if (request.op === 'createTable' || request.op === 'importRecord' || request.op === 'forkTable') return serveNewTable(msg, request);
       return serveCommand(msg, request);
     })().catch((error: unknown) => {
       respond(msg, replyOfError(workerId, isTableUnavailable(error) ? error : unavailableOf(error)));
@@ -267,6 +267,21 @@ async function openLeaseBucketsPatiently(nc: NatsConnection, ttlMs: number, repl
     } catch (error) {
       if (Date.now() >= giveUpAt) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+function makeNewTable(host: TableHost, request: NewTableRequest): Promise<Accepted> {
+  switch (request.op) {
+    case 'createTable':
+      return host.createTable(request.args[0]);
+    case 'importRecord':
+      return host.importRecord(request.args[0]);
+    case 'forkTable': {
+      const [tableId, fork] = request.args;
+      // The original is only read, from the shared log; a made-up id is refused before any read.
+      if (typeof tableId !== 'string' || !isRoutableTableId(tableId)) return Promise.reject(unknownTable(String(tableId)));
+      return host.forkTable(tableId, fork);
     }
   }
 }

@@ -129,6 +129,9 @@ export const api = {
   send: (tableId: string, token: string, command: PlayerCommand) =>
     request<{ version: number }>('POST', `${table(tableId)}/commands`, { body: command, token }),
   log: (tableId: string) => request<{ events: LoggedEvent[] }>('GET', `${table(tableId)}/log`).then((answer) => answer.events),
+  /** A new table that plays on from event `at` of a finished game, with the caller in `seat`. */
+  fork: (tableId: string, at: number, seat: number, name: string) =>
+    request<SeatTaken & { version: number }>('POST', `${table(tableId)}/fork`, { body: { at, seat, name } }),
   /** The table right after event `at`; with `seat` (a finished game), as that seat saw it. */
   replay: (tableId: string, at: number, seat: number | null = null) =>
     request<ReplayStep>('GET', `${table(tableId)}/replay?at=${at}${seat === null ? '' : `&seat=${seat}`}`),

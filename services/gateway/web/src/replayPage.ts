@@ -3,8 +3,8 @@
  * GET /api/tables/:id/replay?at=N, drawn on the same felt as live play, with
  * the state diagram beside it lit at each step. Once the game is over every
  * hand is open, and the replay can be watched as any seat saw it (the
- * service's view of that seat at each step, replaySeatView.ts); before that
- * it shows what a spectator saw.
+ * service's view of that seat at each step, replaySeatView.ts) or played on
+ * from any step (playOn.ts); before that it shows what a spectator saw.
  */
 import { api, type LoggedEvent, type ReplayStep, type ReplayView } from './api.js';
 import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
@@ -13,6 +13,7 @@ import { h, replaceChildren } from './dom.js';
 import { felt, FeltMemory } from './felt.js';
 import { dealCheck } from './fairDeals.js';
 import { lastHandPanel } from './handSummary.js';
+import { playOnFrom } from './playOn.js';
 import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatHand } from './replaySeatView.js';
 import { handProgress, phaseWords, shortName } from './words.js';
@@ -38,6 +39,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   const speed = h('select', { id: 'replay-speed' }, SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)));
   const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
   const note = h('p', { class: 'muted small replay-note' });
+  const playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, 'Play on from here');
   const controls = h(
     'div',
     { class: 'timeline', role: 'group', 'aria-label': 'Timeline' },
@@ -61,7 +63,13 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     h(
       'div',
       { class: 'replay-page' },
-      h('nav', {}, h('a', { href: '#/', class: 'button-like' }, '← Lobby'), h('button', { type: 'button', onclick: () => latest !== null && showRules(latest.view) }, 'Rules')),
+      h(
+        'nav',
+        {},
+        h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
+        h('button', { type: 'button', onclick: () => latest !== null && showRules(latest.view) }, 'Rules'),
+        playOn,
+      ),
       heading,
       controls,
       note,
@@ -111,6 +119,8 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
     buttons.next.disabled = buttons.last.disabled = step.at >= length;
     drawSeatChoices(view);
+    // A finished game may be played on from any step but its end.
+    playOn.hidden = !finished() || view.outcome?.finished === true;
     note.textContent =
       !finished()
         ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
@@ -180,6 +190,11 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   slider.addEventListener('input', () => {
     window.clearTimeout(sliding);
     sliding = window.setTimeout(() => go(Number(slider.value)), 120);
+  });
+  playOn.addEventListener('click', () => {
+    if (latest === null) return;
+    stopAutoplay();
+    playOnFrom(tableId, latest.at, latest.view, asSeat ?? latest.view.hand?.turn ?? 0);
   });
   seatSelect.addEventListener('change', () => {
     asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);

@@ -1,0 +1,48 @@
+/**
+ * Playing on from any event of a finished game: a new table that starts as
+ * the game stood then (services/host/tableFork.ts), with stand-in bots in
+ * every seat, and the caller in the seat they ask for.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { hashToken, newToken } from '../../tokens/seatTokens.js';
+import type { GatewayContext } from '../context.js';
+import { GatewayRefusal } from '../refusals.js';
+import { ErrorBody, ForkBody, ForkedTable, TableParams } from '../schemas.js';
+
+const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
+  const { feed, tokens } = context;
+  return async (app) => {
+    app.post(
+      '/api/tables/:tableId/fork',
+      {
+        config: { cost: 'forkTable' },
+        schema: {
+          summary: 'Play on from an event of a finished game: a new table as the game stood right after it',
+          description:
+            'Every seat of the new table is held by a bot a person may take; with `seat` and `name` the caller takes that seat at once and gets its token. Its `table.created` records `forkedFrom`.',
+          tags: ['tables'],
+          params: TableParams,
+          body: ForkBody,
+          response: { 201: ForkedTable, ...refusals(400, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { tableId } = request.params;
+        const { at, seat, name } = request.body;
+        if (seat === undefined && name !== undefined) throw new GatewayRefusal('badRequest', 'body.name needs body.seat: the seat to take at the new table');
+        if (seat !== undefined && name === undefined) throw new GatewayRefusal('badRequest', 'body.seat needs body.name: the name the new table shows for you');
+        if (seat === undefined || name === undefined) {
+          const accepted = await feed.forkTable(tableId, { at });
+          return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+        }
+        // The seat is the caller's from the new table's first append, with the token's tenure, so no bot moves for it first.
+        const token = newToken();
+        const accepted = await feed.forkTable(tableId, { at, taker: { seat, name, holder: hashToken(token) } });
+        await tokens.issue({ tableId: accepted.tableId, seat }, token);
+        return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version, seat, token });
+      },
+    );
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * "Play on from here": from any step of a finished game's replay, a new
+ * table that starts as the game stood then (POST /api/tables/:id/fork),
+ * with bots in every other seat. The dialog asks which seat to take and a
+ * name, then opens the new table seated there.
+ */
+import type { TableView } from '../../../../machines/view.js';
+import { api } from './api.js';
+import { h } from './dom.js';
+import { openModal } from './modal.js';
+import { holdSeat, playerName, rememberPlayerName } from './seatTokens.js';
+import { shortName } from './words.js';
+
+/** Asks for a seat and a name, makes the new table and opens it; `seat` is the seat chosen at first. */
+export function playOnFrom(tableId: string, at: number, view: TableView, seat: number): void {
+  const message = h('p', { class: 'error', role: 'alert', hidden: true });
+  const nameInput = h('input', { id: 'play-on-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
+  const seatSelect = h(
+    'select',
+    { id: 'play-on-seat' },
+    view.seats.map((summary) => h('option', { value: summary.seat, selected: summary.seat === seat }, `Seat ${summary.seat} · in place of ${shortName(view, summary.seat)}`)),
+  );
+  const start = h('button', { type: 'button', class: 'primary' }, 'Play on');
+  const cancel = h('button', { type: 'button' }, 'Cancel');
+  const modal = openModal({
+    title: `Play on from event ${at}`,
+    className: 'play-on',
+    body: [
+      h('p', {}, 'A new table starts as this game stood right after this event, with bots in every other seat (anyone you invite may take theirs).'),
+      h('p', {}, h('label', { for: 'play-on-seat' }, 'Your seat '), seatSelect),
+      h('p', {}, h('label', { for: 'play-on-name' }, 'Your name '), nameInput),
+      message,
+    ],
+    actions: [cancel, start],
+  });
+  cancel.addEventListener('click', () => modal.close());
+  start.addEventListener('click', () => {
+    const name = nameInput.value.trim();
+    if (name === '') {
+      message.textContent = 'Enter your name: the other players see it at the table.';
+      message.hidden = false;
+      nameInput.focus();
+      return;
+    }
+    start.disabled = true;
+    api.fork(tableId, at, Number(seatSelect.value), name).then(
+      (forked) => {
+        holdSeat(forked.tableId, { seat: forked.seat, token: forked.token });
+        rememberPlayerName(name);
+        modal.close();
+        location.hash = `#/table/${encodeURIComponent(forked.tableId)}`;
+      },
+      (error: unknown) => {
+        start.disabled = false;
+        message.textContent = `${error instanceof Error ? error.message : String(error)}.`;
+        message.hidden = false;
+      },
+    );
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Playing on from any event of a finished game: a new table whose log
+ * starts with the game as it stood right after that event. Its
+ * `table.created` names where it was forked from; every seat is held by a
+ * stand-in bot (a person may take it), or by the person who asked, with
+ * their token's tenure; then the original's machine events up to the fork
+ * point follow, deals with their fairness proofs as they were. Seat changes
+ * of the original are not copied: the new table has its own players. The
+ * original's fixed seed, if it had one, is not copied either: the hands the
+ * new table deals are fresh, so knowing the original game tells nothing of them.
+ */
+import type { Seat } from '../../machines/rules/trick.js';
+import type { SeatJoined, TableEvent } from '../../machines/table/events.js';
+import { seatJoinRefusal } from '../../machines/fragments/seating.js';
+import { GAMES } from '../../machines/table/options.js';
+import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
+import type { StoredEvent } from '../eventstore/eventStore.js';
+import { TableRefusal } from './errors.js';
+import { standInName } from './standIns.js';
+import { isMachineEvent, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
+
+export interface ForkRequest {
+  /** The event of the original's log the new table starts right after (1 = created). */
+  readonly at: number;
+  /** A person who takes a seat of the new table at once; `holder` is their token's SHA-256 (SeatJoined.holder). */
+  readonly taker?: { readonly seat: number; readonly name: string; readonly holder: string };
+}
+
+/** Where a forked table comes from: kept in its `table.created` settings. */
+export interface ForkedFrom {
+  readonly tableId: string;
+  readonly at: number;
+}
+
+export interface ForkPlan {
+  readonly created: TableCreated;
+  /** The new table's events after `table.created`: its seats, then the original's game up to the fork point. */
+  readonly events: readonly TableEvent[];
+}
+
+const SEAT_EVENTS: readonly string[] = ['seat.joined', 'seat.left'];
+
+/**
+ * Checks that `original` (a table's whole current state) may be played on
+ * from `request.at`, and plans the new table. `log` is the original's log
+ * from its start; `atFork` the original right after event `at`.
+ */
+export function planFork(tableId: string, original: { version: number; snapshot: TableSnapshot }, request: ForkRequest, log: readonly StoredEvent[], atFork: TableSnapshot): ForkPlan {
+  checkForkPoint(tableId, original, request.at);
+  if (atFork.context.outcome?.finished === true) {
+    throw new TableRefusal('notNow', `the game of table ${tableId} is already over right after event ${request.at}; play on from an earlier event`);
+  }
+  const { context } = atFork;
+  const { taker } = request;
+  if (taker !== undefined) checkSeat(context.game, context.seatCount, taker.seat);
+  const source = tableCreatedOf(log[0], tableId);
+  const created: TableCreated = {
+    game: source.game,
+    options: source.options,
+    ...(source.cardsPerSeat === undefined ? {} : { cardsPerSeat: source.cardsPerSeat }),
+    settings: { forkedFrom: { tableId, at: request.at } satisfies ForkedFrom },
+  };
+  const seats = Array.from({ length: context.seatCount }, (_, seat): SeatJoined => {
+    if (taker?.seat === seat) return { type: 'seat.joined', seat, player: { name: taker.name, bot: false }, holder: taker.holder };
+    const player = context.occupants[seat]?.name ?? `seat ${seat}`;
+    return { type: 'seat.joined', seat, player: { name: standInName(player), bot: true } };
+  });
+  if (taker !== undefined) {
+    const refusal = seatJoinRefusal({ ...context, occupants: context.occupants.map(() => null) }, seats[taker.seat]);
+    if (refusal !== null) throw new TableRefusal('malformed', refusal);
+  }
+  const game = log
+    .slice(1, request.at)
+    .filter((event) => isMachineEvent(event) && !SEAT_EVENTS.includes(event.type))
+    .map(toTableEvent);
+  return { created, events: [...seats, ...game] };
+}
+
+/**
+ * What every fork needs of the original and the fork point, checked before
+ * anything is folded: a finished game (every hand is public only then), and
+ * an event its log has.
+ */
+export function checkForkPoint(tableId: string, original: { version: number; snapshot: TableSnapshot }, at: number): void {
+  if (original.snapshot.context.outcome?.finished !== true) {
+    throw new TableRefusal(
+      'notNow',
+      `the game is not over; table ${tableId} can be played on from any event once its game is over (it is in ${phaseOf(original.snapshot)})`,
+    );
+  }
+  if (!Number.isInteger(at) || at < 1) throw new TableRefusal('malformed', `at must be a whole number from 1 (the event to play on from), not ${JSON.stringify(at)}`);
+  if (at > original.version) {
+    throw new TableRefusal('notNow', `table ${tableId} has ${original.version} events; play on from event 1 to ${original.version}, not ${at}`);
+  }
+}
+
+function checkSeat(game: keyof typeof GAMES, seatCount: number, seat: Seat): void {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= seatCount) {
+    throw new TableRefusal('malformed', `seat must be from 0 to ${seatCount - 1} at a table of ${GAMES[game].title}, not ${JSON.stringify(seat)}`);
+  }
+}
