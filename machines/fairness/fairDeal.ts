@@ -135,6 +135,7 @@ export function fairnessRefusal(shape: DealShape, dealt: { deal: readonly (reado
   if (claimed.scheme !== DEAL_SCHEME) return `the deal scheme must be ${DEAL_SCHEME}, not ${JSON.stringify(claimed.scheme)}`;
   if (!isHex256(claimed.seed)) return 'the deal seed must be 64 lowercase hex characters';
   if (claimed.commitment !== commitmentOf(claimed.seed)) return 'the commitment is not the SHA-256 of the seed';
+  if (!Array.isArray(dealt.deal)) return 'the deal must be a list of each seat\'s cards';
   const made = dealFromSeed(shape, claimed.seed);
   for (let seat = 0; seat < made.deal.length; seat++) {
     if (!sameCards(made.deal[seat], dealt.deal[seat])) return `seat ${seat}'s cards are not the ones the seed deals`;

@@ -576,6 +576,12 @@ describe('fair deals (format 2)', () => {
     expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [0, 1] });
   });
 
+  it('reports a hand whose deal is not a list, whatever its proof says, without throwing', () => {
+    const record = recordOf(fairSuitors);
+    (record.hands[0] as { deal: unknown }).deal = null;
+    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0]', message: 'a hand needs deal, passes, plays and result' });
+  });
+
   it('reports deals made without a seed as unverified, not as problems', () => {
     const record = recordOf(sevenSuitors);
     expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: record.hands.map((_, index) => index) });

@@ -45,7 +45,7 @@ export function verifyRecord(document: unknown): Verification {
     for (let index = 0; index < record.hands.length; index++) {
       const hand = record.hands[index];
       // The proof first: a deal that is not its seed's is the first thing to say, whatever it breaks later.
-      const proven = typeof hand === 'object' && hand !== null && dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
+      const proven = typeof hand === 'object' && hand !== null && Array.isArray(hand.deal) && dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
       if (!proven) unverifiedDeals.push(index);
       if (!replayHand(table, hand, `hands[${index}]`, report)) {
         if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');

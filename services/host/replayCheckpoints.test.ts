@@ -54,6 +54,18 @@ describe('replays from checkpoints', () => {
     expect(readsFrom).toEqual([log.length - (log.length % every), Math.floor(log.length / 2) - (Math.floor(log.length / 2) % every), 0, every * 4]);
   });
 
+  it('lets concurrent replays of a table wait for the first, which lays the checkpoints they start from', async () => {
+    const memory = createMemoryEventStore();
+    const host = new TableHost({ store: memory });
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:3' }, players: BOTS(4), seed: 'together' });
+    await playBotTurns(host, tableId, createRng('together'));
+    const { store, readsFrom } = countingReads(memory);
+    const replays = new ReplayCheckpoints(store, { every: 20 });
+    const at = (await memory.version(tableId)) - 1;
+    await Promise.all(Array.from({ length: 10 }, () => replays.replayAt(tableId, at)));
+    expect(readsFrom.filter((from) => from === 0)).toHaveLength(1);
+  });
+
   it('says a table is unknown when it has no log', async () => {
     const replays = new ReplayCheckpoints(createMemoryEventStore());
     const refusal = await replays.replayAt('t-nothing', 3).catch((error: unknown) => error);

@@ -4,11 +4,13 @@
  * event N resumes the nearest checkpoint at or before N and folds the few
  * events after it, so its cost grows with the distance from a checkpoint,
  * not with N; the first replay of a table lays the checkpoints it passes.
- * A log only grows, so a checkpoint never goes stale.
+ * A log only grows, so a checkpoint never goes stale. (Reads still run from
+ * the checkpoint to the log's end: the event store has no upper bound yet.)
  */
 import { resumeTable, startTable, type TableActor } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { unknownTable } from './errors.js';
+import { TableQueues } from './tableQueues.js';
 import { applyLogEvents, type ReplayedTable } from './replay.js';
 import { tableCreatedOf, type TableCreated } from './tableLog.js';
 
@@ -29,6 +31,7 @@ export class ReplayCheckpoints {
   private readonly every: number;
   private readonly maxTables: number;
   private readonly byTable = new Map<string, Checkpoint[]>();
+  private readonly queues = new TableQueues();
 
   constructor(
     private readonly store: EventStore,
@@ -38,8 +41,17 @@ export class ReplayCheckpoints {
     this.maxTables = options.tables ?? 16;
   }
 
-  /** The table right after event `at` of its log (at its end when omitted; 1 = just created). */
-  async replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
+  /**
+   * The table right after event `at` of its log (at its end when omitted; 1
+   * = just created). Replays of one table run one at a time: the first lays
+   * the checkpoints the ones waiting behind it then start from, rather than
+   * each folding the whole log at once.
+   */
+  replayAt(tableId: string, at?: number): Promise<ReplayedTable> {
+    return this.queues.run(tableId, () => this.replayNow(tableId, at));
+  }
+
+  private async replayNow(tableId: string, at?: number): Promise<ReplayedTable> {
     const version = await this.store.version(tableId);
     if (version === 0) throw unknownTable(tableId);
     const upTo = at === undefined ? version : Math.max(1, Math.min(at, version));

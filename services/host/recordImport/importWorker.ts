@@ -7,7 +7,7 @@ parentPort!.on('message', ({ id, document }: { id: number; document: unknown }) 
   try {
     reply = { id, plan: prepareImport(document) };
   } catch (error) {
-    reply = { id, error: (error as Error).message };
+    reply = { id, error: error instanceof Error ? error.message : String(error) };
   }
   parentPort!.postMessage(reply);
 });

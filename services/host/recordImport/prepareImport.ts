@@ -4,7 +4,7 @@
  * import worker's thread (importWorker.ts), so a large record never holds
  * up play; the host then appends what it returns.
  */
-import { eventsFromRecord, type GameRecord } from '../../../machines/record/record.js';
+import { RECORD_FORMAT_1, eventsFromRecord, type GameRecord } from '../../../machines/record/record.js';
 import { verifyRecord } from '../../../machines/record/verify.js';
 import type { TableEvent } from '../../../machines/table/events.js';
 import { DEFAULT_OPTIONS, parseOptions, type GameName, type TableOptions } from '../../../machines/table/options.js';
@@ -28,6 +28,15 @@ export type ImportPlan =
   | { readonly ok: false; readonly message: string };
 
 export function prepareImport(document: unknown): ImportPlan {
+  try {
+    return prepare(document);
+  } catch (error) {
+    // A record shaped in a way no check foresaw is still only a record that cannot be imported.
+    return { ok: false, message: `the record cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function prepare(document: unknown): ImportPlan {
   const hands = (document as { hands?: unknown } | null)?.hands;
   if (Array.isArray(hands) && hands.length > MAX_IMPORT_HANDS) {
     return { ok: false, message: `the record holds ${hands.length} hands; at most ${MAX_IMPORT_HANDS} can be imported` };
@@ -45,7 +54,8 @@ export function prepareImport(document: unknown): ImportPlan {
   const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
   const parsed = parseOptions(record.game, rulesOptions);
   if (!parsed.ok) return { ok: false, message: parsed.errors.join('; ') };
-  const events = eventsFromRecord(record);
+  // Format 1 has no proofs: a fairness field in it is no part of the record.
+  const events = eventsFromRecord(record.format === RECORD_FORMAT_1 ? { ...record, hands: record.hands.map(({ fairness: _, ...hand }) => hand) } : record);
   const table = startTable({ game: record.game, options: parsed.options });
   for (const event of events) {
     if (!offer(table, event)) return { ok: false, message: `the record's ${event.type} is refused on replay: ${JSON.stringify(event)}` };

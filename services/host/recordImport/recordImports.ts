@@ -10,6 +10,8 @@ import type { ImportPlan } from './prepareImport.js';
 
 /** Imports under way or waiting for the worker, beyond which the next is refused (503). */
 export const MAX_PENDING_IMPORTS = 4;
+/** The longest one import may take on the worker; past it the worker is restarted and the import refused. */
+export const IMPORT_TIMEOUT_MS = 20_000;
 
 interface Pending {
   readonly resolve: (plan: ImportPlan) => void;
@@ -28,10 +30,30 @@ export class RecordImports {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<ImportPlan>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      try {
+        // Copying to the worker walks the whole document: one nested past the stack's depth cannot be sent.
+        worker.postMessage({ id, document });
+      } catch {
+        reject(new TableRefusal('invalidRecord', 'the record cannot be read: it is nested too deeply to be a game record'));
+        return;
+      }
+      const timer = setTimeout(() => void this.restart(`an import took over ${IMPORT_TIMEOUT_MS / 1000} s and was stopped`), IMPORT_TIMEOUT_MS);
+      timer.unref();
+      const settle = () => clearTimeout(timer);
+      this.pending.set(id, {
+        resolve: (plan) => (settle(), resolve(plan)),
+        reject: (error) => (settle(), reject(error)),
+      });
       worker.ref();
-      worker.postMessage({ id, document });
     });
+  }
+
+  /** Stops a worker stuck on an import: every import under way is refused, and the next starts a new worker. */
+  private async restart(why: string): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new TableRefusal('busy', `${why}; try again shortly`));
+    await worker?.terminate();
   }
 
   async close(): Promise<void> {
@@ -54,7 +76,8 @@ export class RecordImports {
     });
     worker.on('error', (error) => this.failAll(error));
     worker.on('exit', () => {
-      if (this.worker === worker) this.worker = null;
+      if (this.worker !== worker) return;
+      this.worker = null;
       this.failAll(new Error('the import worker stopped'));
     });
     this.worker = worker;
