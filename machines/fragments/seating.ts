@@ -3,6 +3,7 @@
  * at any time (a bot takes over a seat that leaves), so the seat events are
  * handled at the table's root, not only here.
  */
+import { isHex256 } from '../fairness/fairDeal.js';
 import type { SeatJoined, SeatLeft } from '../table/events.js';
 import { holdersOf, isSeat, type TableContext } from '../table/context.js';
 
@@ -25,13 +26,11 @@ export function occupantRefusal(player: unknown): string | null {
   return null;
 }
 
-const TENURE_FORM = /^[0-9a-f]{64}$/;
-
 /** What is wrong with a joining seat's tenure, or null: a person's token hash, or nothing for a bot. */
 export function holderRefusal(event: SeatJoined): string | null {
   if (event.holder === undefined) return null;
   if (event.player?.bot === true) return 'a bot takes a seat without a token';
-  return typeof event.holder === 'string' && TENURE_FORM.test(event.holder) ? null : 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters';
+  return isHex256(event.holder) ? null : 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters';
 }
 
 export function seatLeaveRefusal(context: TableContext, event: SeatLeft): string | null {

@@ -14,7 +14,7 @@ import { awaitedActions, type Action, type AwaitedAction } from '../../machines/
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import type { Seat } from '../../machines/rules/trick.js';
-import { isTableRefusal } from '../host/errors.js';
+import { isTableRefusal, type TableRefusal } from '../host/errors.js';
 
 export type BotKind = 'heuristic' | 'random';
 export const BOT_KINDS: readonly BotKind[] = ['heuristic', 'random'];
@@ -85,13 +85,13 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
         await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, kind, secureRng));
       } catch (error) {
         // A heuristic move the table refuses is a bug to report, but must not stall the game: the random bot's move is always legal.
-        if (!isTableRefusal(error) || error.kind === 'notNow' || kind === 'random') throw error;
+        if (!isTableRefusal(error) || tableMovedOn(error) || kind === 'random') throw error;
         onError(error, tableId);
         await options.submit(tableId, botMove(snapshot, awaited.seat, awaited.action, 'random', secureRng));
       }
     } catch (error) {
       // The table moved on between the look and the move (a player acted, a seat changed hands): the next change brings a new look.
-      if (isTableRefusal(error) && error.kind === 'notNow') return;
+      if (isTableRefusal(error) && tableMovedOn(error)) return;
       onError(error, tableId);
     }
   }
@@ -122,4 +122,9 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
       lanes.clear();
     },
   };
+}
+
+/** The table moved on between a bot's look and its move: a player acted, or a person took the bot's seat. */
+function tableMovedOn(refusal: TableRefusal): boolean {
+  return refusal.kind === 'notNow' || refusal.kind === 'notHolder';
 }

@@ -72,6 +72,12 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
       }
       return revoked;
     },
+    async revoke(holder) {
+      const entry = await surely('read', () => kv.get(`h.${holder}`));
+      if (entry === null || entry.operation !== 'PUT') return;
+      await surely('revoked', () => kv.purge(`h.${holder}`));
+      await surely('revoked', () => kv.purge(`${seatPrefix(entry.json<SeatGrant>())}.${holder}`));
+    },
     async close() {
       // The connection is the caller's.
     },

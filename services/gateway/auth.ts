@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Seat } from '../../machines/rules/trick.js';
+import { seatHeldBy, type TableContext } from '../../machines/table/context.js';
 import { hashToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
 
@@ -44,6 +45,19 @@ export function createAuthenticator(tokens: SeatTokens, adminToken: string | und
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
+}
+
+/**
+ * The seat a caller holds at the table as it stands: its token must name
+ * the table and still hold the seat (the tenure in the log), so a token the
+ * store failed to revoke still sees nothing of the seat's next occupant.
+ */
+export function heldSeatOf(caller: Caller, tableId: string, context: TableContext): SeatHold {
+  const hold = seatOf(caller, tableId);
+  if (!seatHeldBy(context, hold.seat, hold.holder)) {
+    throw new GatewayRefusal('forbidden', `seat ${hold.seat} at table ${tableId} is no longer held by this token's player`);
+  }
+  return hold;
 }
 
 /** The seat a caller holds at `tableId` (and, when given, it must be `seat`); refuses anyone else. */

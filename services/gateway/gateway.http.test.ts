@@ -104,6 +104,27 @@ describe('tables, seats and views over HTTP', () => {
     expect(human.json()).toEqual({ error: 'notNow', message: 'seat 0 is taken by Cy' });
   });
 
+  it('a token the store still knows after its seat changed hands sees and does nothing there: the tenure in the log decides', async () => {
+    const { app, tokens } = service();
+    const tableId = await createTable(app, { game: 'sevenSuitors', bots: [1, 2, 3] });
+    const ann = await join(app, tableId, 0, 'Ann');
+    expect((await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: bearer(ann) })).statusCode).toBe(200);
+    const cy = await join(app, tableId, 0, 'Cy');
+    // As if revoking Ann's token had failed: the store resolves it to seat 0 again.
+    await tokens.issue({ tableId, seat: 0 }, ann);
+    const refused = { error: 'forbidden', message: `seat 0 at table ${tableId} is no longer held by this token's player` };
+    const view = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(ann) });
+    expect([view.statusCode, view.json()]).toEqual([403, refused]);
+    const pass = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, headers: bearer(ann), payload: { type: 'card.played', card: '1-1' } });
+    expect([pass.statusCode, pass.json()]).toEqual([403, refused]);
+    const leave = await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: bearer(ann) });
+    expect([leave.statusCode, leave.json()]).toEqual([403, refused]);
+    // Her stale leave gave her own token up and left Cy's alone.
+    expect(await tokens.resolve(ann)).toBeNull();
+    const cysView = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(cy) });
+    expect(cysView.json().view.viewer).toBe(0);
+  });
+
   it('before the game starts, a leaving player just opens the seat again', async () => {
     const { app } = service();
     const tableId = await createTable(app, { game: 'antiCupid' });

@@ -17,6 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createBotRunner } from '../bots/botRunner.js';
+import { HELD_BY_A_BOT } from '../host/tableHost.js';
 import { createTurnClock } from '../clock/turnClock.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';
@@ -139,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const watchers = new TableWatchers();
   const bots = createBotRunner({
     snapshot: (tableId) => host.snapshot(tableId),
-    submit: (tableId, move) => feed.submit(tableId, move, 'bot'),
+    submit: (tableId, move) => feed.submit(tableId, move, 'bot', HELD_BY_A_BOT),
     delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
     onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a bot move failed'),
   });

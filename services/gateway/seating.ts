@@ -49,10 +49,17 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
           await table.submit({ type: 'seat.left', seat });
           watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
         }
-        // The seat and its tenure (the token's hash) are one event; the token store only indexes it.
+        // The seat and its tenure (the token's hash) are one event; the token store only indexes it. The token is
+        // indexed first: if the seat event then fails the index holds a token that no tenure names, which acts for no one.
         const token = newToken();
-        await table.submit({ type: 'seat.joined', seat, player: { name, bot: false }, holder: hashToken(token) });
+        const holder = hashToken(token);
         await tokens.issue({ tableId, seat }, token);
+        try {
+          await table.submit({ type: 'seat.joined', seat, player: { name, bot: false }, holder });
+        } catch (error) {
+          await tokens.revoke(holder).catch(() => undefined);
+          throw error;
+        }
         return { version: table.current.version, token };
       });
     },
@@ -62,10 +69,14 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
       return feed.withTable(tableId, 'player', async (table) => {
         const { snapshot } = table.current;
         const occupant = snapshot.context.occupants[seat];
-        // A token whose tenure is over (the seat was left, or is someone else's now) changes nothing, revokes nothing.
+        // A token whose tenure is over (the seat was left, or is someone else's now) is given up and changes nothing else.
         if (occupant === null || !seatHeldBy(snapshot.context, seat, holder)) {
+          await tokens.revoke(holder);
           throw new GatewayRefusal('forbidden', `seat ${seat} at table ${tableId} is no longer held by this token's player`);
         }
+        // The leaver's own token goes first: from here on it resolves to nothing, even if what follows fails. Only its
+        // own: on NATS another gateway may seat someone the moment the seat is free, whose token must stay.
+        await tokens.revoke(holder);
         const phase = phaseOf(snapshot);
         // A finished game keeps its players on record; leaving it only gives the token up.
         if (phase !== 'gameOver') {
@@ -75,7 +86,6 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
             await table.submit({ type: 'seat.joined', seat, player: { name: standInName(occupant.name), bot: true } });
           }
         }
-        await tokens.revokeSeat({ tableId, seat });
         watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} was left`);
         return { version: table.current.version };
       });

@@ -8,7 +8,7 @@ import { shuffleDeal } from '../../machines/fragments/dealing.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { nextBotMove, playBotTurns } from '../bots/botDriver.js';
-import { TableHost } from './tableHost.js';
+import { HELD_BY_A_BOT, TableHost } from './tableHost.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { MAX_PENDING_IMPORTS } from './recordImport/recordImports.js';
 import { isTableRefusal } from './errors.js';
@@ -182,6 +182,20 @@ describe('the table host', () => {
       });
     }
     expect((await store.listTables()).length).toBe(tablesBefore + MAX_PENDING_IMPORTS);
+
+    // A document nested too deeply to be sent to the worker is refused, and takes no import's place.
+    let nested: unknown = [];
+    for (let depth = 0; depth < 20_000; depth++) nested = [nested];
+    for (let i = 0; i <= MAX_PENDING_IMPORTS; i++) {
+      expect(await refusalOf(host.importRecord({ ...record, junk: nested }))).toEqual({
+        kind: 'invalidRecord',
+        message: 'the record cannot be read: it is nested too deeply to be a game record',
+      });
+    }
+    await host.importRecord(record);
+    // A format 1 record is read without proofs, whatever fairness it carries.
+    const old = { ...record, format: 'seven-suitors-record/1', hands: record.hands.map((hand: object) => ({ ...hand, fairness: { scheme: 'bogus', commitment: 'x', seed: 'y' } })) };
+    await host.importRecord(old);
     await host.close();
   });
 
@@ -268,6 +282,17 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     await host.submit(tableId, alicesPass, BOB);
     expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE))).toMatchObject({ kind: 'notHolder' });
     expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, BOB))).toMatchObject({ kind: 'notHolder' });
+  });
+
+  it('refuses a bot’s move for a seat a person took between the bot’s look and its move', async () => {
+    const { host } = newHost();
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4) });
+    const { snapshot } = await host.snapshot(tableId);
+    const botsPass = randomMove(snapshot, 0, 'pass', createRng('bot-look'));
+    await host.submit(tableId, { type: 'seat.left', seat: 0 });
+    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Dee', bot: false }, holder: ALICE });
+    expect(await refusalOf(host.submit(tableId, botsPass, HELD_BY_A_BOT))).toMatchObject({ kind: 'notHolder' });
+    await host.submit(tableId, randomMove(snapshot, 1, 'pass', createRng('bot-look')), HELD_BY_A_BOT);
   });
 
   it('refuses a joining seat whose tenure is not a token hash, or a bot with one', async () => {

@@ -401,11 +401,19 @@ export class TableHost {
 }
 
 /**
+ * The holder a bot's move names: the seat must still be a bot's. A person
+ * may have taken it between the bot's look and its move.
+ */
+export const HELD_BY_A_BOT = 'bot';
+
+/**
  * Refuses a command whose token no longer holds its seat: the seat was left,
  * or taken by someone else since the token was issued.
  */
 function checkTenure(table: LiveTable, seat: unknown, holder: string): void {
-  if (!seatHeldBy(table.committed.context, seat, holder)) {
+  const { context } = table.committed;
+  const held = holder === HELD_BY_A_BOT ? typeof seat === 'number' && context.occupants[seat]?.bot === true : seatHeldBy(context, seat, holder);
+  if (!held) {
     throw new TableRefusal('notHolder', `seat ${String(seat)} at table ${table.tableId} is no longer held by this token's player`);
   }
 }

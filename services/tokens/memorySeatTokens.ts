@@ -22,6 +22,9 @@ export function createMemorySeatTokens(): SeatTokens {
       }
       return revoked;
     },
+    async revoke(holder) {
+      grants.delete(holder);
+    },
     async close() {
       grants.clear();
     },

@@ -21,12 +21,14 @@ export interface SeatHold extends SeatGrant {
 }
 
 export interface SeatTokens {
-  /** Records `token` (a new one when not given) for the seat; earlier tokens of the seat stay valid until revoked. */
+  /** Records `token` (a new one when not given) for the seat. */
   issue(grant: SeatGrant, token?: string): Promise<string>;
   /** The seat a token holds, or null for a token the store does not know (or one not shaped like a token). */
   resolve(token: string): Promise<SeatGrant | null>;
   /** Revokes every token of the seat; resolves to how many there were. */
   revokeSeat(grant: SeatGrant): Promise<number>;
+  /** Revokes the one token whose hash is `holder`, wherever it sits. */
+  revoke(holder: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ const SCHEMA = `
 export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTokens {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const { db, insert, find, revoke } = withFileNamed(path, () => {
+  const { db, insert, find, revoke, revokeOne } = withFileNamed(path, () => {
     const db = new Database(path, { timeout: busyTimeoutMs });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -31,6 +31,7 @@ export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTo
       insert: db.prepare('INSERT INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)'),
       find: db.prepare('SELECT table_id, seat FROM seat_tokens WHERE token_hash = ?'),
       revoke: db.prepare('DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?'),
+      revokeOne: db.prepare('DELETE FROM seat_tokens WHERE token_hash = ?'),
     };
   });
   let closed = false;
@@ -52,6 +53,10 @@ export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTo
     async revokeSeat({ tableId, seat }) {
       checkOpen();
       return withFileNamed(path, () => revoke.run(tableId, seat).changes);
+    },
+    async revoke(holder) {
+      checkOpen();
+      withFileNamed(path, () => revokeOne.run(holder));
     },
     async close() {
       if (closed) return;

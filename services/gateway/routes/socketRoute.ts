@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import type { Viewer } from '../../../machines/view.js';
 import type { SeatHold } from '../../tokens/seatTokens.js';
-import { seatOf } from '../auth.js';
+import { heldSeatOf, seatOf } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { TokenBucket } from '../rateLimit.js';
@@ -59,8 +59,9 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           const { tableId } = request.params as { tableId: string };
           const { token } = request.query as { token?: string };
           const caller = await auth.fromToken(token);
-          const grant = caller.kind === 'seat' ? seatOf(caller, tableId) : null;
-          await feed.current(tableId);
+          if (caller.kind === 'seat') seatOf(caller, tableId);
+          const { snapshot } = await feed.current(tableId);
+          const grant = caller.kind === 'seat' ? heldSeatOf(caller, tableId, snapshot.context) : null;
           if (request.headers.upgrade !== undefined) {
             // Given back when the connection closes: the socket's, or the answer's if the upgrade goes no further.
             const giveBack = slots.take(request.ip);

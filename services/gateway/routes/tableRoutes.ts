@@ -8,7 +8,8 @@ import { phaseOf, type TableSnapshot } from '../../../machines/table/snapshot.js
 import type { Occupant } from '../../../machines/table/events.js';
 import { viewFor } from '../../../machines/view.js';
 import { DEFAULT_BOT_KIND, type BotKind } from '../../bots/botRunner.js';
-import { seatOf, type Caller } from '../auth.js';
+import type { StoredEvent } from '../../eventstore/eventStore.js';
+import { heldSeatOf, seatOf, type Caller } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { openViewFor } from '../openView.js';
 import { GatewayRefusal } from '../refusals.js';
@@ -118,8 +119,10 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       async (request) => {
         const { tableId } = request.params;
         const caller = await auth.fromHeader(request.headers.authorization);
-        const viewer = caller.kind === 'seat' ? seatOf(caller, tableId).seat : 'spectator';
+        // The token's table is checked before the table is read, so a token for another table learns nothing of this one.
+        if (caller.kind === 'seat') seatOf(caller, tableId);
         const change = await feed.current(tableId);
+        const viewer = caller.kind === 'seat' ? heldSeatOf(caller, tableId, change.snapshot.context).seat : 'spectator';
         return { version: change.version, view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline, activeStates: activeStatesOf(change.snapshot) };
       },
     );
@@ -137,8 +140,10 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { tableId } = request.params;
-        await mayReadWholeGame(await auth.fromHeader(request.headers.authorization), tableId, 'log');
-        return { events: await host.events(tableId) };
+        const caller = await auth.fromHeader(request.headers.authorization);
+        await mayReadWholeGame(caller, tableId, 'log');
+        const events = await host.events(tableId);
+        return { events: caller.kind === 'admin' ? events : events.map(withoutTenure) };
       },
     );
 
@@ -239,4 +244,11 @@ function botSeatsOf(game: keyof typeof GAMES, bots: CreateTableBody['bots'] & ob
     chosen.set(seat, kind);
   }
   return chosen;
+}
+
+/** A seat's tenure is the hash of its token: it stays in the log for the operator, and out of what anyone else reads. */
+function withoutTenure(event: StoredEvent): StoredEvent {
+  if (event.type !== 'seat.joined' || typeof event.data !== 'object' || event.data === null || !('holder' in event.data)) return event;
+  const { holder: _holder, ...data } = event.data as Record<string, unknown>;
+  return { ...event, data };
 }
