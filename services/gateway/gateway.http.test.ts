@@ -154,6 +154,18 @@ describe('tables, seats and views over HTTP', () => {
     expect(again.json()).toEqual(record.json());
   });
 
+  it('keeps the token hashes of a finished game’s log for the operator: anyone else reads it without them', async () => {
+    const { app } = service();
+    const tableId = await createTable(app, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] });
+    const ann = await join(app, tableId, 0, 'Ann');
+    expect((await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: bearer(ann) })).statusCode).toBe(200);
+    await waitUntilFinished(app, tableId);
+    const joinedBy = async (headers: Record<string, string>) =>
+      (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers })).json().events.find((event: { data: { player?: { name: string } } }) => event.data.player?.name === 'Ann').data;
+    expect(await joinedBy({})).toEqual({ seat: 0, player: { name: 'Ann', bot: false } });
+    expect(await joinedBy(ADMIN)).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann) });
+  });
+
   it('serves OpenAPI at /docs, metrics at /metrics, and a request id on every answer', async () => {
     const { app } = service();
     await createTable(app, { game: 'antiCupid', bots: [0, 1, 2, 3, 4], turnSeconds: 30 });
