@@ -183,6 +183,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const refusal = refusalOf(error);
     if (refusal !== null) {
       request.log.info({ refusal: refusal.error }, refusal.message);
+      // Unavailable is for now only (a table between owners, imports all busy): say when to come back.
+      if (refusal.error === 'unavailable' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
       return reply.code(STATUS_OF[refusal.error]).send(refusal);
     }
     request.log.error({ err: error }, 'request failed');

@@ -62,6 +62,7 @@ describe('the lobby', () => {
     const full = await create(app, { game: 'sevenSuitors' }, '10.0.0.3');
     expect(full.statusCode).toBe(503);
     expect(full.json()).toEqual({ error: 'unavailable', message: 'the service has 3 tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later' });
+    expect(full.headers['retry-after']).toBe('1');
     // A table that fills starts, and makes room.
     for (let seat = 0; seat < 4; seat++) {
       expect((await app.inject({ method: 'POST', url: `/api/tables/${first}/seats/${seat}`, payload: { name: `P${seat}` } })).statusCode).toBe(201);

@@ -18,7 +18,7 @@ export function recordRoutes(context: GatewayContext): FastifyPluginAsyncTypebox
           summary: 'Import a game record (docs/record-format.md) as a new table, after verifying it',
           tags: ['records'],
           body: RecordDocument,
-          response: { 201: CreatedTable, 400: ErrorBody, 413: ErrorBody, 422: ErrorBody, 429: ErrorBody },
+          response: { 201: CreatedTable, 400: ErrorBody, 413: ErrorBody, 422: ErrorBody, 429: ErrorBody, 503: ErrorBody },
         },
       },
       async (request, reply) => {
