@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createBotRunner } from '../bots/botRunner.js';
-import { HELD_BY_A_BOT } from '../host/tableHost.js';
+import { HELD_BY_A_BOT } from '../host/tenure.js';
 import { createTurnClock } from '../clock/turnClock.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';

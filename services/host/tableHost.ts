@@ -11,7 +11,7 @@ import type { GameRecord } from '../../machines/record/record.js';
 import type { Occupant, PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { isGameName, parseOptions } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
-import { revealedDealsOf, seatHeldBy } from '../../machines/table/context.js';
+import { revealedDealsOf } from '../../machines/table/context.js';
 import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import {
@@ -23,6 +23,8 @@ import {
 } from '../eventstore/eventStore.js';
 import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from './tableQueues.js';
+import { canonicalEvent } from './canonicalEvent.js';
+import { checkTenure } from './tenure.js';
 import { RecordImports } from './recordImport/recordImports.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
@@ -196,7 +198,7 @@ export class TableHost {
       if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
       }
-      if (holder !== undefined) checkTenure(table, (command as { seat?: unknown } | null)?.seat, holder);
+      if (holder !== undefined) checkTenure(tableId, table.committed.context, (command as { seat?: unknown } | null)?.seat, holder);
       return this.accept(table, command);
     });
   }
@@ -400,24 +402,6 @@ export class TableHost {
   }
 }
 
-/**
- * The holder a bot's move names: the seat must still be a bot's. A person
- * may have taken it between the bot's look and its move.
- */
-export const HELD_BY_A_BOT = 'bot';
-
-/**
- * Refuses a command whose token no longer holds its seat: the seat was left,
- * or taken by someone else since the token was issued.
- */
-function checkTenure(table: LiveTable, seat: unknown, holder: string): void {
-  const { context } = table.committed;
-  const held = holder === HELD_BY_A_BOT ? typeof seat === 'number' && context.occupants[seat]?.bot === true : seatHeldBy(context, seat, holder);
-  if (!held) {
-    throw new TableRefusal('notHolder', `seat ${String(seat)} at table ${table.tableId} is no longer held by this token's player`);
-  }
-}
-
 /** The `hand.revealed` events of the hands scored since the table had revealed `revealedBefore`. */
 function revealedSince(table: LiveTable, revealedBefore: number, at: string): NewEvent[] {
   return revealedDealsOf(table.actor.getSnapshot().context)
@@ -439,31 +423,4 @@ export function statusOf(snapshot: TableSnapshot): TableStatus {
     hand: context.hand === null ? 0 : context.hand.index + 1,
     finished: context.outcome?.finished ?? false,
   };
-}
-
-/**
- * Only the fields an event of its type has go into the log, so a command
- * padded with extra fields cannot smuggle anything into it.
- */
-function canonicalEvent(command: TableEvent): TableEvent {
-  switch (command.type) {
-    case 'seat.joined': {
-      const player = { name: command.player.name, bot: command.player.bot };
-      return command.holder === undefined ? { type: command.type, seat: command.seat, player } : { type: command.type, seat: command.seat, player, holder: command.holder };
-    }
-    case 'seat.left':
-      return { type: command.type, seat: command.seat };
-    case 'hand.dealt': {
-      const { deal, roles, fairness } = command;
-      return fairness === undefined
-        ? { type: command.type, deal, roles }
-        : { type: command.type, deal, roles, fairness: { scheme: fairness.scheme, commitment: fairness.commitment, seed: fairness.seed } };
-    }
-    case 'cards.passed':
-      return { type: command.type, seat: command.seat, passes: command.passes.map(({ to, card }) => ({ to, card })) };
-    case 'card.played':
-      return { type: command.type, seat: command.seat, card: command.card };
-    case 'traitor.accused':
-      return { type: command.type, seat: command.seat, accused: command.accused };
-  }
 }
