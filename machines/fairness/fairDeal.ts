@@ -11,7 +11,7 @@
 import { HEARTS, ONE_CARD, SUITS, inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
 import { shuffle, type Rng } from '../cards/shuffle.js';
 import { GAMES, cardsPerSeat, deckFor, type GameName, type TableOptions } from '../table/options.js';
-import { fromHex, hmacSha256, sha256, toHex } from './sha256.js';
+import { fromHex, hmacWith, keyedHmac, sha256, toHex } from './sha256.js';
 
 export const DEAL_SCHEME = 'hmac-sha256-fisher-yates/1';
 export type DealScheme = typeof DEAL_SCHEME;
@@ -99,21 +99,21 @@ const TWO_TO_32 = 2 ** 32;
  */
 export function seedStream(seed: string): Rng {
   if (!isHex256(seed)) throw new Error('a deal seed is 64 lowercase hex characters');
-  const key = fromHex(seed);
-  let block: DataView = new DataView(new ArrayBuffer(0));
+  const keyed = keyedHmac(fromHex(seed));
+  const counterBytes = new Uint8Array(8);
+  const counterView = new DataView(counterBytes.buffer);
+  let block: Uint32Array = new Uint32Array(0);
   let counter = 0;
   let word = WORDS_PER_BLOCK;
   const nextWord = (): number => {
     if (word === WORDS_PER_BLOCK) {
-      const message = new DataView(new ArrayBuffer(8));
-      message.setUint32(0, Math.floor(counter / TWO_TO_32));
-      message.setUint32(4, counter >>> 0);
-      const digest = hmacSha256(key, new Uint8Array(message.buffer));
-      block = new DataView(digest.buffer, digest.byteOffset, digest.byteLength);
+      counterView.setUint32(0, Math.floor(counter / TWO_TO_32));
+      counterView.setUint32(4, counter >>> 0);
+      block = hmacWith(keyed, counterBytes);
       counter++;
       word = 0;
     }
-    return block.getUint32(4 * word++);
+    return block[word++];
   };
   return {
     next: () => nextWord() / TWO_TO_32,
