@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf } from '../../machines/table/snapshot.js';
+import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
 
 const services: TestService[] = [];
@@ -41,6 +42,18 @@ async function midTrick(started: TestService, tableId: string): Promise<{ at: nu
 }
 
 describe('playing on from an event of a finished game', () => {
+  it('gives the caller’s seat to a stand-in bot when its token cannot be indexed, so the new table is never stuck on a seat nobody can play', async () => {
+    const tokens = createMemorySeatTokens();
+    const started = service({ tokens: { ...tokens, issue: () => Promise.reject(new Error('the token store is down')) } });
+    const tableId = await finishedGame(started);
+    const { at, turn } = await midTrick(started, tableId);
+    const forked = await started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at, seat: turn, name: 'Ada' } });
+    expect(forked.statusCode).toBe(500);
+    const [newTable] = (await started.store.listTables()).map((table) => table.tableId).filter((id) => id !== tableId);
+    const { snapshot } = await started.host.snapshot(newTable);
+    expect(snapshot.context.occupants[turn]).toEqual({ name: 'Bot for Ada', bot: true });
+  });
+
   it('makes a new table where the caller holds the seat asked for, with a token that plays a legal card at once', async () => {
     const started = service();
     const { app } = started;

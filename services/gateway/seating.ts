@@ -14,6 +14,8 @@ import type { Seat } from '../../machines/rules/trick.js';
 import { hashToken, newToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { standInName } from '../host/standIns.js';
 import { GatewayRefusal } from './refusals.js';
+import { isTableRefusal } from '../host/errors.js';
+import { HELD_BY_A_BOT } from '../host/tenure.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
 
@@ -46,7 +48,10 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
           throw new GatewayRefusal('notNow', `seat ${seat} is played by a bot the table was made with; ${choices}`);
         }
         if (occupant !== null) {
-          await table.submit({ type: 'seat.left', seat });
+          // Only if the bot still holds it: through another gateway someone may have taken the seat meanwhile.
+          await table.submit({ type: 'seat.left', seat }, HELD_BY_A_BOT).catch((error: unknown) => {
+            throw isTableRefusal(error) && error.kind === 'notHolder' ? new GatewayRefusal('notNow', `seat ${seat} was taken by someone else just now`) : error;
+          });
           watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
         }
         // The seat and its tenure (the token's hash) are one event; the token store only indexes it. The token is

@@ -16,6 +16,7 @@ import { GAMES } from '../../machines/table/options.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
+import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { standInName } from './standIns.js';
 import { isMachineEvent, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
 
@@ -87,6 +88,11 @@ export function checkForkPoint(tableId: string, original: { version: number; sna
       'notNow',
       `the game is not over; table ${tableId} can be played on from any event once its game is over (it is in ${phaseOf(original.snapshot)})`,
     );
+  }
+  // A fork copies the log up to its point: bounded as an import is.
+  const hands = original.snapshot.context.handResults.length;
+  if (hands > MAX_IMPORT_HANDS) {
+    throw new TableRefusal('malformed', `table ${tableId} played ${hands} hands; only games of at most ${MAX_IMPORT_HANDS} hands can be played on from`);
   }
   if (!Number.isInteger(at) || at < 1) throw new TableRefusal('malformed', `at must be a whole number from 1 (the event to play on from), not ${JSON.stringify(at)}`);
   if (at > original.version) {

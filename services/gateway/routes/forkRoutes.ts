@@ -4,6 +4,7 @@
  * every seat, and the caller in the seat they ask for.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { standInName } from '../../host/standIns.js';
 import { hashToken, newToken } from '../../tokens/seatTokens.js';
 import type { GatewayContext } from '../context.js';
 import { GatewayRefusal } from '../refusals.js';
@@ -39,8 +40,16 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
         }
         // The seat is the caller's from the new table's first append, with the token's tenure, so no bot moves for it first.
         const token = newToken();
-        const accepted = await feed.forkTable(tableId, { at, taker: { seat, name, holder: hashToken(token) } });
-        await tokens.issue({ tableId: accepted.tableId, seat }, token);
+        const holder = hashToken(token);
+        const accepted = await feed.forkTable(tableId, { at, taker: { seat, name, holder } });
+        try {
+          await tokens.issue({ tableId: accepted.tableId, seat }, token);
+        } catch (error) {
+          // The caller never gets the token: the seat goes back to a stand-in bot rather than wait for nobody.
+          await feed.submit(accepted.tableId, { type: 'seat.left', seat }, 'player', holder);
+          await feed.submit(accepted.tableId, { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } }, 'player');
+          throw error;
+        }
         return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version, seat, token });
       },
     );

@@ -22,6 +22,7 @@ export class RecordImports {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private timer: NodeJS.Timeout | undefined;
 
   prepare(document: unknown): Promise<ImportPlan> {
     if (this.pending.size >= MAX_PENDING_IMPORTS) {
@@ -37,15 +38,22 @@ export class RecordImports {
         reject(new TableRefusal('invalidRecord', 'the record cannot be read: it is nested too deeply to be a game record'));
         return;
       }
-      const timer = setTimeout(() => void this.restart(`an import took over ${IMPORT_TIMEOUT_MS / 1000} s and was stopped`), IMPORT_TIMEOUT_MS);
-      timer.unref();
-      const settle = () => clearTimeout(timer);
-      this.pending.set(id, {
-        resolve: (plan) => (settle(), resolve(plan)),
-        reject: (error) => (settle(), reject(error)),
-      });
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.armTimer();
       worker.ref();
     });
+  }
+
+  /**
+   * Times the import the worker is on: the oldest pending one, since it
+   * takes them in order. Re-armed as each finishes, so waiting in line
+   * does not count against an import.
+   */
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    if (this.pending.size === 0) return;
+    this.timer = setTimeout(() => void this.restart(`an import took over ${IMPORT_TIMEOUT_MS / 1000} s and was stopped`), IMPORT_TIMEOUT_MS);
+    this.timer.unref();
   }
 
   /** Stops a worker stuck on an import: every import under way is refused, and the next starts a new worker. */
@@ -59,6 +67,7 @@ export class RecordImports {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
+    this.failAll(new TableRefusal('busy', 'the service is stopping; import the record again once it is back'));
     await worker?.terminate();
   }
 
@@ -71,10 +80,13 @@ export class RecordImports {
       this.pending.delete(id);
       // An idle worker must not keep the process alive.
       if (this.pending.size === 0) worker.unref();
+      this.armTimer();
       if (error !== undefined) waiting?.reject(new Error(`preparing an import failed: ${error}`));
       else waiting?.resolve(plan!);
     });
-    worker.on('error', (error) => this.failAll(error));
+    worker.on('error', (error) => {
+      if (this.worker === worker) this.failAll(error);
+    });
     worker.on('exit', () => {
       if (this.worker !== worker) return;
       this.worker = null;
@@ -87,5 +99,6 @@ export class RecordImports {
   private failAll(error: Error): void {
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
+    clearTimeout(this.timer);
   }
 }
