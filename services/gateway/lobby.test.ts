@@ -112,6 +112,8 @@ describe('the lobby', () => {
       [older, true],
     ]);
     expect((await lobby(app, '/recent?limit=1&page=2')).body.tables[0].tableId).toBe(older);
+    // Each entry says when its last event happened; the newer game ended no earlier than the older.
+    expect(Date.parse(recent.tables[0].lastEventAt)).toBeGreaterThanOrEqual(Date.parse(recent.tables[1].lastEventAt));
     await waitFor(async () => (await lobby(app)).body.total === 1, 'the finished games to leave the lobby');
     expect((await lobby(app)).body.tables[0].tableId).toBe(open);
   });

@@ -36,6 +36,8 @@ export interface LobbyTable {
   readonly hand: number;
   readonly finished: boolean;
   readonly version: number;
+  /** When the table's last event happened (ISO time): how fresh a table is, or when a game ended. */
+  readonly lastEventAt: string;
 }
 
 export interface LobbyPage {
@@ -264,7 +266,7 @@ function paged(all: readonly TableSummary[], page: number, limit: number): Lobby
   return { tables, page, pages, total: all.length };
 }
 
-function lobbyTable({ tableId, version, status }: TableSummary): LobbyTable {
+function lobbyTable({ tableId, version, status, lastEventAt }: TableSummary): LobbyTable {
   return {
     tableId,
     game: status?.game ?? 'unknown',
@@ -273,5 +275,6 @@ function lobbyTable({ tableId, version, status }: TableSummary): LobbyTable {
     hand: (status?.hand as number | undefined) ?? 0,
     finished: status?.finished === true,
     version,
+    lastEventAt,
   };
 }

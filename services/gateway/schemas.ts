@@ -70,6 +70,7 @@ export const LobbyEntry = Type.Object({
   hand: Type.Integer({ description: 'the hand in play, from 1; 0 before the first deal' }),
   finished: Type.Boolean(),
   version: Type.Integer(),
+  lastEventAt: Type.String({ description: 'when the table\'s last event happened (ISO time)' }),
 });
 export const Lobby = Type.Object({
   tables: Type.Array(LobbyEntry),

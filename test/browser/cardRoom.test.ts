@@ -163,6 +163,7 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     const row = (tableId: string) => page.locator(`tr[data-table="${tableId}"]`);
     await settle(() => row(waiting).locator('.state').textContent()).toBe('Waiting for players: 1 open seat');
     await settle(() => row(playing).locator('.state').textContent()).toMatch(/^Playing tricks · hand 1 of 5$/);
+    expect(await row(playing).locator('.when').textContent()).toMatch(/^last move (just now|\d+ min ago)$/);
     expect(await row(playing).textContent()).toContain('Bo');
     expect(await page.locator('.table-list').textContent()).not.toMatch(/trickPlay|seating|passing/);
 

@@ -15,6 +15,8 @@ export interface LobbyTable {
   readonly hand: number;
   readonly finished: boolean;
   readonly version: number;
+  /** ISO time of the table's last event. */
+  readonly lastEventAt: string;
 }
 
 export type BotKind = 'heuristic' | 'random';

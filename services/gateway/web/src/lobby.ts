@@ -179,6 +179,16 @@ function stateWords(table: LobbyTable): string {
   return `${phaseWords(table.phase)}${table.hand > 0 ? ` · ${handProgress(table.hand, table.game, options)}` : ''}`;
 }
 
+/** "just now", "5 min ago", "2 h ago", "3 days ago": how long since an ISO time. */
+export function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(seconds) || seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86_400);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}
+
 function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: number) => void): HTMLElement {
   return h(
     'div',
@@ -197,7 +207,15 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
           return h(
             'tr',
             { 'data-table': table.tableId, class: isMyTable(table.tableId) ? 'mine' : '' },
-            h('td', {}, h('strong', {}, gameTitle(table.game)), h('br'), h('code', { class: 'muted small' }, table.tableId)),
+            h(
+              'td',
+              {},
+              h('strong', {}, gameTitle(table.game)),
+              h('br'),
+              h('code', { class: 'muted small' }, table.tableId),
+              h('br'),
+              h('span', { class: 'muted small when' }, `${table.finished ? 'ended' : 'last move'} ${timeAgo(table.lastEventAt)}`),
+            ),
             h('td', { class: 'state' }, stateWords(table)),
             h('td', {}, players.length === 0 ? h('span', { class: 'muted' }, 'bots only') : players.join(', ')),
             h(
