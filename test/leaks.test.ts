@@ -60,7 +60,7 @@ const CONFIGS: readonly Config[] = [
 const GAMES_PER_CONFIG = Number(process.env.LEAK_GAMES ?? 2);
 /** A client seat probes the service (wrong cards, HTTP views, replays; every other time the lobby, log and record) before every PROBE_EVERY-th move. */
 const PROBE_EVERY = 5;
-const LOBBY_FIELDS = ['finished', 'game', 'hand', 'openSeats', 'phase', 'tableId', 'version'];
+const LOBBY_FIELDS = ['finished', 'game', 'hand', 'lastEventAt', 'openSeats', 'phase', 'tableId', 'version'];
 
 /** Everything the clients of one table received, to be judged against its log once the game is over. */
 class Transcript {

@@ -43,7 +43,7 @@ describe('tables, seats and views over HTTP', () => {
     const { app } = service();
     const tableId = await createTable(app, { game: 'sevenSuitors', bots: [1, { seat: 2, kind: 'random' }], turnSeconds: 60 });
     let lobby = (await app.inject({ method: 'GET', url: '/api/tables' })).json();
-    expect(lobby.tables).toEqual([{ tableId, game: 'sevenSuitors', phase: 'seating', openSeats: [0, 3], hand: 0, finished: false, version: 3 }]);
+    expect(lobby.tables).toEqual([{ tableId, game: 'sevenSuitors', phase: 'seating', openSeats: [0, 3], hand: 0, finished: false, version: 3, lastEventAt: expect.any(String) }]);
 
     const ann = await join(app, tableId, 0, 'Ann');
     const bob = await join(app, tableId, 3, 'Bob');

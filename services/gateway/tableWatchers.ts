@@ -5,6 +5,7 @@
  * client resuming from the last version it saw gets no duplicate.
  */
 import type { Seat } from '../../machines/rules/trick.js';
+import { seatHeldBy } from '../../machines/table/context.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
@@ -13,6 +14,8 @@ import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
   readonly viewer: Viewer;
+  /** A seat's socket: the hash of the token it was opened with, which must still hold the seat for each view. */
+  readonly holder?: string;
   /** The last version this socket was sent (or told it has); only later ones are sent. */
   lastVersion: number;
   send(text: string): void;
@@ -66,6 +69,12 @@ export class TableWatchers {
   /** Sends one watcher the change, unless it already has that version or a later one. */
   deliver(change: TableChange, watcher: Watcher, rendered = new Map<Viewer, string>()): void {
     if (change.version <= watcher.lastVersion) return;
+    // A seat that changed hands before this socket was listed here escaped dismissSeat: its view is someone else's now.
+    if (typeof watcher.viewer === 'number' && watcher.holder !== undefined && !seatHeldBy(change.snapshot.context, watcher.viewer, watcher.holder)) {
+      const occupant = change.snapshot.context.occupants[watcher.viewer];
+      watcher.close(SEAT_CHANGED_HANDS, occupant === null || occupant.bot ? `seat ${watcher.viewer} was left` : `seat ${watcher.viewer} changed hands`);
+      return;
+    }
     let text = rendered.get(watcher.viewer);
     if (text === undefined) {
       text = JSON.stringify(viewMessage(change, viewFor(change.snapshot, watcher.viewer), activeStatesOf(change.snapshot)));

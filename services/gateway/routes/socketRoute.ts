@@ -78,7 +78,13 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         const send = (text: string) => {
           if (socket.readyState === WebSocket.OPEN) socket.send(text);
         };
-        const watcher = { viewer, lastVersion: after ?? 0, send, close: (code: number, reason: string) => socket.close(code, reason) };
+        const watcher = {
+          viewer,
+          ...(grant === null ? {} : { holder: grant.holder }),
+          lastVersion: after ?? 0,
+          send,
+          close: (code: number, reason: string) => socket.close(code, reason),
+        };
         const unwatch = watchers.watch(tableId, watcher);
         metrics.socketOpened(role);
         // A client that stops answering pings (a dropped connection) is let go.
