@@ -4,21 +4,12 @@
  * are bots a person may take; an unfinished game, a bad body and a client
  * over its limit are refused, and make no table.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
-import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
+import { ADMIN, bearer, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
 
-const services: TestService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-function service(options?: Parameters<typeof startService>[0]): TestService {
-  const started = startService(options);
-  services.push(started);
-  return started;
-}
+const service = servicesClosedAfterEach();
 
 async function createTable(started: TestService, body: object): Promise<string> {
   const response = await started.app.inject({ method: 'POST', url: '/api/tables', payload: body });

@@ -2,22 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUIT_DECK } from '../../machines/cards/card.js';
-import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
+import { ADMIN, bearer, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const services: TestService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-function service(options?: Parameters<typeof startService>[0]): TestService {
-  const started = startService(options);
-  services.push(started);
-  return started;
-}
+const service = servicesClosedAfterEach();
 
 async function createTable(app: TestService['app'], body: object): Promise<string> {
   const response = await app.inject({ method: 'POST', url: '/api/tables', payload: body });

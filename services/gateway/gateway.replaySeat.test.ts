@@ -3,14 +3,11 @@
  * seat's own view from viewFor; refused during play and for a seat the table
  * has not.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { viewFor } from '../../machines/view.js';
-import { ADMIN, startService, waitFor, type TestService } from './testKit.js';
+import { ADMIN, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
 
-const services: TestService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
+const startService = servicesClosedAfterEach();
 
 async function createTable(service: TestService, body: object): Promise<string> {
   const response = await service.app.inject({ method: 'POST', url: '/api/tables', payload: body });
@@ -27,7 +24,6 @@ async function finishedGame(service: TestService): Promise<string> {
 describe('a replay as one seat saw it', () => {
   it("answers that seat's own view at the event, from the same view function as live play", async () => {
     const service = startService();
-    services.push(service);
     const tableId = await finishedGame(service);
     const events = await service.host.events(tableId);
     // Mid-trick: a seat to play has legal cards, which only its own view shows.
@@ -48,7 +44,6 @@ describe('a replay as one seat saw it', () => {
 
   it('is refused while the game is in play (409), and for a seat the table has not (400), changing nothing', async () => {
     const service = startService();
-    services.push(service);
     const playing = await createTable(service, { game: 'antiCupid', bots: [1, 2, 3, 4] });
     const during = await service.app.inject({ method: 'GET', url: `/api/tables/${playing}/replay?at=1&seat=1` });
     expect(during.statusCode).toBe(409);

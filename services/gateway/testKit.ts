@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { revealedDealsOf, type TableInput } from '../../machines/table/context.js';
 import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
@@ -55,6 +55,22 @@ export function startService(
       await app.close();
       await host.close();
     },
+  };
+}
+
+/**
+ * Starts services for one test at a time and closes them after each test:
+ * call it at a test file's top level.
+ */
+export function servicesClosedAfterEach(): (options?: Parameters<typeof startService>[0]) => TestService {
+  const services: TestService[] = [];
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((service) => service.close()));
+  });
+  return (options) => {
+    const started = startService(options);
+    services.push(started);
+    return started;
   };
 }
 

@@ -57,19 +57,24 @@ export async function sitAt(tableId: string, seat: number, name: string): Promis
 }
 
 /** The page an invite link opens: which table, which seat, a name, and "Take the seat". */
+/** The name typed in `input`, or null after saying in `message` that one is needed. */
+export function nameFrom(input: HTMLInputElement, message: HTMLElement): string | null {
+  const name = input.value.trim();
+  if (name !== '') return name;
+  message.textContent = 'Enter your name: the other players see it at the table.';
+  message.hidden = false;
+  input.focus();
+  return null;
+}
+
 export function showJoin(root: HTMLElement, tableId: string, seat: number): () => void {
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
   const nameInput = h('input', { id: 'join-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
   const about = h('p', { class: 'muted' }, 'Loading the table…');
   const submit = async (event: Event) => {
     event.preventDefault();
-    const name = nameInput.value.trim();
-    if (name === '') {
-      message.textContent = 'Enter your name: the other players see it at the table.';
-      message.hidden = false;
-      nameInput.focus();
-      return;
-    }
+    const name = nameFrom(nameInput, message);
+    if (name === null) return;
     try {
       await sitAt(tableId, seat, name);
     } catch (error) {

@@ -7,6 +7,7 @@
 import type { TableView } from '../../../../machines/view.js';
 import { api } from './api.js';
 import { h } from './dom.js';
+import { nameFrom } from './invites.js';
 import { openModal } from './modal.js';
 import { holdSeat, playerName, rememberPlayerName } from './seatTokens.js';
 import { shortName } from './words.js';
@@ -35,13 +36,8 @@ export function playOnFrom(tableId: string, at: number, view: TableView, seat: n
   });
   cancel.addEventListener('click', () => modal.close());
   start.addEventListener('click', () => {
-    const name = nameInput.value.trim();
-    if (name === '') {
-      message.textContent = 'Enter your name: the other players see it at the table.';
-      message.hidden = false;
-      nameInput.focus();
-      return;
-    }
+    const name = nameFrom(nameInput, message);
+    if (name === null) return;
     start.disabled = true;
     api.fork(tableId, at, Number(seatSelect.value), name).then(
       (forked) => {
