@@ -118,4 +118,15 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect(again).toEqual({ taken: true, fresh: true });
     await a.stop(true);
   });
+
+  it('checks a claim without rejecting when NATS cannot be asked (a worker fires the check and goes on)', async () => {
+    const own = await connect({ servers: nats.urls });
+    const logged: string[] = [];
+    const a = await TableLeases.start({ buckets: await openLeaseBuckets(own, TTL_MS), workerId: 'a-cut-off', ttlMs: TTL_MS, onLost: () => undefined, log: (line) => logged.push(line) });
+    await a.take('t-cut-off');
+    await own.close();
+    await expect(a.verify('t-cut-off')).resolves.toBeUndefined();
+    expect(logged.some((line) => line.includes('could not check its claim on t-cut-off'))).toBe(true);
+    await a.stop(false);
+  });
 });

@@ -27,7 +27,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
-import { Kvm, KvWatchInclude, type KV } from '@nats-io/kv';
+import { Kvm, KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 
 /** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
@@ -207,11 +207,21 @@ export class TableLeases implements TableOwnership {
     return life !== null && life.operation === 'PUT' && life.string() === claim.incarnation;
   }
 
-  /** Checks the table's claim now; if it is no longer this life's, the table is given up at once. */
+  /**
+   * Checks the table's claim now; if it is no longer this life's, the table
+   * is given up at once. Never rejects: callers fire it and go on, and with
+   * NATS away the fence on appends still holds until the next check.
+   */
   async verify(tableId: string): Promise<void> {
     const revision = this.held.get(tableId);
     if (revision === undefined) return;
-    const entry = await this.claims.get(tableId);
+    let entry: KvEntry | null;
+    try {
+      entry = await this.claims.get(tableId);
+    } catch (error) {
+      this.log(`${this.workerId}: could not check its claim on ${tableId} (${(error as Error).message})`);
+      return;
+    }
     if (this.held.get(tableId) === revision && (entry === null || entry.revision !== revision)) {
       this.lose(tableId, 'its claim on the table was changed by someone else');
     }
