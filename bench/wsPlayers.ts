@@ -22,6 +22,7 @@ import type { Action, AwaitedAction } from '../machines/table/refusal.js';
 import { GAMES, type GameName } from '../machines/table/options.js';
 import type { TableView } from '../machines/view.js';
 import type { CommandBody } from '../services/gateway/schemas.js';
+import type { ServerMessage } from '../services/gateway/socketProtocol.js';
 import { sleep } from './gatewayProcess.js';
 
 /** The gateway's limits (docs/api.md) and the players' own pace, kept under them. */
@@ -368,11 +369,6 @@ function requestJson({ port, method, path, localAddress, body, token }: { port: 
 }
 
 // --- the bots: one socket per seat ---
-type ServerMessage =
-  | { type: 'view'; version: number; view: TableView }
-  | { type: 'accepted'; id: string | number | null; version: number }
-  | { type: 'refused'; id: string | number | null; error: string; message: string };
-
 function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
 }

@@ -19,8 +19,9 @@ import { explainRefusal } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
-import { STATUS_OF, type ErrorKind } from '../../services/gateway/refusals.js';
+import { STATUS_OF } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
+import type { ErrorKind, ServerMessage, SocketReply } from '../../services/gateway/socketProtocol.js';
 import { ADMIN, bearer, listen, SocketClient, startService } from '../../services/gateway/testKit.js';
 import { standInName } from '../../services/gateway/seating.js';
 import { hashToken } from '../../services/tokens/seatTokens.js';
@@ -386,8 +387,6 @@ async function closeSockets(table: TableSeats): Promise<void> {
   await Promise.all([...table.sockets, table.spectator].map((socket) => socket?.close()));
 }
 
-type Reply = { type: 'accepted'; id: number | string | null; version: number } | { type: 'refused'; id: number | string | null; error: ErrorKind; message: string };
-
 /**
  * A seat's (or a spectator's) socket that answers each request with its
  * reply, matched by id (messages the gateway cannot read are answered with
@@ -399,7 +398,7 @@ class SeatSocket {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as Reply | { type: 'view' };
+      const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'view') return;
       this.settle(String(message.id), replyAnswer(message));
     });
@@ -460,7 +459,7 @@ function idOf(payload: string | Buffer, binary: boolean): string {
   }
 }
 
-function replyAnswer(reply: Reply): Answer {
+function replyAnswer(reply: SocketReply): Answer {
   if (reply.type === 'accepted') return { acceptedAt: reply.version, key: 'accepted', status: 200, error: null, message: null, crash: null };
   if (reply.error === 'internal') return crashed(`the socket answered internal: ${reply.message}`);
   const status = STATUS_OF[reply.error] ?? null;

@@ -6,21 +6,7 @@
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, type RefusalKind } from '../host/errors.js';
 import { isTableUnavailable } from '../bus/protocol.js';
-
-export type ErrorKind =
-  | 'badRequest'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'unknownTable'
-  | 'notFound'
-  | 'notNow'
-  | 'tooLarge'
-  | 'malformed'
-  | 'illegal'
-  | 'invalidRecord'
-  | 'rateLimited'
-  | 'unavailable'
-  | 'internal';
+import type { ErrorKind } from './socketProtocol.js';
 
 export interface RefusalBody {
   readonly error: ErrorKind;

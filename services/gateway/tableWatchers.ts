@@ -10,6 +10,7 @@ import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { SEAT_CHANGED_HANDS } from './seating.js';
+import type { ViewMessage } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
@@ -20,15 +21,6 @@ export interface Watcher {
   lastVersion: number;
   send(text: string): void;
   close(code: number, reason: string): void;
-}
-
-export interface ViewMessage {
-  readonly type: 'view';
-  readonly version: number;
-  readonly view: TableView;
-  readonly turnDeadline: string | null;
-  /** The statechart states the table is in (ids of the diagram's states), from the same snapshot as the view. */
-  readonly activeStates: readonly string[];
 }
 
 export function viewMessage(change: TableChange, view: TableView, activeStates = activeStatesOf(change.snapshot)): ViewMessage {

@@ -13,8 +13,9 @@ import { heldSeatOf, seatOf } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { TokenBucket } from '../rateLimit.js';
-import { GatewayRefusal, refusalOf, type ErrorKind } from '../refusals.js';
+import { GatewayRefusal, refusalOf } from '../refusals.js';
 import { SocketSlots } from '../socketSlots.js';
+import type { CommandId, SocketReply } from '../socketProtocol.js';
 import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
 import { compileChecker } from '../validation.js';
 
@@ -24,10 +25,6 @@ const HEARTBEAT_MS = 30_000;
 
 const messageChecker = compileChecker(SocketMessage);
 const commandChecker = compileChecker(CommandBody);
-
-type Reply =
-  | { type: 'accepted'; id: string | number | null; version: number }
-  | { type: 'refused'; id: string | number | null; error: ErrorKind; message: string };
 
 export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, auth, watchers, metrics } = context;
@@ -134,7 +131,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           void answer(grant, data, isBinary).then((reply) => send(JSON.stringify(reply)));
         });
 
-        async function answer(grant: SeatHold | null, data: RawData, isBinary: boolean): Promise<Reply> {
+        async function answer(grant: SeatHold | null, data: RawData, isBinary: boolean): Promise<SocketReply> {
           let message: unknown;
           try {
             if (isBinary) throw new Error('binary');
@@ -163,12 +160,12 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
   };
 }
 
-function refused(id: string | number | null, error: unknown): Reply {
+function refused(id: CommandId, error: unknown): SocketReply {
   const refusal = refusalOf(error) ?? { error: 'internal' as const, message: 'the service failed; the operator can find it in the log' };
   return { type: 'refused', id, error: refusal.error, message: refusal.message };
 }
 
-function idOf(message: unknown): string | number | null {
+function idOf(message: unknown): CommandId {
   const id = (message as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -6,6 +6,9 @@ import type { Card, Suit } from '../../../../machines/cards/card.js';
 import type { Pass } from '../../../../machines/table/context.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
+import type { VersionedView } from '../../socketProtocol.js';
+
+export type { VersionedView };
 
 export interface LobbyTable {
   readonly tableId: string;
@@ -40,15 +43,6 @@ export interface SeatTaken {
   readonly tableId: string;
   readonly seat: number;
   readonly token: string;
-}
-
-export interface VersionedView {
-  readonly version: number;
-  readonly view: TableView;
-  /** When the turn clock runs out for the seats awaited (ISO time); null without a clock. */
-  readonly turnDeadline: string | null;
-  /** The statechart states the table is in: the ids of the diagram's states to highlight. */
-  readonly activeStates: readonly string[];
 }
 
 /** What each seat saw of its own hand, shown in a replay once the game is over. */

@@ -2,6 +2,7 @@
  * A table's live views over the WebSocket. After a drop it reconnects with
  * `after` = the last version seen, so it misses no change and sees none twice.
  */
+import type { ServerMessage } from '../../socketProtocol.js';
 import { socketUrl, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
@@ -15,12 +16,6 @@ export interface LiveHandlers {
 }
 
 const SEAT_CHANGED_HANDS = 4001;
-
-type ServerMessage =
-  | ({ type: 'view' } & VersionedView)
-  | { type: 'accepted'; id: string; version: number }
-  | { type: 'refused'; id: string; error: string; message: string }
-  | { type: string; message?: string };
 
 const MAX_DELAY_MS = 5_000;
 
@@ -43,12 +38,12 @@ export function followTable(tableId: string, token: string | null, after: number
     });
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as ServerMessage;
-      if (message.type === 'view' && 'view' in message) {
+      if (message.type === 'view') {
         if (message.version <= lastVersion && !first) return;
         first = false;
         lastVersion = message.version;
         handlers.onView({ version: message.version, view: message.view, turnDeadline: message.turnDeadline, activeStates: message.activeStates });
-      } else if (message.type === 'refused' && typeof message.message === 'string') {
+      } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
       }
     });

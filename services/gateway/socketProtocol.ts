@@ -1,0 +1,64 @@
+/**
+ * What a table's socket carries (docs/api.md, "WebSocket"), declared once:
+ * the gateway sends these, and the web client, the drivers (drivers/) and
+ * the tests read them. Types only, so the web client can import it without
+ * bundling any of the service (test/browser/webBuild.test.ts checks that).
+ *
+ * The client's one message, `{ type: "command", id, command }`, is checked
+ * at the gateway by the `SocketMessage` schema (schemas.ts).
+ */
+import type { TableView } from '../../machines/view.js';
+
+/** The kind of every refusal, over HTTP (`{ error, message }`, with its status) and on a socket. */
+export type ErrorKind =
+  | 'badRequest'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unknownTable'
+  | 'notFound'
+  | 'notNow'
+  | 'tooLarge'
+  | 'malformed'
+  | 'illegal'
+  | 'invalidRecord'
+  | 'rateLimited'
+  | 'unavailable'
+  | 'internal';
+
+/** A viewer's view of the table as of `version`: a socket's view message, and the answer of GET .../view. */
+export interface VersionedView {
+  readonly version: number;
+  readonly view: TableView;
+  /** When the turn clock runs out for the seats awaited (ISO time); null without a clock. */
+  readonly turnDeadline: string | null;
+  /** The statechart states the table is in (ids of the diagram's states), from the same snapshot as the view. */
+  readonly activeStates: readonly string[];
+}
+
+/** Sent at once and after every change. */
+export interface ViewMessage extends VersionedView {
+  readonly type: 'view';
+}
+
+/** The id the client gave its command, echoed in the reply; null when the message could not be read. */
+export type CommandId = string | number | null;
+
+export interface AcceptedReply {
+  readonly type: 'accepted';
+  readonly id: CommandId;
+  /** The version of the change the command made (its last event). */
+  readonly version: number;
+}
+
+export interface RefusedReply {
+  readonly type: 'refused';
+  readonly id: CommandId;
+  readonly error: ErrorKind;
+  readonly message: string;
+}
+
+/** The answer to a client's command. */
+export type SocketReply = AcceptedReply | RefusedReply;
+
+/** Every message the gateway sends on a table's socket. */
+export type ServerMessage = ViewMessage | SocketReply;
