@@ -1,12 +1,11 @@
 /**
  * The JetStream event store against real nats-server processes: the shared
  * contract on one server, what only JetStream does (one message per append,
- * several processes on one stream, the index checked against the log), and
- * a 3-node cluster losing its stream leader. Without nats-server these tests
+ * several processes on one stream, listing tables from their last messages),
+ * and a 3-node cluster losing its stream leader. Without nats-server these tests
  * fail (startLocalNats says what to install); they are never skipped.
  */
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -50,40 +49,34 @@ function freshNames(): Required<Pick<JetStreamEventStoreOptions, 'streamName' | 
 }
 
 async function deleteAll(layout: JetStreamLayout): Promise<void> {
-  for (const stream of [layout.streamName, `KV_${layout.tablesBucket}`, `KV_${layout.snapshotsBucket}`]) {
+  for (const stream of [layout.streamName, `KV_${layout.snapshotsBucket}`]) {
     await jsm.streams.delete(stream).catch(() => undefined);
   }
 }
 
-for (const [name, options] of [
-  ['jetstream', {}],
-  ['jetstream with the tables bucket', { tableIndex: true }],
-] as const) {
-  let layout: JetStreamLayout | undefined;
-  describeEventStoreContract(
-    name,
-    async () => {
-      const names = freshNames();
-      layout = jetstreamLayout(names);
-      return openJetStreamEventStore({ servers: nats.urls, ...names, ...options });
-    },
-    async () => {
-      if (layout !== undefined) await deleteAll(layout);
-    },
-  );
-}
+let contractLayout: JetStreamLayout | undefined;
+describeEventStoreContract(
+  'jetstream',
+  async () => {
+    const names = freshNames();
+    contractLayout = jetstreamLayout(names);
+    return openJetStreamEventStore({ servers: nats.urls, ...names });
+  },
+  async () => {
+    if (contractLayout !== undefined) await deleteAll(contractLayout);
+  },
+);
 
 /** Opens `count` stores (as separate processes would) on one fresh stream, runs `body`, closes and deletes. */
 async function withStores(
   count: number,
   body: (stores: EventStore[], layout: JetStreamLayout) => Promise<void>,
-  options: JetStreamEventStoreOptions = {},
 ): Promise<void> {
   const names = freshNames();
   const layout = jetstreamLayout(names);
   const stores: EventStore[] = [];
   try {
-    for (let i = 0; i < count; i++) stores.push(await openJetStreamEventStore({ servers: nats.urls, ...names, ...options }));
+    for (let i = 0; i < count; i++) stores.push(await openJetStreamEventStore({ servers: nats.urls, ...names }));
     await body(stores, layout);
   } finally {
     await Promise.all(stores.map((store) => store.close()));
@@ -130,7 +123,7 @@ describe('jetstream event store', () => {
       }
       const seqs = (from: number) => Array.from({ length: appends * 2 - from }, (_, index) => from + index + 1);
       const readers = [
-        writer, // walks 24 messages back, then a consumer fetches the rest
+        writer, // walks 24 messages back, then direct gets fetch the rest
         await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 1_000 }), // walks all the way
         await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 2, consumerTimeoutMs: 1 }), // no consumer in time: walks on
       ];
@@ -219,47 +212,16 @@ describe('jetstream event store', () => {
     });
   });
 
-  it('lists tables from the log when the index lags it, and heals the index', async () => {
-    await withStores(1, async ([store], layout) => {
-      await store.append('t1', [played('a')], 0, status('passing'));
-      await store.append('t1', [played('b')], 1, status('trickPlay'));
-      await store.append('t2', [played('c')], 0, status('passing'));
-      await store.append('t3', [played('d')], 0, status('passing'));
-      await store.listTables();
-      // As if the writer had died between an append and its index write: t1's entry one append behind, t2's gone;
-      // t3's in step but written before entries kept the time of the last event.
-      const kv = await new Kvm(admin).open(layout.tablesBucket);
-      await kv.put('t1', JSON.stringify({ version: 1, appends: 1, streamSeq: 1, status: status('passing') }));
-      await kv.purge('t2');
-      await kv.put('t3', JSON.stringify({ version: 1, appends: 1, streamSeq: 4, status: status('passing') }));
-
-      const expected = [
-        { tableId: 't1', version: 2, lastEventAt: AT, status: status('trickPlay') },
-        { tableId: 't2', version: 1, lastEventAt: AT, status: status('passing') },
-        { tableId: 't3', version: 1, lastEventAt: AT, status: status('passing') },
-      ];
-      expect(await store.listTables()).toEqual(expected);
-      await vi.waitFor(async () => expect((await kv.get('t1'))?.json()).toMatchObject({ version: 2, appends: 2 }));
-      await vi.waitFor(async () => expect((await kv.get('t2'))?.json()).toMatchObject({ version: 1, appends: 1 }));
-      expect(await store.listTables()).toEqual(expected);
-    }, { tableIndex: true });
-  });
-
-  it('lists tables from their last messages when kept without the tables bucket', async () => {
-    await withStores(
-      1,
-      async ([store], layout) => {
-        await store.append('b', [played('a')], 0, status('passing'));
-        await store.append('a', [played('a'), played('b')], 0);
-        await store.append('b', [played('b')], 1);
-        expect(await store.listTables()).toEqual([
-          { tableId: 'a', version: 2, lastEventAt: AT, status: null },
-          { tableId: 'b', version: 2, lastEventAt: AT, status: status('passing') },
-        ]);
-        expect((await jsm.streams.info(`KV_${layout.tablesBucket}`)).state.messages).toBe(0);
-      },
-      { tableIndex: false },
-    );
+  it('lists tables from their last messages', async () => {
+    await withStores(1, async ([store]) => {
+      await store.append('b', [played('a')], 0, status('passing'));
+      await store.append('a', [played('a'), played('b')], 0);
+      await store.append('b', [played('b')], 1);
+      expect(await store.listTables()).toEqual([
+        { tableId: 'a', version: 2, lastEventAt: AT, status: null },
+        { tableId: 'b', version: 2, lastEventAt: AT, status: status('passing') },
+      ]);
+    });
   });
 
   it('keeps everything across close and reopen, and opening is idempotent, even when racing', async () => {

@@ -35,12 +35,6 @@
  *   fetches anchors spread over the subject's range at once and walks back
  *   between them in parallel, checked to form the table's chain. No
  *   consumer (slow to create on R3 with 2.9, and misplaced after a node dies).
- * - KV bucket `<stream>-tables`: per table {version, appends, streamSeq,
- *   status}, written after each append (coalesced, compare-and-set so it
- *   never goes backwards), for listTables. It is an index: listTables checks
- *   it against the stream's per-subject message counts and reads the log
- *   for any table whose entry lags (a writer that died between its append
- *   and the index write).
  * - KV bucket `<stream>-snapshots`: one value per table, newest kept.
  * - subscribe: an ordered consumer on the stream (one filter subject, as 2.9
  *   requires), so listeners hear what any process appended, once stored, in
@@ -86,9 +80,9 @@ export interface JetStreamEventStoreOptions {
   readonly servers?: string | readonly string[];
   /** An open connection to share; close() then leaves it open. */
   readonly connection?: NatsConnection;
-  /** Replicas of the stream and buckets when this store creates them: 1 on one server, 3 on a cluster (default 1). */
+  /** Replicas of the stream and bucket when this store creates them: 1 on one server, 3 on a cluster (default 1). */
   readonly replicas?: number;
-  /** The stream's name (default TABLE_EVENTS); the buckets are named after it. */
+  /** The stream's name (default TABLE_EVENTS); the snapshots bucket is named after it. */
   readonly streamName?: string;
   /** Subject prefix: a table's subject is `<prefix>.<table>.events` (default `tables`). */
   readonly prefix?: string;
@@ -106,15 +100,9 @@ export interface JetStreamEventStoreOptions {
   readonly consumerTimeoutMs?: number;
   /** How long open() keeps retrying while JetStream is not ready (a cluster electing its leader), in ms (default 30000). */
   readonly openTimeoutMs?: number;
-  /**
-   * Keep the tables bucket (a KV entry per table: version and status) written after every append (default
-   * false). Without it an append is one publish instead of two — about twice the throughput — and
-   * listTables reads each table's last message, which carries the same facts, at the same cost.
-   */
-  readonly tableIndex?: boolean;
   /** Called when a subscriber throws; the default writes to stderr. */
   readonly onListenerError?: ListenerErrorHandler;
-  /** Called when a background write (the table index) or the subscription feed fails; the default writes to stderr. */
+  /** Called when the subscription feed keeps failing to start; the default writes to stderr. */
   readonly onBackgroundError?: (error: unknown, what: string) => void;
 }
 
@@ -124,7 +112,6 @@ export interface JetStreamLayout {
   readonly prefix: string;
   /** The subjects the stream captures, `<prefix>.*.events`. */
   readonly filter: string;
-  readonly tablesBucket: string;
   readonly snapshotsBucket: string;
 }
 
@@ -152,7 +139,6 @@ export function jetstreamLayout(options: Pick<JetStreamEventStoreOptions, 'strea
     streamName,
     prefix,
     filter: `${prefix}.*.events`,
-    tablesBucket: `${streamName}-tables`,
     snapshotsBucket: `${streamName}-snapshots`,
   };
 }
@@ -200,26 +186,6 @@ interface DecodedAppend {
   readonly status: TableStatus | null;
 }
 
-/** The table index entry kept in the tables bucket. */
-interface IndexEntry {
-  readonly version: number;
-  readonly appends: number;
-  readonly streamSeq: number;
-  readonly status: TableStatus | null;
-  /** Missing from entries written before it was kept: such an entry is read as lagging (the log says). */
-  readonly lastEventAt?: string;
-}
-
-interface IndexSlot {
-  /** The newest entry not yet written; null when the bucket is in step. */
-  wanted: { readonly head: Head } | null;
-  /** The bucket's revision of this key when known (0: known absent). */
-  revision: number | undefined;
-  /** The `appends` of the entry the bucket holds, when known. */
-  storedAppends: number;
-  running: Promise<void> | null;
-}
-
 class ConfigurationError extends Error {}
 
 export async function openJetStreamEventStore(options: JetStreamEventStoreOptions = {}): Promise<EventStore> {
@@ -243,11 +209,15 @@ export async function openJetStreamEventStore(options: JetStreamEventStoreOption
       const streamInfo = await ensureStream(jsm, layout, replicas);
       const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
       const kvm = new Kvm(nc);
-      // allow_direct off: reads go to each bucket's leader, so a process reads what it has just written.
-      const bucketOptions = { replicas, history: 1, allow_direct: false, storage: StorageType.File };
-      const tables = await kvm.create(layout.tablesBucket, { ...bucketOptions, maxValueSize: maxPayload });
-      const snapshots = await kvm.create(layout.snapshotsBucket, { ...bucketOptions, maxValueSize: maxPayload });
-      return { jsm, tables, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
+      // allow_direct off: reads go to the bucket's leader, so a process reads what it has just written.
+      const snapshots = await kvm.create(layout.snapshotsBucket, {
+        replicas,
+        history: 1,
+        allow_direct: false,
+        storage: StorageType.File,
+        maxValueSize: maxPayload,
+      });
+      return { jsm, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
     });
     return createStore(nc, ownsConnection, layout, options, opened);
   } catch (error) {
@@ -330,7 +300,6 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
 
 interface Opened {
   readonly jsm: JetStreamManager;
-  readonly tables: KV;
   readonly snapshots: KV;
   readonly maxPayload: number;
   readonly lastSeq: number;
@@ -341,14 +310,13 @@ function createStore(
   ownsConnection: boolean,
   layout: JetStreamLayout,
   options: JetStreamEventStoreOptions,
-  { jsm, tables, snapshots, maxPayload, lastSeq }: Opened,
+  { jsm, snapshots, maxPayload, lastSeq }: Opened,
 ): EventStore {
   const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
   const js: JetStreamClient = jetstream(nc, { timeout: requestTimeoutMs });
   const requests = new NatsRequests(nc);
   const retryForMs = options.retryForMs ?? 30_000;
   const walkLimit = options.walkLimit ?? 24;
-  const tableIndex = options.tableIndex ?? false;
   const reportBackground =
     options.onBackgroundError ?? ((error: unknown, what: string) => console.error(`JetStream event store: ${what}:`, error));
   const subscribers = createSubscribers(options.onListenerError);
@@ -362,7 +330,6 @@ function createStore(
   const heads = new Map<string, Head>();
   /** The tail of each table's chain of appends (and snapshot saves) in call order. */
   const chains = new Map<string, Promise<unknown>>();
-  const indexSlots = new Map<string, IndexSlot>();
   /** Everything started and not yet settled, for close(). */
   const inflight = new Set<Promise<unknown>>();
   /** The highest stream sequence this store has seen (at open, in acks, lookups and the feed). */
@@ -505,66 +472,8 @@ function createStore(
         lastEventAt,
       };
       learn(tableId, appended);
-      if (tableIndex) writeIndex(tableId, appended);
       return appended.version;
     }
-  }
-
-  // ---- the table index (tables bucket) ----
-
-  /** Asks for the index entry of `head` to be written; writes for one table coalesce to the newest. */
-  function writeIndex(tableId: string, head: Head, bucketLags = false): void {
-    let slot = indexSlots.get(tableId);
-    if (slot === undefined) {
-      // A table we just created (one append, found empty) has no entry yet: no need to read the bucket first.
-      slot = { wanted: null, revision: head.appends === 1 ? 0 : undefined, storedAppends: 0, running: null };
-      indexSlots.set(tableId, slot);
-    }
-    if (bucketLags) slot.revision = undefined; // what this store knew of the bucket is wrong: read it again
-    if (slot.wanted === null || slot.wanted.head.appends < head.appends) slot.wanted = { head };
-    if (slot.running === null) {
-      const current = slot;
-      current.running = track(drainIndex(tableId, current)).finally(() => {
-        current.running = null;
-      });
-    }
-  }
-
-  async function drainIndex(tableId: string, slot: IndexSlot): Promise<void> {
-    while (slot.wanted !== null) {
-      const { head } = slot.wanted;
-      slot.wanted = null;
-      try {
-        await putIndex(tableId, slot, head);
-      } catch (error) {
-        slot.revision = undefined;
-        // The log has the append; listTables notices the lagging entry and reads the log instead.
-        if (!closed || !isClosedConnection(error)) reportBackground(error, `updating the index entry of table ${tableId}`);
-      }
-    }
-  }
-
-  async function putIndex(tableId: string, slot: IndexSlot, head: Head): Promise<void> {
-    const key = tableToken(tableId);
-    const value = indexValue(head);
-    for (let attempt = 0; attempt < 10; attempt++) {
-      if (slot.revision === undefined) {
-        const entry = await persist(() => tables.get(key));
-        const live = entry !== null && entry.operation === 'PUT';
-        slot.revision = entry?.revision ?? 0;
-        slot.storedAppends = live ? (entry.json<IndexEntry>().appends ?? 0) : 0;
-      }
-      if (slot.storedAppends >= head.appends) return; // the bucket already has this or a later state
-      try {
-        slot.revision = await putIfAt(layout.tablesBucket, key, value, slot.revision);
-        slot.storedAppends = head.appends;
-        return;
-      } catch (error) {
-        if (!isWrongLastSequence(error)) throw error;
-        slot.revision = undefined; // another process wrote it: read and compare again
-      }
-    }
-    throw new Error(`the index entry of table ${tableId} kept changing under this writer`);
   }
 
   /**
@@ -576,24 +485,6 @@ function createStore(
    */
   async function putIfAt(bucket: string, key: string, value: string | Uint8Array, revision: number): Promise<number> {
     return (await persist(() => publishForAck(`$KV.${bucket}.${key}`, value, { lastSubjectSequence: revision }))).seq;
-  }
-
-  async function flushIndex(): Promise<void> {
-    for (;;) {
-      const running = [...indexSlots.values()].map((slot) => slot.running).filter((p) => p !== null);
-      if (running.length === 0) return;
-      await Promise.all(running);
-    }
-  }
-
-  /** The index entries of these tables, as the bucket's leader has them (a few requests in flight at once). */
-  async function readIndex(tokens: readonly string[]): Promise<Map<string, IndexEntry>> {
-    const entries = new Map<string, IndexEntry>();
-    await forEachLimited(tokens, 64, async (token) => {
-      const entry = await persist(() => tables.get(token));
-      if (entry !== null && entry.operation === 'PUT') entries.set(token, entry.json<IndexEntry>());
-    });
-    return entries;
   }
 
   /** Set while direct gets fail (a stream without allow_direct, say): reads then ask the leader only, for a while. */
@@ -855,22 +746,13 @@ function createStore(
 
     async listTables() {
       checkOpen();
-      await flushIndex();
+      // The stream's per-subject message counts name every table that has a log; its last message says the rest.
       const info = await persist(() => jsm.streams.info(streamName, { subjects_filter: layout.filter }));
-      const counts = info.state.subjects ?? {};
-      const tokenOf = (subject: string) => subject.slice(prefix.length + 1, -'.events'.length);
-      const index = tableIndex ? await readIndex(Object.keys(counts).map(tokenOf)) : new Map<string, IndexEntry>();
+      const subjects = Object.keys(info.state.subjects ?? {});
       const summaries = await Promise.all(
-        Object.entries(counts).map(async ([subject, count]): Promise<TableSummary> => {
-          const token = tokenOf(subject);
-          const tableId = tableIdOfToken(token);
-          const entry = index.get(token);
-          if (entry !== undefined && entry.appends === count && entry.lastEventAt !== undefined) {
-            return { tableId, version: entry.version, lastEventAt: entry.lastEventAt, status: entry.status };
-          }
-          // The index lags the log (its writer stopped between the append and the index write): the log says.
+        subjects.map(async (subject): Promise<TableSummary> => {
+          const tableId = tableIdOfToken(subject.slice(prefix.length + 1, -'.events'.length));
           const { head } = await lookup(tableId);
-          if (tableIndex) writeIndex(tableId, head, true);
           return {
             tableId,
             version: head.version,
@@ -945,16 +827,11 @@ function createStore(
       if (closed) return;
       closed = true;
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
-      await flushIndex();
       await feed?.stop();
       requests.close();
       if (ownsConnection) await nc.close();
     },
   };
-}
-
-function indexValue(head: Head): string {
-  return `{"version":${head.version},"appends":${head.appends},"streamSeq":${head.streamSeq},"status":${head.statusJson ?? 'null'},"lastEventAt":${JSON.stringify(head.lastEventAt)}}`;
 }
 
 function decodeAppend(subject: string, seq: number, headers: MsgHdrs | undefined, data: Uint8Array): DecodedAppend {
@@ -972,20 +849,7 @@ function decodeAppend(subject: string, seq: number, headers: MsgHdrs | undefined
   return { streamSeq: seq, prev, first, version, appends, events: body.events, status: body.status ?? null };
 }
 
-/** Runs `work` on every item, at most `limit` at once. */
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 function isWrongLastSequence(error: unknown): boolean {
   // 10071: wrong last sequence; 10164: wrong last sequence, unknown (newer servers).
   return error instanceof JetStreamApiError && (error.code === 10071 || error.code === 10164);
-}
-
-function isClosedConnection(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === 'ClosedConnectionError' || /closed/i.test(String(error));
 }
