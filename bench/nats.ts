@@ -20,7 +20,7 @@ import { nextBotMove } from '../services/bots/botDriver.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
 import { connectToNats } from '../services/bus/natsSettings.js';
 import type { EventStore } from '../services/eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../services/eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import { foldLog } from '../services/host/replay.js';
 import { startLocalNats } from '../services/nats/localNats.js';
 import { measureRawPublishRate, type PublishRate } from '../services/nats/publishRate.js';

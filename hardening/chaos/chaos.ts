@@ -21,7 +21,7 @@ import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
 import type { AcknowledgedCommand } from '../../bench/wsPlayers.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
 import { connectToNats } from '../../services/bus/natsSettings.js';
-import { openJetStreamEventStore } from '../../services/eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
 import { Faults } from './faults.js';

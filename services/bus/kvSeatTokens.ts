@@ -9,7 +9,7 @@
  */
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { tableToken } from '../eventstore/jetstreamEventStore.js';
+import { tableToken } from '../eventstore/jetstream/index.js';
 import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
 import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
 import { TableUnavailable } from './protocol.js';

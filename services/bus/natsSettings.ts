@@ -17,7 +17,7 @@
  */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { jetstreamLayout } from '../eventstore/jetstreamEventStore.js';
+import { jetstreamLayout } from '../eventstore/jetstream/index.js';
 import { DEFAULT_LEASE_TTL_MS } from '../worker/tableLeases.js';
 
 export interface NatsSettings {

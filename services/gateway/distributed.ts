@@ -16,7 +16,7 @@ import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';

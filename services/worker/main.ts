@@ -9,7 +9,7 @@
  * finish and its leases are given up, so other workers take its tables at
  * once.
  */
-import { openJetStreamEventStore } from '../eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
 import { wholeNumberFromEnv } from '../gateway/serve.js';
 import { DEFAULT_IDLE_RELEASE_MS, startTableWorker } from './tableWorker.js';

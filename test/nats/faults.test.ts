@@ -14,7 +14,7 @@ import { decodeReply, encode } from '../../services/bus/protocol.js';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
 import { isVersionConflict, type EventStore, type StoredEvent } from '../../services/eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../../services/eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
 import type { TableOwnership } from '../../services/worker/tableLeases.js';

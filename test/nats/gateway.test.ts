@@ -10,7 +10,7 @@ import pino from 'pino';
 import { verifyRecord } from '../../machines/record/verify.js';
 import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../../services/eventstore/jetstreamEventStore.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
 import type { Gateway } from '../../services/gateway/gateway.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';

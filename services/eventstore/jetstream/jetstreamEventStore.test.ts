@@ -9,10 +9,10 @@ import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jet
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalNats, type LocalNats } from '../nats/localNats.js';
-import { measureRawPublishRate } from '../nats/publishRate.js';
-import { AT, describeEventStoreContract, played } from './eventStore.contract.js';
-import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from './eventStore.js';
+import { startLocalNats, type LocalNats } from '../../nats/localNats.js';
+import { measureRawPublishRate } from '../../nats/publishRate.js';
+import { AT, describeEventStoreContract, played } from '../eventStore.contract.js';
+import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from '../eventStore.js';
 import {
   HEADER_APPEND,
   HEADER_PREV,
@@ -24,7 +24,7 @@ import {
   tableToken,
   type JetStreamEventStoreOptions,
   type JetStreamLayout,
-} from './jetstreamEventStore.js';
+} from './index.js';
 
 let nats: LocalNats;
 let admin: NatsConnection;

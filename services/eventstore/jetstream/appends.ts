@@ -1,0 +1,122 @@
+/**
+ * Appends: optimistic concurrency decided by the server. Each append is
+ * published expecting the stream sequence of the table's last message
+ * (from the table's head), so a stale writer is refused by the server and
+ * gets the typed VersionConflict; two processes can never both append after
+ * one version.
+ *
+ * Appends to one table run one after another in call order (the second
+ * needs the stream sequence the first is given); appends to different
+ * tables are published without waiting for each other's acks.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TableQueues } from '../../host/tableQueues.js';
+import { VersionConflict, type NewEvent, type TableStatus } from '../eventStore.js';
+import { checkAppend, toJson } from '../storeChecks.js';
+import { EMPTY_HEAD, type Head, type TableHeads } from './heads.js';
+import { subjectOfTable, tableToken, type JetStreamLayout } from './layout.js';
+import { isWrongLastSequence, type ServerRequests } from './serverRequests.js';
+import { appendBody, appendHeaders, checkFitsInMessage, eventsJsonOf } from './wireFormat.js';
+
+/**
+ * How often a refused publish is tried again while a fresh look finds the
+ * table where the caller expects it (only this store's head was stale);
+ * another writer racing us each time is reported as a conflict after that.
+ */
+const RETRIES_AFTER_REFUSAL = 3;
+
+interface EncodedAppend {
+  /** The message body with the table's status after the append, checked to fit in one message. */
+  readonly body: (statusJson: string | null) => Uint8Array;
+  readonly count: number;
+  readonly expectedVersion: number;
+  /** Undefined: the table keeps the status of its last message. */
+  readonly statusJson: string | undefined;
+  readonly lastEventAt: string;
+}
+
+export class TableAppends {
+  /** Message ids end with this store's random nonce and a counter: unique across processes without a random draw each. */
+  private readonly msgIdNonce = `${randomBytes(9).toString('base64url')}.`;
+  private msgIdCount = 0;
+
+  constructor(
+    private readonly layout: JetStreamLayout,
+    private readonly server: ServerRequests,
+    private readonly heads: TableHeads,
+    private readonly queues: TableQueues,
+    private readonly maxPayload: number,
+  ) {}
+
+  /** Checks and encodes the append now (throwing what is wrong with it), then queues it after the table's earlier work. */
+  append(tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus): Promise<number> {
+    checkAppend(tableId, events, expectedVersion);
+    const eventsJson = eventsJsonOf(tableId, events);
+    const statusJson = status === undefined ? undefined : toJson(status, `status of table ${tableId}`);
+    const body = (effectiveStatus: string | null) => {
+      const bytes = appendBody(eventsJson, effectiveStatus);
+      checkFitsInMessage(bytes, this.maxPayload, `append to table ${tableId}`, 'one append (all its events) must fit in');
+      return bytes;
+    };
+    body(statusJson ?? null); // refuse an oversized append before it is queued
+    const encoded: EncodedAppend = { body, count: events.length, expectedVersion, statusJson, lastEventAt: events[events.length - 1].at };
+    return this.queues.run(tableId, () => this.publish(tableId, encoded));
+  }
+
+  private async publish(tableId: string, append: EncodedAppend): Promise<number> {
+    const { expectedVersion } = append;
+    let head = this.heads.known(tableId);
+    let fresh = false; // whether `head` was just read from the stream
+    if (head === undefined) {
+      // A table this store has not seen: expect it new when the caller does (the server says if it is not).
+      if (expectedVersion === 0) head = EMPTY_HEAD;
+      else [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
+    }
+    for (let attempt = 0; ; attempt++) {
+      if (head.version !== expectedVersion) {
+        // What we knew may be behind another writer: ask before refusing.
+        if (!fresh) [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
+        if (head.version !== expectedVersion) throw new VersionConflict(tableId, expectedVersion, head.version);
+      }
+      const effectiveStatus = append.statusJson ?? head.statusJson;
+      const payload = append.body(effectiveStatus);
+      const headers = appendHeaders({
+        first: expectedVersion + 1,
+        version: expectedVersion + append.count,
+        appends: head.appends + 1,
+        prev: head.streamSeq,
+      });
+      // One id per (append, expectation): retries of this very publish are deduplicated by the server.
+      const expected = {
+        msgID: `${tableToken(tableId)}/${expectedVersion}/${head.streamSeq}/${this.msgIdNonce}${(++this.msgIdCount).toString(36)}`,
+        lastSubjectSequence: head.streamSeq,
+      };
+      let ack;
+      try {
+        ack = await this.server.publishForAck(subjectOfTable(this.layout, tableId), payload, expected, headers);
+      } catch (error) {
+        if (!isWrongLastSequence(error)) {
+          // No answer even after the retries: the append may or may not be stored.
+          this.heads.forget(tableId);
+          throw error;
+        }
+        // Another writer moved the table on since we last looked. If it is still where the caller expects (our
+        // knowledge was stale, the caller's was not), try again with a fresh expectation and a fresh id.
+        [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
+        if (head.version !== expectedVersion || attempt >= RETRIES_AFTER_REFUSAL) {
+          throw new VersionConflict(tableId, expectedVersion, head.version === expectedVersion ? null : head.version);
+        }
+        continue;
+      }
+      const appended: Head = {
+        version: expectedVersion + append.count,
+        streamSeq: ack.seq,
+        appends: head.appends + 1,
+        statusJson: effectiveStatus,
+        lastEventAt: append.lastEventAt,
+      };
+      this.heads.learn(tableId, appended);
+      return appended.version;
+    }
+  }
+}

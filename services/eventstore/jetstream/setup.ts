@@ -1,0 +1,136 @@
+/**
+ * Opening: the stream and the snapshots bucket are created when missing and
+ * accepted when there, so several processes may open at once; a stream of
+ * that name capturing other subjects is refused.
+ */
+import {
+  DiscardPolicy,
+  JetStreamApiError,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { nanos, type NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import type { JetStreamLayout } from './layout.js';
+import type { JetStreamEventStoreOptions } from './options.js';
+
+/** Long enough that a publish retried through a leader election is still recognised as a duplicate. */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+/** How long opening waits between attempts while JetStream is not ready. */
+const OPEN_RETRY_MS = 500;
+
+/** What is there is not what this store needs: trying again will not help. */
+class ConfigurationError extends Error {}
+
+export interface OpenedStream {
+  readonly jsm: JetStreamManager;
+  readonly snapshots: KV;
+  readonly maxPayload: number;
+  /** The stream's last sequence at open: where a subscriber's feed starts until the store sees more. */
+  readonly lastSeq: number;
+}
+
+export function connectToServers(servers: JetStreamEventStoreOptions['servers']): Promise<NatsConnection> {
+  return connect({
+    servers: serverList(servers),
+    name: 'suitors-eventstore',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    // nats.js would otherwise build an Error, with its stack trace, for every request.
+    noAsyncTraces: true,
+  });
+}
+
+function serverList(servers: JetStreamEventStoreOptions['servers']): string[] {
+  const list = typeof servers === 'string' ? servers.split(',') : [...(servers ?? ['nats://127.0.0.1:4222'])];
+  const trimmed = list.map((server) => server.trim()).filter((server) => server !== '');
+  if (trimmed.length === 0) throw new TypeError('openJetStreamEventStore needs at least one server URL');
+  return trimmed;
+}
+
+/** The stream and the snapshots bucket, retried while JetStream is not ready (a cluster electing its leader). */
+export function openStreamAndBucket(nc: NatsConnection, layout: JetStreamLayout, replicas: number, timeoutMs: number): Promise<OpenedStream> {
+  return withRetries(timeoutMs, async () => {
+    const jsm = await jetstreamManager(nc);
+    const streamInfo = await ensureStream(jsm, layout, replicas);
+    const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+    // allow_direct off: reads go to the bucket's leader, so a process reads what it has just written.
+    const snapshots = await new Kvm(nc).create(layout.snapshotsBucket, {
+      replicas,
+      history: 1,
+      allow_direct: false,
+      storage: StorageType.File,
+      maxValueSize: maxPayload,
+    });
+    return { jsm, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
+  });
+}
+
+/** Runs `attempt` until it succeeds, a ConfigurationError is thrown, or `timeoutMs` has passed. */
+async function withRetries<T>(timeoutMs: number, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof ConfigurationError || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_MS));
+    }
+  }
+}
+
+/** Creates the stream, or checks the one there captures our subjects. Safe to race with other processes. */
+async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, replicas: number) {
+  const config: Partial<StreamConfig> & { name: string } = {
+    name: layout.streamName,
+    description: 'Suitors table event logs: one subject per table, one message per append',
+    subjects: [layout.filter],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msgs: -1,
+    max_bytes: -1,
+    max_age: 0,
+    max_msgs_per_subject: -1,
+    // Should an operator ever set a limit, appends fail rather than old events silently disappearing.
+    discard: DiscardPolicy.New,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    // The log is append-only: no message is deleted and the stream is not purged (listTables counts messages).
+    deny_delete: true,
+    deny_purge: true,
+    // Reads fetch messages by sequence with direct gets, answered by any current replica (checked against the leader).
+    allow_direct: true,
+  };
+  let info;
+  try {
+    info = await jsm.streams.info(layout.streamName);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === 10059)) throw error; // 10059: stream not found
+    try {
+      info = await jsm.streams.add(config);
+    } catch (addError) {
+      // 10058: created meanwhile by another process with another configuration; look at what is there.
+      if (!(addError instanceof JetStreamApiError && addError.code === 10058)) throw addError;
+      info = await jsm.streams.info(layout.streamName);
+    }
+  }
+  if (!(info.config.subjects ?? []).includes(layout.filter)) {
+    throw new ConfigurationError(
+      `stream ${layout.streamName} exists but captures ${JSON.stringify(info.config.subjects)}, not ${layout.filter}; ` +
+        'choose another streamName or prefix',
+    );
+  }
+  if (info.config.allow_direct !== true) {
+    // A stream created before reads used direct gets: turn them on (idempotent; several processes may race here).
+    try {
+      info = await jsm.streams.update(layout.streamName, { ...info.config, allow_direct: true });
+    } catch {
+      // Reads then go to the leader, as before.
+    }
+  }
+  return info;
+}
