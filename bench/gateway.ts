@@ -1,7 +1,7 @@
 /**
  * Gateway load benchmark (npm run bench:gateway): the real service
  * (services/main.ts) in a child process, and BENCH_TABLES (1000) tables of
- * client-side bots (bench/wsPlayers.ts) playing it over WebSocket, one socket
+ * client-side bots (drivers/players/) playing it over WebSocket, one socket
  * per seat, each seat with its own HTTP-issued token. No server-side bots: every move is a
  * player's socket command. Prints accepted moves/s, move latency (send to
  * the `accepted` reply), errors by kind, the gateway's memory and sockets;
@@ -35,21 +35,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { GAMES, isGameName, type GameName } from '../machines/table/options.js';
-import {
-  cpuSeconds,
-  getText,
-  histogramPercentile,
-  metricValue,
-  openFilesLimit,
-  parseMetrics,
-  procStatus,
-  startGatewayProcess,
-  tablesWithinOpenFiles,
-  type GatewayProcess,
-  type Sample,
-} from './gatewayProcess.js';
-import { latencySummary, megabytes, percentile } from './stats.js';
-import { PlayerPool, REPLY_TIMEOUT_MS, SOCKET_PACE } from './wsPlayers.js';
+import { latencySummary, megabytes, percentile } from '../drivers/figures/latency.js';
+import { getText, histogramPercentile, metricValue, parseMetrics, type Sample } from '../drivers/figures/metrics.js';
+import { cpuSeconds, procStatus } from '../drivers/figures/processStatus.js';
+import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
+import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFiles.js';
+import { SOCKET_PACE } from '../drivers/players/pace.js';
+import { PlayerPool, REPLY_TIMEOUT_MS } from '../drivers/players/playerPool.js';
 
 function positiveFromEnv(name: string, fallback: number, { whole = true, zero = false } = {}): number {
   const given = process.env[name];

@@ -12,7 +12,7 @@ import { nextBotMove } from '../services/bots/botDriver.js';
 import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
 import { foldLog } from '../services/host/replay.js';
 import { TableHost } from '../services/host/tableHost.js';
-import { latencySummary, megabytes } from './stats.js';
+import { latencySummary, megabytes } from '../drivers/figures/latency.js';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -26,7 +26,7 @@ import { startLocalNats } from '../services/nats/localNats.js';
 import { measureRawPublishRate, type PublishRate } from '../services/nats/publishRate.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 import { botPlayers, gameOf } from '../test/nats/botPlay.js';
-import { latencySummary } from './stats.js';
+import { latencySummary } from '../drivers/figures/latency.js';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);

@@ -4,13 +4,13 @@
  * file), or the distributed topology of `npm run cluster` — a 3-node
  * JetStream cluster (services/nats/localNats.ts), table workers
  * (services/worker/workerProcess.ts) and distributed gateways
- * (bench/gatewayProcess.ts) — whose processes the chaos run kills and
+ * (drivers/gatewayProcess.ts) — whose processes the chaos run kills and
  * starts again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGatewayProcess, type GatewayProcess } from '../bench/gatewayProcess.js';
+import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
 import { startLocalNats, type LocalNats } from '../services/nats/localNats.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 

@@ -8,7 +8,7 @@
  * PORT (3000): the gateway's port. LEASE_TTL_MS, SUITORS_BOT_DELAY_MS and
  * LOG_LEVEL are passed on.
  */
-import { startGatewayProcess, type GatewayProcess } from '../bench/gatewayProcess.js';
+import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
 import { startLocalNats } from '../services/nats/localNats.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 

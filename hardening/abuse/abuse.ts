@@ -17,9 +17,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { sleep, startGatewayProcess, type GatewayProcess } from '../../bench/gatewayProcess.js';
-import { percentile } from '../../bench/stats.js';
-import { PlayerPool } from '../../bench/wsPlayers.js';
+import { percentile } from '../../drivers/figures/latency.js';
+import { startGatewayProcess, type GatewayProcess } from '../../drivers/gatewayProcess.js';
+import { PlayerPool } from '../../drivers/players/playerPool.js';
+import { sleep } from '../../drivers/polling.js';
 import { Answers, LoopbackClient, PHASE_NAMES, PHASES, type AbuserResult, type AbuserState, type Phase } from './abusers.js';
 
 const ABUSER_ENTRY = fileURLToPath(new URL('./abuser.ts', import.meta.url));

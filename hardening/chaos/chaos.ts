@@ -17,8 +17,8 @@
  * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15).
  */
 import { parseArgs } from 'node:util';
-import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
-import type { AcknowledgedCommand } from '../../bench/wsPlayers.js';
+import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
+import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
 import { connectToNats } from '../../services/bus/natsSettings.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';

@@ -8,8 +8,8 @@
  */
 import { Kvm, type KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { sleep } from '../../bench/gatewayProcess.js';
-import type { AcknowledgedCommand, PlayerPool } from '../../bench/wsPlayers.js';
+import { sleep } from '../../drivers/polling.js';
+import type { AcknowledgedCommand, PlayerPool } from '../../drivers/players/playerPool.js';
 import { DEFAULT_LEASE_NAMESPACE } from '../../services/worker/tableLeases.js';
 import type { ServiceUnderTest } from '../service.js';
 

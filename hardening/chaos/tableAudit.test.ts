@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AcknowledgedCommand } from '../../bench/wsPlayers.js';
+import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { missingFromLog } from './tableAudit.js';
 

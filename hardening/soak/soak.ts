@@ -15,7 +15,7 @@
  * standard error).
  */
 import { parseArgs } from 'node:util';
-import { tablesWithinOpenFiles } from '../../bench/gatewayProcess.js';
+import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
 import { describeVerdict, judgeTrend } from './memoryTrend.js';
 import { SoakRun, stopEarlyOnSignal } from './soakRun.js';

@@ -1,5 +1,5 @@
 /**
- * A soak: client-side bots (bench/wsPlayers.ts) keep `tables` tables in
+ * A soak: client-side bots (drivers/players/) keep `tables` tables in
  * play over WebSocket against the service (hardening/service.ts) for a
  * while, new tables replacing finished games; every 10 s a line of figures
  * (accepted commands/s, p99 latency of the interval, errors, the resident
@@ -7,9 +7,10 @@
  * /metrics), kept as samples for the memory-trend verdict. The soak run
  * (soak.ts) and the chaos run (../chaos/chaos.ts) are both one of these.
  */
-import { getText, metricValue, parseMetrics, procStatus } from '../../bench/gatewayProcess.js';
-import { latencySummary, megabytes, percentile } from '../../bench/stats.js';
-import { PlayerPool, REPLY_TIMEOUT_MS, type PlayerPoolOptions } from '../../bench/wsPlayers.js';
+import { latencySummary, megabytes, percentile } from '../../drivers/figures/latency.js';
+import { getText, metricValue, parseMetrics } from '../../drivers/figures/metrics.js';
+import { procStatus } from '../../drivers/figures/processStatus.js';
+import { PlayerPool, REPLY_TIMEOUT_MS, type PlayerPoolOptions } from '../../drivers/players/playerPool.js';
 import type { GameName } from '../../machines/table/options.js';
 import { describeService, startService, type Backend, type ServiceSettings, type ServiceUnderTest } from '../service.js';
 import { MemorySeries } from './memoryTrend.js';

@@ -1,17 +1,16 @@
 /**
- * The gateway benchmark's (and the soak and chaos runs') view of the service
- * it measures: the real service started as a child process on a loopback
- * port — the embedded one (services/main.ts) on a temporary SQLite file, or a
- * distributed gateway (services/gateway/distributed.ts) on a NATS cluster —,
- * its memory and CPU read from /proc, its Prometheus metrics read from
- * /metrics, and its shutdown.
+ * The real service as a child process on a loopback port, as the
+ * benchmarks, the soak, chaos and abuse runs and `npm run cluster` start
+ * it: the embedded service (services/main.ts) on a SQLite file, or a
+ * distributed gateway (services/gateway/distributed.ts) on a NATS cluster;
+ * ready once it prints where it listens, and stopped with SIGTERM (then
+ * SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sleep } from './polling.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const READY_LINE = /Seven Suitors (?:service|gateway) on (http:\/\/[^\s]+)/;
@@ -165,130 +164,4 @@ function describeLogLine(line: string): string {
   } catch {
     return line;
   }
-}
-
-export interface ProcStatus {
-  /** Resident set size now, bytes. */
-  readonly rss: number;
-  /** Peak resident set size, bytes. */
-  readonly peakRss: number;
-}
-
-/** VmRSS and VmHWM of a process from /proc/<pid>/status; null where there is no /proc. */
-export function procStatus(pid: number): ProcStatus | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) * 1024;
-    return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s, Linux's USER_HZ). */
-export function cpuSeconds(pid: number): number | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** The soft limit on open files of this process (children inherit it); null where there is no /proc. */
-export function openFilesLimit(): number | null {
-  try {
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    if (match === null) return null;
-    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
-  } catch {
-    return null;
-  }
-}
-
-/** File descriptors each process needs besides its sockets (the SQLite file, pipes, the HTTP requests of setup). */
-const SPARE_FDS = 256;
-
-/**
- * How many of `tables` tables of `seats` sockets fit under the open-files
- * limit (the client holds a descriptor per socket, and so does the gateway);
- * when fewer than asked, `log` is told why and what to do.
- */
-export function tablesWithinOpenFiles(tables: number, seats: number, log: (line: string) => void): number {
-  const limit = openFilesLimit();
-  if (limit === null || tables * seats + SPARE_FDS <= limit) return tables;
-  const fitting = Math.max(1, Math.floor((limit - SPARE_FDS) / seats));
-  log(
-    `note: the open-files limit (ulimit -n) is ${limit}; ${tables} tables need ${tables * seats} sockets in this process and as many in the gateway. ` +
-      `Running ${fitting} tables instead; for ${tables}, raise it first (e.g. \`ulimit -n ${tables * seats + 1024}\`).`,
-  );
-  return fitting;
-}
-
-/** A GET on the gateway's own address (no rate limit applies outside /api); the body as text. */
-export function getText(url: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: false, timeout: timeoutMs }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', reject);
-    });
-    request.on('timeout', () => request.destroy(new Error(`GET ${url}: no answer within ${timeoutMs / 1000} s`)));
-    request.on('error', reject);
-  });
-}
-
-export interface Sample {
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly value: number;
-}
-
-/** The samples of a Prometheus text exposition. */
-export function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (match === null) continue;
-    const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2];
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-/** The sum of the samples of a metric whose labels include `where`; null when there is none. */
-export function metricValue(samples: readonly Sample[], name: string, where: Record<string, string> = {}): number | null {
-  const matching = samples.filter((sample) => sample.name === name && Object.entries(where).every(([key, value]) => sample.labels[key] === value));
-  return matching.length === 0 ? null : matching.reduce((sum, sample) => sum + sample.value, 0);
-}
-
-/**
- * A percentile of a Prometheus histogram between two scrapes, as the upper
- * bound of the bucket it falls in ("≤ 25 ms"); null without observations.
- */
-export function histogramPercentile(before: readonly Sample[], after: readonly Sample[], name: string, where: Record<string, string>, p: number): string | null {
-  const buckets = (samples: readonly Sample[]) =>
-    new Map(
-      samples
-        .filter((sample) => sample.name === `${name}_bucket` && Object.entries(where).every(([key, value]) => sample.labels[key] === value))
-        .map((sample) => [sample.labels.le, sample.value] as const),
-    );
-  const then = buckets(before);
-  const now = [...buckets(after)].map(([le, count]) => ({ le, count: count - (then.get(le) ?? 0) }));
-  now.sort((a, b) => Number(a.le === '+Inf' ? Infinity : a.le) - Number(b.le === '+Inf' ? Infinity : b.le));
-  const total = now.at(-1)?.count ?? 0;
-  if (total <= 0) return null;
-  const wanted = (p / 100) * total;
-  const bucket = now.find(({ count }) => count >= wanted)!;
-  return bucket.le === '+Inf' ? `> ${Number(now.at(-2)?.le ?? 0) * 1000} ms` : `≤ ${Number(bucket.le) * 1000} ms`;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,4 +1,4 @@
-/** Small helpers the benchmarks share to report figures. */
+/** How the benchmarks and the hardening runs print what they measured: percentiles of latencies, sizes in megabytes. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
