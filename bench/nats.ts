@@ -16,7 +16,6 @@
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { createRng } from '../machines/cards/shuffle.js';
-import { nextBotMove } from '../services/bots/botDriver.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
 import { connectToNats } from '../services/bus/natsSettings.js';
 import type { EventStore } from '../services/eventstore/eventStore.js';
@@ -25,7 +24,7 @@ import { foldLog } from '../services/host/replay.js';
 import { startLocalNats } from '../services/nats/localNats.js';
 import { measureRawPublishRate, type PublishRate } from '../services/nats/publishRate.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
-import { botPlayers, gameOf } from '../test/nats/botPlay.js';
+import { gameOf, nextRemoteMove, remotePlayers } from '../test/nats/remotePlay.js';
 import { latencySummary } from '../drivers/figures/latency.js';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
@@ -70,7 +69,7 @@ try {
   const createStarted = performance.now();
   await inParallel(TABLES, 100, async (index) => {
     const game = gameOf(index);
-    tableIds[index] = (await tables.createTable({ game, players: botPlayers(game), seed: `bench-${index}` })).tableId;
+    tableIds[index] = (await tables.createTable({ game, players: remotePlayers(game), seed: `bench-${index}` })).tableId;
     created++;
   });
   step(`created ${created} tables in ${((performance.now() - createStarted) / 1000).toFixed(1)}s`);
@@ -88,11 +87,11 @@ try {
     let tableId = tableIds[index];
     while (performance.now() < deadline) {
       const { snapshot } = await tables.snapshot(tableId);
-      const move = nextBotMove(snapshot, rng);
+      const move = nextRemoteMove(snapshot, rng);
       if (move === null) {
         games++;
         const game = gameOf(index);
-        tableId = (await tables.createTable({ game, players: botPlayers(game), seed: `bench-${index}-${games}` })).tableId;
+        tableId = (await tables.createTable({ game, players: remotePlayers(game), seed: `bench-${index}-${games}` })).tableId;
         continue;
       }
       const started = performance.now();

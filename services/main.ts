@@ -1,7 +1,7 @@
 /**
- * The embedded service (`npm start`): one process with the gateway, the
- * table host, the bots and the turn clock, on the SQLite file of
- * services/config.ts. No other service is needed.
+ * The embedded service (`npm start`): one process with the gateway and the
+ * table host, whose tables play their bots and run their turn clocks, on the
+ * SQLite file of services/config.ts. No other service is needed.
  *
  * Environment: PORT (3000), HOST (127.0.0.1), SUITORS_DB (data/suitors.db),
  * SUITORS_ADMIN_TOKEN (none), SUITORS_BOT_DELAY_MS (600),
@@ -16,18 +16,20 @@ import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/ser
 import { TableHost } from './host/tableHost.js';
 import { openSqliteSeatTokens } from './tokens/sqliteSeatTokens.js';
 
+/** Tables under way taken up at once when the service starts. */
+const TAKE_UP_CONCURRENCY = 8;
+
 async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
   const { logger } = settings;
   const path = databasePath();
   const store = openSqliteEventStore(path);
   const tokens = openSqliteSeatTokens(path);
-  const host = new TableHost({ store });
+  const host = new TableHost({ store, autopilot: { botDelayMs: settings.botDelayMs, onError: (error, tableId) => logger.error({ err: error, tableId }, 'a table could not move by itself') } });
   const app = createGateway({
     host,
     tokens,
     adminToken: settings.adminToken,
-    botDelayMs: settings.botDelayMs,
     logger,
     processMetrics: true,
     limits: settings.limits,
@@ -35,7 +37,21 @@ async function main(): Promise<void> {
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: path, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
-  runUntilSignalled(settings, host, [() => app.close(), () => host.close(), () => tokens.close(), () => store.close()]);
+  // After listening: a service with many tables answers at once while it takes them up in the background.
+  let stopping = false;
+  const takingUp = host
+    .takeUpTablesUnderWay(TAKE_UP_CONCURRENCY, () => stopping, (error, tableId) => logger.error({ err: error, tableId }, 'taking up a table under way failed'))
+    .catch((error: unknown) => logger.error({ err: error }, 'listing the tables under way failed'));
+  runUntilSignalled(settings, host, [
+    async () => {
+      stopping = true;
+      await takingUp;
+    },
+    () => app.close(),
+    () => host.close(),
+    () => tokens.close(),
+    () => store.close(),
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -42,6 +42,10 @@ export interface BotRunnerOptions {
 export interface BotRunner {
   /** A table changed: plays its bots if any is awaited. `kindOf` says which bot plays a seat. */
   tableChanged(tableId: string, snapshot: TableSnapshot, kindOf: (seat: Seat) => BotKind): void;
+  /** The table is no longer this runner's to play: a move waiting for its delay is dropped, none is scheduled after one under way. */
+  letGo(tableId: string): void;
+  /** Whether a bot move of the table is waiting or under way. */
+  isPlaying(tableId: string): boolean;
   /** Stops scheduling moves and waits for the ones under way. */
   close(): Promise<void>;
 }
@@ -52,6 +56,8 @@ interface TableLane {
   running?: Promise<void>;
   /** A change arrived while a move was scheduled or under way: look again afterwards. */
   again: boolean;
+  /** Let go while a move was under way: nothing follows it. */
+  dropped?: boolean;
 }
 
 export function createBotRunner(options: BotRunnerOptions): BotRunner {
@@ -65,10 +71,10 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
       lane.timer = undefined;
       lane.running = playOneMove(tableId, lane).finally(() => {
         lane.running = undefined;
-        if (lane.again && !closed) {
+        if (lane.again && !closed && lane.dropped !== true) {
           lane.again = false;
           schedule(tableId, lane);
-        } else {
+        } else if (lanes.get(tableId) === lane) {
           lanes.delete(tableId);
         }
       });
@@ -109,6 +115,18 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
       const fresh: TableLane = { kindOf, again: false };
       lanes.set(tableId, fresh);
       schedule(tableId, fresh);
+    },
+
+    letGo(tableId) {
+      const lane = lanes.get(tableId);
+      if (lane === undefined) return;
+      lanes.delete(tableId);
+      lane.dropped = true;
+      if (lane.timer !== undefined) clearTimeout(lane.timer);
+    },
+
+    isPlaying(tableId) {
+      return lanes.has(tableId);
     },
 
     async close() {

@@ -24,9 +24,7 @@ interface CommandRouting {
 }
 
 /** A command for one table, served by the worker that owns the table. */
-export type TableCommandRequest =
-  | (CommandRouting & { readonly op: 'submit'; readonly args: readonly [command: unknown, holder?: string] })
-  | (CommandRouting & { readonly op: 'timeOut'; readonly args: readonly [version: number, move: PlayerCommand] });
+export type TableCommandRequest = CommandRouting & { readonly op: 'submit'; readonly args: readonly [command: unknown, holder?: string] };
 
 /** A new table, made by whichever worker takes the request. */
 export type NewTableRequest =
@@ -74,7 +72,7 @@ export function isTableUnavailable(error: unknown): error is TableUnavailable {
   return error instanceof TableUnavailable;
 }
 
-const COMMAND_OPS: readonly string[] = ['submit', 'timeOut'];
+const COMMAND_OPS: readonly string[] = ['submit'];
 const NEW_TABLE_OPS: readonly string[] = ['createTable', 'importRecord', 'forkTable'];
 
 export function encode(message: TableRequest | TableReply): string {

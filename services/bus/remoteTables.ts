@@ -97,10 +97,6 @@ export class RemoteTables implements TableService {
     return this.command({ op: 'submit', tableId, args: holder === undefined ? [command] : [command, holder], ...this.seen(tableId) });
   }
 
-  async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
-    return this.command({ op: 'timeOut', tableId, args: [version, move], ...this.seen(tableId) });
-  }
-
   private seen(tableId: string): { seenVersion?: number } {
     const seenVersion = this.readModel.versionOf(tableId);
     return seenVersion === undefined ? {} : { seenVersion };

@@ -41,6 +41,8 @@ export interface TurnClock {
   tableChanged(tableId: string, version: number, deadline: string | null): void;
   /** How many tables have a clock running. */
   readonly running: number;
+  /** Whether the table's clock is running (or its timeout under way). */
+  isRunning(tableId: string): boolean;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
   const onError = options.onError ?? ((error, tableId) => console.error(`turn clock of table ${tableId} failed:`, error));
   const timers = new Map<string, NodeJS.Timeout>();
   const expiring = new Set<Promise<void>>();
+  const expiringTables = new Set<string>();
   let closed = false;
 
   async function expire(tableId: string, version: number): Promise<void> {
@@ -82,15 +85,23 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
           // A timer may fire a millisecond before the wall clock reaches its deadline: the timeout is never early.
           if (now() < due) return arm();
           timers.delete(tableId);
+          expiringTables.add(tableId);
           const run = expire(tableId, version)
             .catch((error: unknown) => onError(error, tableId))
-            .finally(() => expiring.delete(run));
+            .finally(() => {
+              expiring.delete(run);
+              expiringTables.delete(tableId);
+            });
           expiring.add(run);
         }, Math.max(0, due - now()));
         timer.unref();
         timers.set(tableId, timer);
       };
       arm();
+    },
+
+    isRunning(tableId) {
+      return timers.has(tableId) || expiringTables.has(tableId);
     },
 
     get running() {

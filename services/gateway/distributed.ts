@@ -7,7 +7,7 @@
  *
  * Environment: NATS_URL (required), NATS_REPLICAS, NATS_STREAM, NATS_PREFIX
  * (services/bus/natsSettings.ts); PORT (3000), HOST (127.0.0.1),
- * SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS (600), SUITORS_IDLE_SECONDS
+ * SUITORS_ADMIN_TOKEN, SUITORS_IDLE_SECONDS
  * (600: copies of tables idle this long leave memory), LOG_LEVEL (info).
  */
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,7 @@ export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' |
 export function createDistributedGateway(options: DistributedGatewayOptions): { app: Gateway; tables: RemoteTables } {
   const { nc, store, prefix, ...gatewayOptions } = options;
   const tables = new RemoteTables({ nc, store, ...(prefix === undefined ? {} : { prefix }) });
-  const app = createGateway({ ...gatewayOptions, host: tables, changedAnywhere: (onChange) => tables.subscribe(onChange) });
+  const app = createGateway({ ...gatewayOptions, host: tables });
   return { app, tables };
 }
 
@@ -54,7 +54,6 @@ async function main(): Promise<void> {
     tokens,
     prefix,
     adminToken: settings.adminToken,
-    botDelayMs: settings.botDelayMs,
     logger: settings.logger,
     processMetrics: true,
     limits: settings.limits,

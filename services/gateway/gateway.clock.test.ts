@@ -131,14 +131,14 @@ describe('the turn clock', () => {
     await before.close();
     const dealtLength = (await store.read(tableIds[0])).length;
 
-    // A host slow to load each table, as one reading its logs from a remote store is.
+    // A host slow to take each table up, as one reading its logs from a remote store is.
     class SlowHost extends TableHost {
-      override async snapshot(tableId: string) {
+      override async takeUp(tableId: string) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        return super.snapshot(tableId);
+        return super.takeUp(tableId);
       }
     }
-    const after = service({ store, host: new SlowHost({ store }) });
+    const after = service({ store, host: new SlowHost({ store, autopilot: { botDelayMs: 0 } }) });
     await after.app.ready();
     const movedAtReady = (await Promise.all(tableIds.map((tableId) => store.read(tableId)))).filter((log) => log.length > dealtLength).length;
     expect(movedAtReady).toBe(0);

@@ -1,8 +1,9 @@
 /**
  * The gateway: the service's HTTP API, WebSocket, OpenAPI docs, metrics and
- * web client (docs/api.md), around a table host. It also runs the table's
- * helpers that react to changes: the bot runner and the turn clock, so a
- * gateway on its own is the whole running service.
+ * web client (docs/api.md), in front of the tables' owner (the in-process
+ * TableHost, or the table workers over NATS). It holds nothing a table
+ * needs: the owner plays the bots and runs the turn clocks, and any gateway
+ * may stop at any moment without a table noticing.
  */
 import type { TableService } from '../host/tableService.js';
 import fastifyStatic from '@fastify/static';
@@ -16,9 +17,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
-import { createBotRunner } from '../bots/botRunner.js';
-import { HELD_BY_A_BOT } from '../host/tenure.js';
-import { createTurnClock } from '../clock/turnClock.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
@@ -35,9 +33,7 @@ import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
-import { botKindOf } from './tableFacts.js';
 import { TableFeed } from './tableFeed.js';
-import type { StoredEvent } from '../eventstore/eventStore.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { validatorCompiler } from './validation.js';
 
@@ -46,8 +42,6 @@ export interface GatewayOptions {
   readonly tokens: SeatTokens;
   /** The operator's token (SUITORS_ADMIN_TOKEN): reads any log and record. None: no admin. */
   readonly adminToken?: string;
-  /** Wait before each bot move, in ms (default 600; 0 in tests). */
-  readonly botDelayMs?: number;
   readonly logger?: Logger;
   /** Every limit on what a client may cost (limits.ts; the defaults there). */
   readonly limits?: GatewayLimitSettings;
@@ -67,12 +61,6 @@ export interface GatewayOptions {
   readonly socketMessageLimit?: number;
   /** The built web client, served at `/` if the folder exists (default services/gateway/web/dist). */
   readonly webRoot?: string;
-  /**
-   * Every change of any table, whoever made it (the distributed gateway: any
-   * gateway's, through the shared log), so that sockets here see moves made
-   * through other gateways. Without it, sockets see the changes made here.
-   */
-  readonly changedAnywhere?: (onChange: (tableId: string, event: StoredEvent) => void) => () => void;
   /** Export the process's own metrics too (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -85,10 +73,7 @@ export type Gateway = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export const DEFAULT_BOT_DELAY_MS = 600;
 const DEFAULT_BODY_LIMIT = 16 * 1024;
-/** Tables resumed at once when a gateway starts. */
-const RESUME_CONCURRENCY = 8;
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -138,30 +123,20 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const feed = new TableFeed({ host, metrics, onError: (error, tableId) => app.log.error({ err: error, tableId }, 'announcing a table change failed') });
   const watchers = new TableWatchers();
-  const bots = createBotRunner({
-    snapshot: (tableId) => host.snapshot(tableId),
-    submit: (tableId, move) => feed.submit(tableId, move, 'bot', HELD_BY_A_BOT),
-    delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
-    onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a bot move failed'),
-  });
-  const clock = createTurnClock({
-    snapshot: (tableId) => host.snapshot(tableId),
-    timeOut: (tableId, version, move) => feed.timeOut(tableId, version, move),
-    onError: (error, tableId) => app.log.error({ err: error, tableId }, 'a turn timeout failed'),
-  });
   const lobby = new Lobby({ list: () => host.listTables(), current: (tableId) => feed.current(tableId), limits });
   feed.subscribe((change) => {
     lobby.tableChanged(change);
     watchers.publish(change);
-    bots.tableChanged(change.tableId, change.snapshot, (seat) => botKindOf(change.facts.settings, seat));
-    clock.tableChanged(change.tableId, change.version, change.turnDeadline);
   });
-  const stopRelaying =
-    options.changedAnywhere === undefined
-      ? () => undefined
-      : relayChangesMadeElsewhere(options.changedAnywhere, watchers, (tableId) => feed.current(tableId), (error, tableId) =>
-          app.log.error({ err: error, tableId }, 'sending a change made elsewhere failed'),
-        );
+  // Bot moves and timeouts are made by the tables' owner, and other gateways' moves by them: sockets here hear of
+  // both from the log.
+  const stopRelaying = relayChangesMadeElsewhere(
+    (onChange) => host.subscribe(onChange),
+    watchers,
+    (tableId) => feed.current(tableId),
+    (error, tableId) => app.log.error({ err: error, tableId }, 'sending a change made elsewhere failed'),
+  );
+  const stopCountingOwnMoves = host.onOwnMove?.((source, outcome, seconds) => metrics.commandSettled(source, outcome, seconds)) ?? (() => undefined);
   const context: GatewayContext = {
     host,
     feed,
@@ -219,24 +194,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
 
-  // Tables under way when the service starts: their bots play on and their clocks run from the log. In the
-  // background: a gateway over many tables must not wait for every log before it answers (nor time out).
-  let closing = false;
-  let resuming: Promise<void> = Promise.resolve();
-  app.addHook('onReady', async () => {
-    resuming = feed
-      .announceTablesUnderWay(RESUME_CONCURRENCY, () => closing)
-      .catch((error: unknown) => app.log.error({ err: error }, 'listing the tables under way failed'));
-  });
   app.addHook('preClose', async () => {
-    closing = true;
     stopRelaying();
+    stopCountingOwnMoves();
     watchers.closeAll(1001, 'the service is shutting down');
-  });
-  app.addHook('onClose', async () => {
-    await resuming;
-    await bots.close();
-    await clock.close();
   });
   return app as unknown as Gateway;
 }

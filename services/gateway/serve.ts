@@ -6,7 +6,8 @@
  */
 import pino, { type Logger } from 'pino';
 import { parseWholeNumber } from '../wholeNumber.js';
-import { DEFAULT_BOT_DELAY_MS, type Gateway } from './gateway.js';
+import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
+import type { Gateway } from './gateway.js';
 import { DEFAULT_LIMITS, type GatewayLimitSettings } from './limits.js';
 
 export function wholeNumberFromEnv(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
@@ -25,6 +26,7 @@ export interface GatewaySettings {
   /** Tables idle this long leave memory. */
   readonly idleMs: number;
   readonly adminToken: string | undefined;
+  /** Wait before each bot move (the embedded service's tables; on NATS the workers read it). */
   readonly botDelayMs: number;
   readonly logger: Logger;
   /** The limits the environment sets (docs/api.md, "Limits"); the rest keep their defaults. */

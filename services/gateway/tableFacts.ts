@@ -8,17 +8,7 @@
 import type { Seat } from '../../machines/rules/trick.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { TABLE_CREATED, type TableCreated } from '../host/tableLog.js';
-import type { ForkedFrom } from '../host/tableFork.js';
-import { BOT_KINDS, DEFAULT_BOT_KIND, type BotKind } from '../bots/botRunner.js';
-
-export interface TableSettings {
-  /** The turn clock in seconds; null for none. */
-  readonly turnSeconds: number | null;
-  /** The bot kind chosen for a seat; seats not named play the default. */
-  readonly botKinds: Readonly<Record<number, BotKind>>;
-  /** The finished game and event this table plays on from (POST .../fork); null for a table made new. */
-  readonly forkedFrom: ForkedFrom | null;
-}
+import { settingsOf, type TableSettings } from '../host/tableSettings.js';
 
 export interface TableFacts {
   readonly version: number;
@@ -29,36 +19,6 @@ export interface TableFacts {
 }
 
 const NO_SETTINGS: TableSettings = { turnSeconds: null, botKinds: {}, forkedFrom: null };
-
-/** The settings a new table keeps in its `table.created` event (a forked table's are the host's, services/host/tableFork.ts). */
-export function settingsRecord(settings: Pick<TableSettings, 'turnSeconds' | 'botKinds'>): Record<string, unknown> {
-  return {
-    ...(settings.turnSeconds === null ? {} : { turnSeconds: settings.turnSeconds }),
-    ...(Object.keys(settings.botKinds).length === 0 ? {} : { botKinds: settings.botKinds }),
-  };
-}
-
-/** The settings of a `table.created` event; anything unreadable (an imported table has none) is no setting. */
-export function settingsOf(created: Partial<TableCreated>): TableSettings {
-  const given = (created.settings ?? {}) as { turnSeconds?: unknown; botKinds?: unknown; forkedFrom?: unknown };
-  const turnSeconds = typeof given.turnSeconds === 'number' && given.turnSeconds > 0 ? given.turnSeconds : null;
-  const botKinds: Record<number, BotKind> = {};
-  if (typeof given.botKinds === 'object' && given.botKinds !== null) {
-    for (const [seat, kind] of Object.entries(given.botKinds)) {
-      if ((BOT_KINDS as readonly unknown[]).includes(kind)) botKinds[Number(seat)] = kind as BotKind;
-    }
-  }
-  return { turnSeconds, botKinds, forkedFrom: forkedFromOf(given.forkedFrom) };
-}
-
-function forkedFromOf(given: unknown): ForkedFrom | null {
-  const { tableId, at } = (given ?? {}) as Partial<ForkedFrom>;
-  return typeof tableId === 'string' && typeof at === 'number' ? { tableId, at } : null;
-}
-
-export function botKindOf(settings: TableSettings, seat: Seat): BotKind {
-  return settings.botKinds[seat] ?? DEFAULT_BOT_KIND;
-}
 
 interface FactsInProgress {
   version: number;

@@ -1,12 +1,12 @@
 /**
- * The one way the running service changes tables: players' commands, bot
- * moves, turn timeouts, seat changes, new, imported and forked tables all go through
- * here to the host. Each acknowledged change is announced, with the table's
- * state exactly as of that change, to the listeners (sockets, bot runner,
- * turn clock). Changes to one table are made and announced one at a time, so
- * listeners see every change once, in order.
+ * The one way a gateway changes tables: players' commands, seat changes,
+ * new, imported and forked tables all go through here to the tables' owner.
+ * Each acknowledged change is announced, with the table's state exactly as
+ * of that change, to the listeners (sockets, lobby). Changes to one table
+ * made here are made and announced one at a time, so listeners see every
+ * change once, in order. (Bot moves and timeouts are the owner's; sockets
+ * hear of them from the log, tableWatchers.ts.)
  */
-import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
@@ -85,14 +85,6 @@ export class TableFeed {
     return accepted;
   }
 
-  /** The turn clock ran out at `version`: the timeout and `move` are recorded together, if the table is still there. */
-  async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
-    const { accepted } = await this.queues.run(tableId, () =>
-      this.measured('clock', () => this.host.timeOut(tableId, version, move), tableId),
-    );
-    return accepted;
-  }
-
   /** Runs `work` with the table held: its submits are the only changes to the table until it ends. */
   withTable<T>(tableId: string, source: CommandSource, work: (table: TableAtHand) => Promise<T>): Promise<T> {
     return this.queues.run(tableId, async () => {
@@ -119,33 +111,8 @@ export class TableFeed {
     return { tableId, version, snapshot, facts, turnDeadline: turnDeadline(snapshot, facts.settings.turnSeconds, facts.lastEventAt) };
   }
 
-  /** Announces the table as it stands, e.g. after a restart, so bots and clocks pick it up. */
-  announceCurrent(tableId: string): Promise<TableChange> {
-    return this.queues.run(tableId, () => this.announceCurrentNow(tableId));
-  }
-
-  /**
-   * Announces every table under way (dealt and not finished), `concurrency`
-   * at a time, so that bots play on and clocks run after a restart; stops
-   * early once `stopped()` says so. Reading thousands of logs takes a while,
-   * so a gateway does this after it starts listening, not before.
-   */
-  async announceTablesUnderWay(concurrency: number, stopped: () => boolean): Promise<void> {
-    const underWay = (await this.host.listTables())
-      .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
-      .map(({ tableId }) => tableId);
-    let next = 0;
-    const announceInTurn = async () => {
-      while (next < underWay.length && !stopped()) {
-        const tableId = underWay[next++];
-        await this.announceCurrent(tableId).catch((error: unknown) => this.onError(error, tableId));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, underWay.length) }, announceInTurn));
-  }
-
   private async announceNew(tableId: string): Promise<void> {
-    await this.announceCurrent(tableId).catch((error: unknown) => this.onError(error, tableId));
+    await this.queues.run(tableId, () => this.announceCurrentNow(tableId)).catch((error: unknown) => this.onError(error, tableId));
   }
 
   private async announceCurrentNow(tableId: string): Promise<TableChange> {

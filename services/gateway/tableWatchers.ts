@@ -99,13 +99,13 @@ export class TableWatchers {
 }
 
 /**
- * Sockets here see the changes other gateways made too (the distributed
- * service: `changedAnywhere` hears every appended event, this gateway's own
- * included). Only views are sent for them: bots and turn clocks act on the
- * changes made through this gateway, so that two gateways do not both move
- * for a seat. Events arriving together are sent as one view, of the table as
- * it stands. A seat left through another gateway has its sockets here closed
- * at once, before any later view: they hold the old player's token.
+ * Sockets here see the changes made elsewhere too: the moves of the tables'
+ * own bots and clocks (made by the tables' owner) and, on NATS, those made
+ * through other gateways. `changedAnywhere` hears every appended event, this
+ * gateway's own included, and the versions sockets already have are skipped.
+ * Events arriving together are sent as one view, of the table as it stands.
+ * A seat left elsewhere has its sockets here closed at once, before any
+ * later view: they hold the old player's token.
  */
 export function relayChangesMadeElsewhere(
   changedAnywhere: (onChange: (tableId: string, event: StoredEvent) => void) => () => void,
@@ -120,7 +120,7 @@ export function relayChangesMadeElsewhere(
     if (stopped || !watchers.watches(tableId)) return;
     if (event.type === 'seat.left') {
       const { seat } = event.data as { seat: Seat };
-      watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
+      watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} was left`);
     }
     if (!watchers.lacks(tableId, event.seq)) return;
     const waiting = due.has(tableId);

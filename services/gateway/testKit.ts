@@ -28,18 +28,32 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export function startService(
-  options: Omit<Partial<GatewayOptions>, 'host'> & { host?: TableHost; store?: EventStore; tokens?: SeatTokens } = {},
-): TestService {
+export interface TestServiceOptions extends Omit<Partial<GatewayOptions>, 'host'> {
+  /** The tables' owner; by default a host whose tables drive themselves, as `npm start` has, with `botDelayMs`. */
+  readonly host?: TableHost;
+  readonly store?: EventStore;
+  readonly tokens?: SeatTokens;
+  /** The default host's wait before each bot move (0). */
+  readonly botDelayMs?: number;
+}
+
+/**
+ * The embedded service as `npm start` runs it, on a memory store by
+ * default: a gateway in front of a host that has taken up the tables under
+ * way in its store.
+ */
+export function startService(options: TestServiceOptions = {}): TestService {
+  const { botDelayMs = 0, ...gatewayOptions } = options;
   const store = options.store ?? createMemoryEventStore();
   const tokens = options.tokens ?? createMemorySeatTokens();
-  const host = options.host ?? new TableHost({ store });
+  const host = options.host ?? new TableHost({ store, autopilot: { botDelayMs } });
+  let stopping = false;
+  const takingUp = host.takeUpTablesUnderWay(8, () => stopping, () => undefined).catch(() => undefined);
   const app = createGateway({
     logger: pino({ level: 'silent' }),
-    botDelayMs: 0,
     adminToken: 'admin-secret-for-tests',
     webRoot: '/nonexistent',
-    ...options,
+    ...gatewayOptions,
     // No load shedding unless a test asks for it: a test machine's loop stalls now and then (compiling, collecting
     // garbage, other test files), and a 503 there would be a flaky failure of a test about something else.
     limits: { loadShedding: { ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs: Number.POSITIVE_INFINITY }, ...options.limits },
@@ -52,6 +66,8 @@ export function startService(
     store,
     tokens,
     async close() {
+      stopping = true;
+      await takingUp;
       await app.close();
       await host.close();
     },

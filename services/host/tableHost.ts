@@ -16,6 +16,7 @@ import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSna
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import {
   type EventStore,
+  type EventListener,
   type NewEvent,
   type StoredEvent,
   type TableStatus,
@@ -31,6 +32,8 @@ import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable 
 import { handSeed } from './dealer.js';
 import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
+import { Autopilot, type AutopilotOptions, type OwnMoveListener, type TableState } from './autopilot.js';
+import { settingsOf, type TableSettings } from './tableSettings.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -45,6 +48,12 @@ export interface TableHostOptions {
   readonly dealing?: 'shuffled' | 'external';
   /** Told when a snapshot cannot be saved (the command still succeeds); the default writes to stderr. */
   readonly onSnapshotError?: (error: unknown, tableId: string) => void;
+  /**
+   * The tables drive themselves: the host plays their bot seats and runs
+   * their turn clocks (autopilot.ts). Off by default, for the tools that
+   * drive a host step by step (the CLI, the model tests, the benchmarks).
+   */
+  readonly autopilot?: AutopilotOptions;
 }
 
 export interface CreateTableRequest {
@@ -69,12 +78,23 @@ export interface Accepted {
 interface LiveTable {
   readonly tableId: string;
   readonly created: TableCreated;
+  readonly settings: TableSettings;
   readonly actor: TableActor;
   /** The state as of the last durable event: what views and reads see. */
   committed: TableSnapshot;
   version: number;
   snapshotVersion: number;
   lastUsed: number;
+  /** When the last event was accepted (ISO); '' for a table not yet committed. */
+  lastEventAt: string;
+}
+
+/** What a persisted snapshot holds: enough to resume the table without its log before `version`. */
+interface SavedTable {
+  readonly created: TableCreated;
+  readonly persisted: unknown;
+  /** Absent from snapshots written before the host ran turn clocks: the last event is read instead. */
+  readonly lastEventAt?: string;
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
@@ -91,6 +111,7 @@ export class TableHost {
   private readonly queues = new TableQueues();
   private readonly imports = new RecordImports();
   private readonly replays: ReplayCheckpoints;
+  private readonly autopilot: Autopilot | null;
 
   constructor(options: TableHostOptions) {
     this.store = options.store;
@@ -100,6 +121,7 @@ export class TableHost {
     this.dealing = options.dealing ?? 'shuffled';
     this.onSnapshotError =
       options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
+    this.autopilot = options.autopilot === undefined ? null : new Autopilot(this, options.autopilot);
   }
 
   get residentTables(): number {
@@ -141,7 +163,7 @@ export class TableHost {
     const created: TableCreated = { game: plan.game, options: plan.options };
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.adopt(tableId, created, resumeTable(plan.persisted), 0);
+      const table = this.adopt(tableId, created, resumeTable(plan.persisted), 0, '');
       const at = this.now().toISOString();
       return this.commit(table, [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))]);
     });
@@ -169,7 +191,7 @@ export class TableHost {
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.adopt(tableId, created, startTable(created), 0);
+      const table = this.adopt(tableId, created, startTable(created), 0, '');
       const at = this.now().toISOString();
       const logged: NewEvent[] = [];
       for (const event of events) {
@@ -278,6 +300,62 @@ export class TableHost {
     return count;
   }
 
+  /**
+   * Lets the table go: another owner takes it up (a worker whose lease is
+   * gone or given back). Its bots and clock stop here; the next owner
+   * re-arms them from the log.
+   */
+  async letGo(tableId: string): Promise<void> {
+    this.autopilot?.letGo(tableId);
+    await this.passivate(tableId);
+  }
+
+  /**
+   * Takes the table up: loads it, so that its bots play on and its clock
+   * runs (the owner re-arms them from the log). Rejects for no such table.
+   */
+  async takeUp(tableId: string): Promise<void> {
+    await this.queues.run(tableId, async () => {
+      // Armed when loaded; a table already here is armed again, as its owner may have just changed.
+      const table = await this.load(tableId);
+      this.autopilot?.tableChanged(stateOf(table));
+    });
+  }
+
+  /**
+   * Takes up every table under way (dealt and not finished), `concurrency`
+   * at a time, so their bots play on and their clocks run after a restart;
+   * stops early once `stopped()` says so.
+   */
+  async takeUpTablesUnderWay(concurrency: number, stopped: () => boolean, onError: (error: unknown, tableId: string) => void): Promise<void> {
+    const underWay = (await this.store.listTables())
+      .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
+      .map(({ tableId }) => tableId);
+    let next = 0;
+    const takeUpInTurn = async () => {
+      while (next < underWay.length && !stopped()) {
+        const tableId = underWay[next++];
+        await this.takeUp(tableId).catch((error: unknown) => onError(error, tableId));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, underWay.length) }, takeUpInTurn));
+  }
+
+  /** Whether the table has a bot move or a timeout to come here: an owner keeps such a table rather than letting it go idle. */
+  hasMovesToCome(tableId: string): boolean {
+    return this.autopilot?.isArmed(tableId) ?? false;
+  }
+
+  /** Hears every move the tables make by themselves (metrics); nothing without the autopilot. */
+  onOwnMove(listener: OwnMoveListener): () => void {
+    return this.autopilot?.onOwnMove(listener) ?? (() => undefined);
+  }
+
+  /** Hears every event appended through this host's store, whoever appended it (a gateway's sockets follow the tables). */
+  subscribe(listener: EventListener): () => void {
+    return this.store.subscribe(listener);
+  }
+
   async passivate(tableId: string): Promise<void> {
     await this.queues.run(tableId, async () => {
       const table = this.live.get(tableId);
@@ -288,6 +366,7 @@ export class TableHost {
   }
 
   async close(): Promise<void> {
+    await this.autopilot?.close();
     await this.imports.close();
     await this.queues.idle();
     for (const tableId of [...this.live.keys()]) this.evict(tableId);
@@ -338,6 +417,8 @@ export class TableHost {
     table.version = version;
     table.committed = next;
     table.lastUsed = Date.now();
+    table.lastEventAt = events[events.length - 1].at;
+    this.autopilot?.tableChanged(stateOf(table));
     if (version - table.snapshotVersion >= this.snapshotEvery) {
       // The events are durable already: a snapshot that cannot be saved must not fail the command.
       // It is a cache; the log stays the truth and the next snapshot tries again.
@@ -347,8 +428,8 @@ export class TableHost {
   }
 
   private async saveSnapshot(table: LiveTable): Promise<void> {
-    const persisted = table.actor.getPersistedSnapshot();
-    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: { created: table.created, persisted } });
+    const saved: SavedTable = { created: table.created, persisted: table.actor.getPersistedSnapshot(), lastEventAt: table.lastEventAt };
+    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: saved });
     table.snapshotVersion = table.version;
   }
 
@@ -366,31 +447,43 @@ export class TableHost {
     return pending;
   }
 
-  /** Rebuilds a table from its latest snapshot and the events after it (or from its whole log). */
+  /**
+   * Rebuilds a table from its latest snapshot and the events after it (or
+   * from its whole log), and re-arms what it awaits: the table is taken up.
+   */
   private async rehydrate(tableId: string): Promise<LiveTable> {
+    const table = await this.rebuild(tableId);
+    this.autopilot?.tableChanged(stateOf(table));
+    return table;
+  }
+
+  private async rebuild(tableId: string): Promise<LiveTable> {
     const saved = await this.store.loadSnapshot(tableId);
     if (saved !== null) {
-      const { created, persisted } = saved.snapshot as { created: TableCreated; persisted: unknown };
+      const { created, persisted, lastEventAt } = saved.snapshot as SavedTable;
       const actor = resumeTable(persisted);
       const later = await this.store.read(tableId, saved.version);
       applyLogEvents(tableId, actor, later);
-      return this.adopt(tableId, created, actor, saved.version + later.length, saved.version);
+      const lastAt = later.at(-1)?.at ?? lastEventAt ?? (await this.store.read(tableId, saved.version - 1)).at(-1)?.at ?? '';
+      return this.adopt(tableId, created, actor, saved.version + later.length, lastAt, saved.version);
     }
     const events = await this.store.read(tableId);
     if (events.length === 0) throw unknownTable(tableId);
     const { created, actor } = foldLog(tableId, events);
-    return this.adopt(tableId, created, actor, events.length);
+    return this.adopt(tableId, created, actor, events.length, events[events.length - 1].at);
   }
 
-  private adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, snapshotVersion = 0): LiveTable {
+  private adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, lastEventAt: string, snapshotVersion = 0): LiveTable {
     const table: LiveTable = {
       tableId,
       created,
+      settings: settingsOf(created),
       actor,
       committed: actor.getSnapshot(),
       version,
       snapshotVersion,
       lastUsed: Date.now(),
+      lastEventAt,
     };
     this.live.set(tableId, table);
     return table;
@@ -400,6 +493,10 @@ export class TableHost {
     this.live.get(tableId)?.actor.stop();
     this.live.delete(tableId);
   }
+}
+
+function stateOf(table: LiveTable): TableState {
+  return { tableId: table.tableId, version: table.version, snapshot: table.committed, settings: table.settings, lastEventAt: table.lastEventAt };
 }
 
 /** The `hand.revealed` events of the hands scored since the table had revealed `revealedBefore`. */

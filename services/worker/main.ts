@@ -1,10 +1,12 @@
 /**
  * A table worker process (`npm run start:worker`): serves the tables whose
  * leases it holds, over the NATS cluster named by NATS_URL, with the event
- * log in JetStream. Settings: services/bus/natsSettings.ts; WORKER_ID names
- * it (a subject token; unique by default); SUITORS_IDLE_SECONDS (300) is how
- * long a table goes without a command before the worker lets it go, as the
- * gateway's setting of that name. Prints `ready <worker id>` once it
+ * log in JetStream, playing their bots and running their turn clocks.
+ * Settings: services/bus/natsSettings.ts; WORKER_ID names it (a subject
+ * token; unique by default); SUITORS_IDLE_SECONDS (300) is how long a table
+ * goes without a command before the worker lets it go (unless a bot move or
+ * a timeout is to come); SUITORS_BOT_DELAY_MS (600) is the wait before each
+ * bot move. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
  * finish and its leases are given up, so other workers take its tables at
  * once.
@@ -13,6 +15,7 @@ import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
 import { wholeNumberFromEnv } from '../gateway/serve.js';
 import { DEFAULT_IDLE_RELEASE_MS, startTableWorker } from './tableWorker.js';
+import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 
 const settings = natsSettingsFrom();
 if (settings === null) {
@@ -29,6 +32,7 @@ const worker = await startTableWorker({
   ...(process.env.WORKER_ID ? { workerId: process.env.WORKER_ID } : {}),
   leaseTtlMs: settings.leaseTtlMs,
   idleReleaseMs: wholeNumberFromEnv('SUITORS_IDLE_SECONDS', DEFAULT_IDLE_RELEASE_MS / 1000, { min: 1 }) * 1000,
+  botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
   leaseReplicas: replicas,
   leaseNamespace: streamName,
   prefix,

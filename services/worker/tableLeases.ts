@@ -21,6 +21,10 @@
  * itself included. A worker that sees one of its claims changed by anyone
  * else (a watch on the claims) gives that table up at once.
  *
+ * The same watch keeps every claim in view, so a worker can find the tables
+ * whose owner's life is gone (`orphans`) and take them up itself: a table
+ * whose bot or clock is due must not wait for someone to send it a command.
+ *
  * NATS does the agreeing; nothing here votes or elects. And the event log's
  * expected version stays the real fence: a worker that wrongly believes it
  * owns a table still cannot append over another's events.
@@ -100,6 +104,8 @@ export interface TableOwnership {
   take(tableId: string): Promise<TakeResult>;
   verify(tableId: string): Promise<void>;
   release(tableId: string): Promise<void>;
+  /** Tables claimed in a life that is over (the worker died or gave its life up): free for anyone to take. */
+  orphans(): Promise<string[]>;
   stop(release: boolean): Promise<void>;
 }
 
@@ -113,6 +119,8 @@ export class TableLeases implements TableOwnership {
   /** Tables claimed in the current life, with the claim's revision. */
   private readonly held = new Map<string, number>();
   private readonly taking = new Map<string, Promise<TakeResult>>();
+  /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
+  private readonly claimsSeen = new Map<string, Claim>();
   private readonly timer: NodeJS.Timeout;
   private life: Life | null = null;
   private renewing: Promise<void> | null = null;
@@ -257,6 +265,23 @@ export class TableLeases implements TableOwnership {
     }
   }
 
+  async orphans(): Promise<string[]> {
+    const byLife = new Map<string, { claim: Claim; tables: string[] }>();
+    for (const [tableId, claim] of this.claimsSeen) {
+      if (this.held.has(tableId)) continue;
+      const key = `${claim.worker} ${claim.incarnation}`;
+      const life = byLife.get(key) ?? { claim, tables: [] };
+      life.tables.push(tableId);
+      byLife.set(key, life);
+    }
+    const orphans: string[] = [];
+    // One look per life, not per table: a thousand tables of one dead worker cost one read.
+    for (const { claim, tables } of byLife.values()) {
+      if (!(await this.isAlive(claim))) orphans.push(...tables);
+    }
+    return orphans;
+  }
+
   private alive(): boolean {
     return this.life !== null && Date.now() < this.life.validUntil;
   }
@@ -312,12 +337,14 @@ export class TableLeases implements TableOwnership {
     this.onLost(tableId, why);
   }
 
-  /** Gives up at once any table whose claim anyone else changes. */
+  /** Keeps every claim in view, and gives up at once any table whose claim anyone else changes. */
   private async watchClaims(): Promise<void> {
-    const updates = await this.claims.watch({ include: KvWatchInclude.UpdatesOnly });
+    const updates = await this.claims.watch({ include: KvWatchInclude.LastValue });
     this.watching = { stop: () => updates.stop() };
     void (async () => {
       for await (const entry of updates) {
+        if (entry.operation === 'PUT') this.claimsSeen.set(entry.key, entry.json<Claim>());
+        else this.claimsSeen.delete(entry.key);
         const revision = this.held.get(entry.key);
         if (revision !== undefined && entry.revision > revision) {
           this.lose(entry.key, entry.operation === 'PUT' ? `${entry.json<Claim>().worker} took the table over` : 'its claim was removed');

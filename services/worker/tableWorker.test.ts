@@ -7,8 +7,7 @@ import { awaitedActions } from '../../machines/table/refusal.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
-import { botPlayers, gameOf, playBots } from '../../test/nats/botPlay.js';
-import { nextBotMove } from '../bots/botDriver.js';
+import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../test/nats/remotePlay.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
@@ -69,12 +68,12 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const game = gameOf(i);
-      ids.push((await tables.createTable({ game, players: botPlayers(game), seed: `workers-${i}` })).tableId);
+      ids.push((await tables.createTable({ game, players: remotePlayers(game), seed: `workers-${i}` })).tableId);
     }
     const servedBy = new Map<string, Set<string>>();
     await Promise.all(
       ids.map((tableId) =>
-        playBots(tables, tableId, {
+        playRemotely(tables, tableId, {
           onAccepted: () => servedBy.set(tableId, (servedBy.get(tableId) ?? new Set()).add(tables.ownerOf(tableId)!)),
         }),
       ),
@@ -101,8 +100,8 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('plays on from an event of a finished game on whichever worker takes the request, and refuses an unfinished one', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: botPlayers('sevenSuitors'), seed: 'fork' });
-    await playBots(tables, tableId);
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: remotePlayers('sevenSuitors'), seed: 'fork' });
+    await playRemotely(tables, tableId);
     const log = await store.read(tableId);
     const at = log.findIndex((event, index) => index > 20 && event.type === 'card.played') + 1;
     const forked = await tables.forkTable(tableId, { at });
@@ -112,14 +111,14 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const { snapshot } = await tables.snapshot(forked.tableId);
     expect(snapshot.context.hand).toEqual(original.snapshot.context.hand);
     expect((await store.read(forked.tableId))[0].data).toMatchObject({ settings: { forkedFrom: { tableId, at } } });
-    const playing = await tables.createTable({ game: 'antiCupid', players: botPlayers('antiCupid'), seed: 'fork-playing' });
+    const playing = await tables.createTable({ game: 'antiCupid', players: remotePlayers('antiCupid'), seed: 'fork-playing' });
     const refused = await tables.forkTable(playing.tableId, { at: 2 }).catch((error: unknown) => error);
     expect(isTableRefusal(refused) && refused.kind).toBe('notNow');
   });
 
   it('keeps the kinds of refusals, and the conflict, across the bus', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: 'refusals' });
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: 'refusals' });
     const kindOf = async (promise: Promise<unknown>) =>
       promise.then(
         () => 'accepted',
@@ -158,12 +157,12 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('forwards a command that reaches a worker not owning the table to the owner', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'antiCupid', players: botPlayers('antiCupid'), seed: 'forward' });
+    const { tableId } = await tables.createTable({ game: 'antiCupid', players: remotePlayers('antiCupid'), seed: 'forward' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
     const nc = connections[0];
     const { snapshot, version: snapshotVersion } = await tables.snapshot(tableId);
-    const move = nextBotMove(snapshot, createRng('forward'))!;
+    const move = nextRemoteMove(snapshot, createRng('forward'))!;
     const reply = decodeReply(await nc.request(subjects.commandFor(tableId, other), encode({ op: 'submit', tableId, args: [move] })));
     expect(reply).toMatchObject({ ok: true, worker: owner, result: { tableId, version: snapshotVersion + 1 } });
     // Undirected, through the queue group: whoever gets it, the owner answers.
@@ -178,7 +177,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('tells the gateway of every event, once and in log order, after its copy of the table took it', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'traitorOfLove', players: botPlayers('traitorOfLove'), seed: 'events' });
+    const { tableId } = await tables.createTable({ game: 'traitorOfLove', players: remotePlayers('traitorOfLove'), seed: 'events' });
     const heard: number[] = [];
     const lagging: number[] = [];
     tables.subscribe((id, event) => {
@@ -186,7 +185,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
       heard.push(event.seq);
       void tables.snapshot(tableId).then(({ version }) => version < event.seq && lagging.push(event.seq));
     });
-    await playBots(tables, tableId, { stop: () => heard.length >= 40 });
+    await playRemotely(tables, tableId, { stop: () => heard.length >= 40 });
     const log = await store.read(tableId);
     // The listener came after the table was made: it hears every event from then on.
     expect(heard).toEqual(log.map((event) => event.seq).slice(heard[0] - 1));
@@ -195,7 +194,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('stops serving a table whose lease it lost; the new owner answers for it', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: 'lost' });
+    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: 'lost' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
     const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
@@ -208,18 +207,18 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(workers.find((worker) => worker.workerId === owner)!.ownedTables()).not.toContain(tableId);
     expect(decodeReply(await nc.request(subjects.commandFor(tableId, owner), bogus))).toMatchObject({ worker: other });
-    await playBots(tables, tableId);
+    await playRemotely(tables, tableId);
     expect(tables.ownerOf(tableId)).toBe(other);
   });
 
   it('hands a stopped worker\'s tables to the other at once, and says so when no worker runs', async () => {
     await setUp();
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await tables.createTable({ game: 'sevenSuitors', players: botPlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
+    for (let i = 0; i < 4; i++) ids.push((await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
     const [first, second] = workers;
     await first.stop();
     const started = Date.now();
-    await Promise.all(ids.map((tableId) => playBots(tables, tableId, { stop: () => (tables.ownerOf(tableId) === second.workerId) })));
+    await Promise.all(ids.map((tableId) => playRemotely(tables, tableId, { stop: () => (tables.ownerOf(tableId) === second.workerId) })));
     expect(Date.now() - started).toBeLessThan(TTL_MS); // released, not expired
     await second.stop();
     workers = [];

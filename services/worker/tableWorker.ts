@@ -7,6 +7,12 @@
  * serves it; one owned by another worker it forwards there, once. The
  * accepted events are the log's (JetStream: messages on `tables.<id>.events`),
  * which gateways follow; the reply carries them too.
+ *
+ * The owner of a table also plays its bots and runs its turn clock (the
+ * host's autopilot), and only while it holds the table's lease. Every
+ * worker looks out for tables whose owner's life is gone and takes up those
+ * with a bot move or a timeout to come, so a table never waits for a
+ * command to find a new owner.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +20,7 @@ import { RequestError, type Msg, type NatsConnection, type Subscription } from '
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
 import { TableHost, type Accepted } from '../host/tableHost.js';
+import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 import {
   decodeRequest,
   encode,
@@ -43,6 +50,10 @@ export interface TableWorkerOptions {
   readonly snapshotEvery?: number;
   /** How long to wait for the owner when forwarding a command to it. */
   readonly forwardTimeoutMs?: number;
+  /** Wait before each bot move, in ms (SUITORS_BOT_DELAY_MS; 600 by default, 0 in tests). */
+  readonly botDelayMs?: number;
+  /** How often to look for tables whose owner is gone; half the lease TTL by default. */
+  readonly orphanSweepMs?: number;
   readonly log?: (line: string) => void;
   /** The deployment's subject prefix (NATS_PREFIX), the gateways' too. */
   readonly prefix?: string;
@@ -66,6 +77,8 @@ export interface TableWorker {
 
 export const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
+/** Orphaned tables taken up at once: a dead worker's thousand tables are read from the log a few at a time. */
+const ADOPT_CONCURRENCY = 8;
 
 export function newWorkerId(): string {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 30);
@@ -81,7 +94,19 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   const forwardTimeoutMs = options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
   const log = options.log ?? (() => undefined);
   const subjects = tableSubjects(options.prefix);
-  const host = new TableHost({ store, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) });
+  const host = new TableHost({
+    store,
+    ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
+    autopilot: {
+      botDelayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
+      // Fenced twice: the lease says who may move, and the log's expected version refuses a deposed owner's move.
+      mayAct: (tableId) => leases.holds(tableId),
+      onError: (error, tableId) => {
+        if (isVersionConflict(error)) void leases.verify(tableId);
+        else log(`${workerId}: table ${tableId} could not move by itself: ${(error as Error)?.message ?? String(error)}`);
+      },
+    },
+  });
   const lastUsed = new Map<string, number>();
   const underWay = new Set<Promise<void>>();
   let stopping = false;
@@ -94,10 +119,10 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       ? { leases: await options.ownership(onLost), leaseTtlMs: wantedTtlMs }
       : await startLeases(nc, workerId, wantedTtlMs, options, onLost, log);
 
-  /** Forgets the table's actor (it may be stale now); the next owner rebuilds it from the log. */
+  /** Forgets the table's actor (it may be stale now) and stops its bots and clock; the next owner rebuilds it from the log. */
   function dropTable(tableId: string): void {
     lastUsed.delete(tableId);
-    host.passivate(tableId).catch((error: unknown) => log(`${workerId} could not passivate ${tableId}: ${(error as Error).message}`));
+    host.letGo(tableId).catch((error: unknown) => log(`${workerId} could not passivate ${tableId}: ${(error as Error).message}`));
   }
 
   function respond(msg: Msg, reply: TableReply): void {
@@ -121,7 +146,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     lastUsed.set(tableId, Date.now());
     try {
       await forgetIfBehind(tableId, request.seenVersion);
-      const accepted = request.op === 'submit' ? await host.submit(tableId, request.args[0], holderOf(request.args[1])) : await host.timeOut(tableId, ...request.args);
+      const accepted = await host.submit(tableId, request.args[0], holderOf(request.args[1]));
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       if (isTableRefusal(error) && error.kind === 'unknownTable') {
@@ -177,8 +202,15 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       const accepted = await makeNewTable(host, request);
       // A new id nobody else knows yet: claiming it cannot meet another owner.
       const take = await leases.take(accepted.tableId).catch(() => ({ taken: false as const, owner: '' }));
-      if (take.taken) lastUsed.set(accepted.tableId, Date.now());
-      else await host.passivate(accepted.tableId);
+      if (take.taken) {
+        lastUsed.set(accepted.tableId, Date.now());
+        // Armed before the claim was: a bot move that came first was dropped.
+        await host.takeUp(accepted.tableId);
+      } else {
+        // Nobody holds the new table: its bots wait until a sweep (or a command) finds it an owner.
+        unclaimed.add(accepted.tableId);
+        await host.letGo(accepted.tableId);
+      }
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       respond(msg, replyOfError(workerId, error));
@@ -212,12 +244,62 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   const idleTimer = setInterval(() => {
     const cutoff = Date.now() - idleReleaseMs;
     for (const [tableId, used] of lastUsed) {
-      if (used > cutoff) continue;
+      // A table with a bot move or timeout to come is not idle: letting it go would leave it to nobody.
+      if (used > cutoff || host.hasMovesToCome(tableId)) continue;
       lastUsed.delete(tableId);
-      void host.passivate(tableId).then(() => leases.release(tableId), () => leases.release(tableId));
+      void host.letGo(tableId).then(() => leases.release(tableId), () => leases.release(tableId));
     }
   }, Math.min(idleReleaseMs, 60_000));
   idleTimer.unref();
+
+  /** Tables this worker made but could not claim (NATS trouble): no lease names them, so no sweep would find them. */
+  const unclaimed = new Set<string>();
+
+  /**
+   * Takes up a table whose owner is gone, if it has a bot move or a timeout
+   * to come; one that awaits only people is given back at once (its next
+   * command finds it an owner), so a dead worker's idle tables are not hoarded.
+   */
+  async function adopt(tableId: string): Promise<void> {
+    const take = await leases.take(tableId).catch(() => null);
+    if (take === null) return; // no life now: the next sweep tries again
+    unclaimed.delete(tableId);
+    if (!take.taken) return;
+    try {
+      if (take.fresh) await host.passivate(tableId);
+      await host.takeUp(tableId);
+    } catch (error) {
+      log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`);
+      await host.letGo(tableId).catch(() => undefined);
+      await leases.release(tableId);
+      return;
+    }
+    if (host.hasMovesToCome(tableId)) {
+      lastUsed.set(tableId, Date.now());
+      log(`${workerId} took up ${tableId}, whose owner is gone`);
+    } else {
+      await host.letGo(tableId);
+      await leases.release(tableId);
+    }
+  }
+
+  let sweeping: Promise<void> | null = null;
+  function sweepOrphans(): Promise<void> {
+    sweeping ??= (async () => {
+      const orphans = [...unclaimed, ...(await leases.orphans())];
+      let next = 0;
+      const adoptInTurn = async () => {
+        while (next < orphans.length && !stopping) await adopt(orphans[next++]);
+      };
+      await Promise.all(Array.from({ length: Math.min(ADOPT_CONCURRENCY, orphans.length) }, adoptInTurn));
+    })()
+      .catch((error: unknown) => log(`${workerId}: looking for tables whose owner is gone failed: ${(error as Error).message}`))
+      .finally(() => (sweeping = null));
+    return sweeping;
+  }
+  const orphanTimer = setInterval(() => void sweepOrphans(), options.orphanSweepMs ?? Math.max(250, Math.floor(leaseTtlMs / 2)));
+  orphanTimer.unref();
+  void sweepOrphans();
 
   log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
   return {
@@ -226,6 +308,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     async stop() {
       stopping = true;
       clearInterval(idleTimer);
+      clearInterval(orphanTimer);
+      await sweeping;
       await Promise.allSettled(subscriptions.map((subscription) => subscription.drain()));
       await Promise.allSettled([...underWay]);
       await host.close();

@@ -17,6 +17,8 @@ export interface WorkerProcessOptions {
   readonly leaseTtlMs?: number;
   /** How long a table goes without a command before the worker lets it go (SUITORS_IDLE_SECONDS; default 300). */
   readonly idleSeconds?: number;
+  /** Wait before each bot move (SUITORS_BOT_DELAY_MS; default 600). */
+  readonly botDelayMs?: number;
   /** Where the worker's log lines go (default: kept, see `output`). */
   readonly onLog?: (line: string) => void;
   readonly readyTimeoutMs?: number;
@@ -43,6 +45,7 @@ export function startWorkerProcess(options: WorkerProcessOptions): Promise<Worke
     ...(options.replicas === undefined ? {} : { NATS_REPLICAS: String(options.replicas) }),
     ...(options.leaseTtlMs === undefined ? {} : { LEASE_TTL_MS: String(options.leaseTtlMs) }),
     ...(options.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(options.idleSeconds) }),
+    ...(options.botDelayMs === undefined ? {} : { SUITORS_BOT_DELAY_MS: String(options.botDelayMs) }),
   };
   const tsx = createRequire(import.meta.url).resolve('tsx');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsx, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -38,9 +38,9 @@ export async function startService(): Promise<RunningService> {
   const webRoot = await mkdtemp(join(tmpdir(), 'suitors-web-'));
   await buildWeb(webRoot);
   const store = createMemoryEventStore();
-  const host = new TableHost({ store });
+  const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
   const tokens = createMemorySeatTokens();
-  const gateway = createGateway({ host, tokens, webRoot, botDelayMs: 0, limits: ROOMY_LIMITS });
+  const gateway = createGateway({ host, tokens, webRoot, limits: ROOMY_LIMITS });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,

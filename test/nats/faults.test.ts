@@ -9,7 +9,6 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
-import { nextBotMove } from '../../services/bots/botDriver.js';
 import { decodeReply, encode } from '../../services/bus/protocol.js';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
@@ -20,7 +19,7 @@ import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js
 import type { TableOwnership } from '../../services/worker/tableLeases.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
-import { botPlayers, gameOf, playBots } from './botPlay.js';
+import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from './remotePlay.js';
 
 const LEASE_TTL_MS = 2000;
 const subjects = tableSubjects();
@@ -56,7 +55,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const game = gameOf(i);
-      const accepted = await tables.createTable({ game, players: botPlayers(game), seed: `${seed}-${i}` });
+      const accepted = await tables.createTable({ game, players: remotePlayers(game), seed: `${seed}-${i}` });
       keep(accepted.tableId, accepted.events);
       ids.push(accepted.tableId);
     }
@@ -70,7 +69,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   }
 
   function play(tableId: string, onAck?: () => void): Promise<number> {
-    return playBots(tables, tableId, {
+    return playRemotely(tables, tableId, {
       rng: createRng(`faults-${tableId}`),
       onAccepted: (accepted) => {
         keep(tableId, accepted.events);
@@ -158,7 +157,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   it('lets exactly one of two workers that both believe they own a table append; the other is refused', async () => {
     const [tableId] = await newTables(1, 'two-owners');
     let acks = 0;
-    await playBots(tables, tableId, { stop: () => acks++ >= 10, onAccepted: (accepted) => keep(tableId, accepted.events) });
+    await playRemotely(tables, tableId, { stop: () => acks++ >= 10, onAccepted: (accepted) => keep(tableId, accepted.events) });
     // Two more workers, in the test process, each told that every table is its own: no lease stops either.
     const everyTableMine = async (): Promise<TableOwnership> => ({
       holds: () => true,
@@ -166,6 +165,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
       take: async () => ({ taken: true, fresh: false }),
       verify: async () => undefined,
       release: async () => undefined,
+      orphans: async () => [],
       stop: async () => undefined,
     });
     const believers: TableWorker[] = [];
@@ -175,7 +175,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     try {
       const before = await store.read(tableId);
       const replayed = foldLog(tableId, before).actor;
-      const move = nextBotMove(replayed.getSnapshot(), createRng('two-owners'))!;
+      const move = nextRemoteMove(replayed.getSnapshot(), createRng('two-owners'))!;
       replayed.stop();
       // The same move to both at once: each loads the table at the same version and appends after it.
       const answers = await Promise.all(

@@ -42,7 +42,6 @@ describe('the distributed gateway over table workers', () => {
       store,
       tokens,
       logger: pino({ level: 'silent' }),
-      botDelayMs: 0,
       adminToken: 'admin-for-distributed-tests',
       webRoot: '/nonexistent',
     });
@@ -60,7 +59,7 @@ describe('the distributed gateway over table workers', () => {
 
   beforeAll(async () => {
     nats = await startLocalNats(1);
-    for (const workerId of ['w-one', 'w-two']) workers.push(await startTableWorker({ ...(await connectWithStore()), workerId }));
+    for (const workerId of ['w-one', 'w-two']) workers.push(await startTableWorker({ ...(await connectWithStore()), workerId, botDelayMs: 0 }));
     ({ app, tables } = await startGateway());
     ({ app: otherApp, tables: otherTables } = await startGateway());
   });

@@ -26,7 +26,7 @@ import {
   TableParams,
   ViewResponse,
 } from '../schemas.js';
-import { settingsRecord } from '../tableFacts.js';
+import { settingsRecord } from '../../host/tableSettings.js';
 import { activeStatesOf } from './machineRoutes.js';
 
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));

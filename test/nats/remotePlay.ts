@@ -1,18 +1,32 @@
 /**
- * Bot games played the way a gateway plays them: read the table, pick a bot
- * move, submit it, keep every acknowledgement. Unlike playBotTurns it
- * carries on through the troubles a distributed service has in normal
- * operation: a table between owners (TableUnavailable), a read model one
- * event behind (a refusal), a conflict with another writer.
+ * Games played from outside, the way players' clients play them through a
+ * gateway: read the table, pick a random legal move for a seat it awaits,
+ * submit it, keep every acknowledgement. The seats are people's (bots are
+ * the table owner's to play). It carries on through the troubles a
+ * distributed service has in normal operation: a table between owners
+ * (TableUnavailable), a read model one event behind (a refusal), a conflict
+ * with another writer.
  */
 import { createRng, type Rng } from '../../machines/cards/shuffle.js';
 import { GAME_NAMES, GAMES, type GameName } from '../../machines/table/options.js';
-import { nextBotMove } from '../../services/bots/botDriver.js';
+import { randomMove } from '../../machines/bots/randomBot.js';
+import { awaitedActions } from '../../machines/table/refusal.js';
+import type { TableSnapshot } from '../../machines/table/snapshot.js';
+import type { PlayerCommand } from '../../machines/table/events.js';
 import type { Accepted } from '../../services/host/tableHost.js';
 import type { TableService } from '../../services/host/tableService.js';
 
-export function botPlayers(game: GameName) {
-  return Array.from({ length: GAMES[game].seats }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
+/** People in every seat, seated without tokens: the test stands in for all their clients. */
+export function remotePlayers(game: GameName) {
+  return Array.from({ length: GAMES[game].seats }, (_, seat) => ({ name: `Player ${seat}`, bot: false }));
+}
+
+/** A random legal move for one of the seats the table awaits, or null when it awaits none (the game is over). */
+export function nextRemoteMove(snapshot: TableSnapshot, rng: Rng): PlayerCommand | null {
+  const awaited = awaitedActions(snapshot);
+  if (awaited.length === 0) return null;
+  const { seat, action } = awaited[rng.below(awaited.length)];
+  return randomMove(snapshot, seat, action, rng);
 }
 
 export function gameOf(index: number): GameName {
@@ -31,8 +45,8 @@ export interface BotPlayOptions {
   readonly patience?: number;
 }
 
-/** Plays the table's bot seats until no bot is awaited (the game is over) or `stop` says so; returns the moves acknowledged. */
-export async function playBots(tables: TableService, tableId: string, options: BotPlayOptions = {}): Promise<number> {
+/** Plays the table's seats until none is awaited (the game is over) or `stop` says so; returns the moves acknowledged. */
+export async function playRemotely(tables: TableService, tableId: string, options: BotPlayOptions = {}): Promise<number> {
   const rng = options.rng ?? createRng(tableId);
   const patience = options.patience ?? 200;
   let acknowledged = 0;
@@ -45,7 +59,7 @@ export async function playBots(tables: TableService, tableId: string, options: B
       failures = await troubled(error as Error, ++failures, patience, options);
       continue;
     }
-    const move = nextBotMove(snapshot, rng);
+    const move = nextRemoteMove(snapshot, rng);
     if (move === null) return acknowledged;
     const started = performance.now();
     try {
