@@ -1,0 +1,166 @@
+/**
+ * Tables that drive themselves, on a real 3-node JetStream cluster: the
+ * worker that owns a table plays its bots and runs its turn clock, so a
+ * table needs no gateway to go on, and a table whose owner dies is taken up
+ * by another worker without anyone sending it a command. The gateway here
+ * is RemoteTables in the test process; the workers are child processes.
+ * Fails, not skips, where nats-server is missing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { awaitedActions } from '../../machines/table/refusal.js';
+import { RemoteTables } from '../../services/bus/remoteTables.js';
+import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
+import { foldLog } from '../../services/host/replay.js';
+import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
+import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
+import { waitFor } from '../../drivers/polling.js';
+import { createRng } from '../../machines/cards/shuffle.js';
+import { nextRemoteMove } from './remotePlay.js';
+
+const LEASE_TTL_MS = 2000;
+const BOT_DELAY_MS = 150;
+
+describe('tables that drive themselves, on a 3-node NATS cluster', () => {
+  let nats: LocalNats;
+  let nc: NatsConnection;
+  let store: EventStore;
+  const workers: WorkerProcess[] = [];
+  let workerCount = 0;
+
+  async function startWorker(): Promise<WorkerProcess> {
+    const worker = await startWorkerProcess({ natsUrl: nats.urls, workerId: `w-own-${++workerCount}`, replicas: 3, leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS });
+    workers.push(worker);
+    return worker;
+  }
+
+  /** A gateway of its own, which the test may close (kill) at any moment. */
+  async function openGateway(): Promise<{ tables: RemoteTables; close(): Promise<void> }> {
+    const connection = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
+    const tables = new RemoteTables({ nc: connection, store: gatewayStore, requestTimeoutMs: LEASE_TTL_MS, retryForMs: 20_000 });
+    return {
+      tables,
+      async close() {
+        await tables.close();
+        await gatewayStore.close();
+        await connection.close();
+      },
+    };
+  }
+
+  /** Seat 0 a person (the test plays it, seated without a token), the rest bots the owner plays. */
+  function personAndBots(seats: number) {
+    return Array.from({ length: seats }, (_, seat) => (seat === 0 ? { name: 'Ada', bot: false } : { name: `Bot ${seat}`, bot: true }));
+  }
+
+  function awaited(log: readonly StoredEvent[], tableId: string): number[] {
+    const { actor } = foldLog(tableId, log);
+    const seats = awaitedActions(actor.getSnapshot()).map(({ seat }) => seat);
+    actor.stop();
+    return seats;
+  }
+
+  /** Every timeout follows the event it timed out, once: no two owners recorded the same one. */
+  function expectEachTimeoutOnce(log: readonly StoredEvent[]): StoredEvent[] {
+    const timeouts = log.filter((event) => event.type === 'turn.timedOut');
+    const after = timeouts.map((event) => `${event.seq - 1}:${(event.data as { seat: number }).seat}`);
+    expect(new Set(after).size).toBe(after.length);
+    return timeouts;
+  }
+
+  function failuresIn(worker: WorkerProcess): string[] {
+    return worker.output.filter((line) => line.includes('could not move by itself') || line.includes('could not take up'));
+  }
+
+  beforeAll(async () => {
+    nats = await startLocalNats(3);
+    nc = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
+    await Promise.all([startWorker(), startWorker()]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(workers.map((worker) => worker.kill()));
+    await store?.close();
+    await nc?.close();
+    await nats?.stop();
+  });
+
+  it('plays the bots and runs the turn clock with no gateway running at all', async () => {
+    const gateway = await openGateway();
+    const { tableId } = await gateway.tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: personAndBots(4), settings: { turnSeconds: 2 } });
+    // The bots pass by themselves; then only the person is awaited.
+    await waitFor(async () => {
+      const log = await store.read(tableId);
+      return awaited(log, tableId).join() === '0' && log.some((event) => event.type === 'cards.passed');
+    }, 'the bots to pass', { everyMs: 50 });
+    const { snapshot } = await gateway.tables.snapshot(tableId);
+    const passed = await gateway.tables.submit(tableId, nextRemoteMove(snapshot, createRng('owners'))!);
+    // The only gateway dies right after the person's move was acknowledged.
+    await gateway.close();
+
+    const log = await waitFor(async () => {
+      const events = await store.read(tableId);
+      return events.some((event) => event.type === 'turn.timedOut') && events.filter((event) => event.seq > passed.version && event.type === 'card.played').length >= 4 && events;
+    }, 'bot moves and a timeout with no gateway', { timeoutMs: 30_000, everyMs: 50 });
+    const timeouts = expectEachTimeoutOnce(log);
+    expect(timeouts[0].data).toEqual({ seat: 0 });
+    const before = log[timeouts[0].seq - 2];
+    expect(Date.parse(timeouts[0].at) - Date.parse(before.at)).toBeGreaterThanOrEqual(2000);
+    expect(workers.flatMap(failuresIn)).toEqual([]);
+  }, 60_000);
+
+  it("times a seat out exactly once when the table's owner is killed before the deadline, and the new owner plays its bots on", async () => {
+    const gateway = await openGateway();
+    const { tableId } = await gateway.tables.createTable({ game: 'traitorOfLove', players: personAndBots(6), settings: { turnSeconds: 4 } });
+    const waiting = await waitFor(async () => {
+      const log = await store.read(tableId);
+      return awaited(log, tableId).join() === '0' && log.filter((event) => event.type === 'cards.passed').length === 5 && log;
+    }, 'the bots to pass', { everyMs: 50 });
+    const lastBefore = waiting.at(-1)!;
+    const owner = workers.find((worker) => worker.workerId === gateway.tables.ownerOf(tableId))!;
+    expect(owner).toBeDefined();
+    await gateway.close();
+    await owner.kill();
+    await startWorker(); // back to two
+
+    const log = await waitFor(async () => {
+      const events = await store.read(tableId);
+      return events.length > lastBefore.seq + 3 && events;
+    }, "the new owner's timeout and bot moves", { timeoutMs: 30_000, everyMs: 50 });
+    const timeouts = expectEachTimeoutOnce(log);
+    expect(timeouts.filter((event) => event.seq === lastBefore.seq + 1)).toHaveLength(1);
+    // Due 4 s after the last event: never early, though the new owner took the table up before then or after.
+    expect(Date.parse(log[lastBefore.seq].at) - Date.parse(lastBefore.at)).toBeGreaterThanOrEqual(4000);
+    expect(log.slice(lastBefore.seq + 2).some((event) => event.type === 'card.played')).toBe(true);
+    expect(workers.filter((worker) => worker !== owner).flatMap(failuresIn)).toEqual([]);
+  }, 60_000);
+
+  it('plays bot tables to their end through two gateways and a restarted one, with no bot move refused or made twice', async () => {
+    const first = await openGateway();
+    let second = await openGateway();
+    const ids: string[] = [];
+    const bots = Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
+    for (let i = 0; i < 6; i++) {
+      const gateway = i % 2 === 0 ? first : second;
+      ids.push((await gateway.tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: bots })).tableId);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await second.close();
+    second = await openGateway();
+    for (const tableId of ids) await second.tables.snapshot(tableId);
+    await waitFor(async () => {
+      const logs = await Promise.all(ids.map((tableId) => store.read(tableId)));
+      return logs.every((log) => log.at(-1)?.type === 'hand.revealed' && awaited(log, 'finished').length === 0);
+    }, 'every bot game to end', { timeoutMs: 45_000, everyMs: 100 });
+    for (const tableId of ids) {
+      const log = await store.read(tableId);
+      expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
+    }
+    expect(workers.flatMap(failuresIn)).toEqual([]);
+    await Promise.all([first.close(), second.close()]);
+  }, 60_000);
+});
