@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/browser/browser.js';
 import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByClicking } from '../test/browser/flows.js';
-import { apiCall, eventually, startService } from '../test/browser/service.js';
+import { waitFor } from '../drivers/polling.js';
+import { apiCall, PAGE_WAIT, startService } from '../test/browser/service.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
 const DESKTOP = { width: 1280, height: 900 };
@@ -31,7 +32,7 @@ async function midTrick(page: Page, cards: number): Promise<void> {
     if ((await page.locator('.trick-area .trick-card:not(.taken)').count()) >= cards) return;
     const before = await page.locator('.hand-cards .card-button').count();
     await page.locator(PLAYABLE).first().click();
-    await eventually('the card to be played', async () => ((await page.locator('.hand-cards .card-button').count()) < before ? true : null));
+    await waitFor(async () => (await page.locator('.hand-cards .card-button').count()) < before, 'the card to be played', PAGE_WAIT);
   }
 }
 

@@ -18,6 +18,7 @@ import { createRng, type Rng } from '../machines/cards/shuffle.js';
 import type { Seat } from '../machines/rules/trick.js';
 import type { TableSnapshot } from '../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../machines/view.js';
+import { SocketClient } from '../drivers/socketClient.js';
 import {
   ADMIN,
   bearer,
@@ -28,7 +29,6 @@ import {
   httpBaseOf,
   httpRequest,
   listen,
-  SocketClient,
   startService,
   statesOfLog,
   type HttpAnswer,

@@ -13,6 +13,8 @@ import { connect } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SocketClient } from '../drivers/socketClient.js';
+import { waitFor } from '../drivers/polling.js';
 import {
   ADMIN,
   bearer,
@@ -20,9 +22,7 @@ import {
   httpBaseOf,
   httpRequest,
   listeningServices,
-  SocketClient,
   startService,
-  waitFor,
   type HttpAnswer,
 } from '../services/gateway/testKit.js';
 

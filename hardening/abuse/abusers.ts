@@ -6,7 +6,7 @@
  * an abuser gets only documented refusals.
  */
 import http from 'node:http';
-import { WebSocket } from 'ws';
+import { SocketClient, UpgradeRefused } from '../../drivers/socketClient.js';
 import { parseOptions } from '../../machines/table/options.js';
 import { MAX_IMPORT_HANDS } from '../../services/host/recordImport/prepareImport.js';
 import { simulateGame } from '../../services/simulator/simulate.js';
@@ -69,18 +69,14 @@ export class LoopbackClient {
     return { status: answer.status, body: parsed };
   }
 
-  /** A WebSocket to `path`: resolves with it once open, or with the refusal's status. */
-  socket(path: string): Promise<{ socket: WebSocket } | { status: number }> {
-    return new Promise((resolve) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${this.port}${path}`, { localAddress: this.address });
-      socket.once('open', () => resolve({ socket }));
-      socket.once('unexpected-response', (_, response) => {
-        response.resume();
-        resolve({ status: response.statusCode ?? 0 });
-        socket.terminate();
-      });
-      socket.once('error', (error) => resolve({ status: `error ${(error as NodeJS.ErrnoException).code ?? error.message}` as unknown as number }));
-    });
+  /** A socket to `path` that keeps no message: resolves with it once open, or with the refusal's status (or the error's code). */
+  async socket(path: string): Promise<{ client: SocketClient } | { status: number | string }> {
+    try {
+      return { client: await SocketClient.open(`ws://127.0.0.1:${this.port}${path}`, { localAddress: this.address, keep: () => false }) };
+    } catch (error) {
+      if (error instanceof UpgradeRefused) return { status: error.status };
+      return { status: `error ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    }
   }
 
   close(): void {
@@ -159,13 +155,13 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
         if (created.status === 201) state.tables.push(created.body.tableId);
       });
     case 'socketOpens': {
-      const held: WebSocket[] = [];
+      const held: SocketClient[] = [];
       const answers = await hammer(workers, until, async (counted) => {
         const opened = await abuser.socket(`/api/tables/${firstTable(state)}/socket`);
-        if ('socket' in opened) held.push(opened.socket);
-        counted.count('socket' in opened ? 101 : opened.status);
+        if ('client' in opened) held.push(opened.client);
+        counted.count('client' in opened ? 101 : opened.status);
       });
-      for (const socket of held) socket.terminate();
+      for (const { socket } of held) socket.terminate();
       return answers;
     }
     case 'commandFlood':
@@ -212,10 +208,10 @@ async function commandFlood(abuser: LoopbackClient, workers: number, until: numb
   const token = String(joined.body?.token);
   const opened = await abuser.socket(`/api/tables/${tableId}/socket?token=${token}`);
   let flood: NodeJS.Timeout | undefined;
-  if ('socket' in opened) {
-    const { socket } = opened;
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString());
+  if ('client' in opened) {
+    const { client } = opened;
+    const { socket } = client;
+    client.listen((message) => {
       if (message.type !== 'view') answers.count(`${message.type} ${message.error ?? ''}`.trim());
     });
     socket.on('close', (code) => answers.count(`closed ${code}`));
@@ -227,7 +223,7 @@ async function commandFlood(abuser: LoopbackClient, workers: number, until: numb
     counted.count((await abuser.request('POST', `/api/tables/${tableId}/commands`, { body: '{"type":"card.played","card":"1-1"}', token })).status);
   });
   clearInterval(flood);
-  if ('socket' in opened) opened.socket.terminate();
+  if ('client' in opened) opened.client.socket.terminate();
   for (const [kind, count] of overHttp.byKind) answers.byKind.set(kind, (answers.byKind.get(kind) ?? 0) + count);
   return answers;
 }

@@ -11,7 +11,6 @@
  * else is the gateway as it runs.
  */
 import { Buffer } from 'node:buffer';
-import { WebSocket } from 'ws';
 import type { Rng } from '../../machines/cards/shuffle.js';
 import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { GAMES, type GameName } from '../../machines/table/options.js';
@@ -21,8 +20,9 @@ import { createMemoryEventStore } from '../../services/eventstore/memoryEventSto
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
 import { STATUS_OF } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
-import type { ErrorKind, ServerMessage, SocketReply } from '../../services/gateway/socketProtocol.js';
-import { ADMIN, bearer, listen, SocketClient, startService } from '../../services/gateway/testKit.js';
+import type { ErrorKind, SocketReply } from '../../services/gateway/socketProtocol.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { ADMIN, bearer, listen, startService } from '../../services/gateway/testKit.js';
 import { standInName } from '../../services/gateway/seating.js';
 import { hashToken } from '../../services/tokens/seatTokens.js';
 import { liftedRateLimits } from '../../services/gateway/limits.js';
@@ -70,8 +70,8 @@ const NOT_JSON_MESSAGE = 'a message is a JSON text: {"type":"command","id":"<any
 interface TableSeats {
   readonly tableId: string;
   readonly tokens: string[];
-  readonly sockets: (SeatSocket | null)[];
-  spectator: SeatSocket | null;
+  readonly sockets: (SocketClient | null)[];
+  spectator: SocketClient | null;
 }
 
 export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEvery' | 'createHost'>): Promise<FuzzPath> {
@@ -140,16 +140,16 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
 
   const socketUrl = (tableId: string, token?: string) => `${socketBase}/api/tables/${tableId}/socket${token === undefined ? '' : `?token=${token}`}`;
 
-  async function socketOf(table: TableSeats, seat: number): Promise<SeatSocket> {
+  async function socketOf(table: TableSeats, seat: number): Promise<SocketClient> {
     const open = table.sockets[seat];
     if (open !== null && open.closed === null) return open;
-    const socket = await SeatSocket.open(socketUrl(table.tableId, table.tokens[seat]));
+    const socket = await SocketClient.open(socketUrl(table.tableId, table.tokens[seat]), KEEP_NOTHING);
     table.sockets[seat] = socket;
     return socket;
   }
 
-  async function spectatorOf(table: TableSeats): Promise<SeatSocket> {
-    if (table.spectator === null || table.spectator.closed !== null) table.spectator = await SeatSocket.open(socketUrl(table.tableId));
+  async function spectatorOf(table: TableSeats): Promise<SocketClient> {
+    if (table.spectator === null || table.spectator.closed !== null) table.spectator = await SocketClient.open(socketUrl(table.tableId), KEEP_NOTHING);
     return table.spectator;
   }
 
@@ -162,8 +162,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   let sends = 0;
   /** Sends a command over the seat's socket; the reply, or how the socket closed. */
   async function overSocket(table: TableSeats, seat: number, payload: string | Buffer, binary = false): Promise<Answer> {
-    const socket = await socketOf(table, seat);
-    return socket.request(payload, binary);
+    return answerOver(await socketOf(table, seat), payload, binary);
   }
 
   async function sendCommand(tableId: string, sent: FuzzCommand, overHttp: boolean, before: TableSnapshot | null): Promise<{ answer: Answer; expected: Expected; seen: unknown }> {
@@ -200,7 +199,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
       const table = current(tableId);
       const seat = sent[0].seat;
       const socket = await socketOf(table, seat);
-      const answers = await Promise.all(sent.map((each) => socket.request(jsonText({ type: 'command', id: nextId++, command: { ...(each.command as object), seat } }) ?? '')));
+      const answers = await Promise.all(sent.map((each) => answerOver(socket, jsonText({ type: 'command', id: nextId++, command: { ...(each.command as object), seat } }) ?? '')));
       return answers.map((answer, i) => ({ answer, seen: { ...(sent[i].command as object), seat } }));
     },
     async sendGarbage(tableId, kind, at, rng) {
@@ -262,7 +261,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
         }
         case 'wsSpectator': {
           const spectator = await spectatorOf(table);
-          return ask(spectator.request(JSON.stringify({ type: 'command', id: nextId++, command: move })), refusal(401, 'unauthorized', 'a spectator cannot act; connect with a seat token to send commands'));
+          return ask(answerOver(spectator, JSON.stringify({ type: 'command', id: nextId++, command: move })), refusal(401, 'unauthorized', 'a spectator cannot act; connect with a seat token to send commands'));
         }
         case 'wsOversize':
           return ask(overSocket(table, move.seat, JSON.stringify({ type: 'command', id: nextId++, command: { ...move, pad: 'z'.repeat(BODY_LIMIT + rng.below(BODY_LIMIT)) } })), { accepted: false, status: 1009, error: 'closed', message: null });
@@ -387,76 +386,18 @@ async function closeSockets(table: TableSeats): Promise<void> {
   await Promise.all([...table.sockets, table.spectator].map((socket) => socket?.close()));
 }
 
-/**
- * A seat's (or a spectator's) socket that answers each request with its
- * reply, matched by id (messages the gateway cannot read are answered with
- * id null, in order). Views pushed to it are not kept.
- */
-class SeatSocket {
-  closed: number | null = null;
-  private readonly waiting = new Map<string, ((answer: Answer) => void)[]>();
+/** The fuzzer's sockets keep no message: views are not checked here, and each reply goes to its `request`. */
+const KEEP_NOTHING = { keep: () => false };
 
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
-      if (message.type === 'view') return;
-      this.settle(String(message.id), replyAnswer(message));
-    });
-    socket.on('close', (code) => {
-      this.closed = code;
-      const answer: Answer =
-        code === 1009
-          ? { acceptedAt: null, key: 'ws close 1009', status: 1009, error: 'closed', message: 'the socket was closed: message too big', crash: null }
-          : crashed(`the socket closed with code ${code}`);
-      for (const key of [...this.waiting.keys()]) while (this.waiting.get(key)?.length) this.settle(key, answer);
-    });
-    socket.on('error', () => undefined);
+/** A socket's answer to a command: its reply, or how the socket closed before one came. */
+async function answerOver(socket: SocketClient, payload: string | Buffer, binary = false): Promise<Answer> {
+  const reply = await socket.request(payload, { binary });
+  if ('closed' in reply) {
+    return reply.closed === 1009
+      ? { acceptedAt: null, key: 'ws close 1009', status: 1009, error: 'closed', message: 'the socket was closed: message too big', crash: null }
+      : crashed(`the socket closed with code ${reply.closed}`);
   }
-
-  static async open(url: string): Promise<SeatSocket> {
-    const socket = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
-    return new SeatSocket(socket);
-  }
-
-  request(payload: string | Buffer, binary = false): Promise<Answer> {
-    if (this.closed !== null) return Promise.resolve(crashed(`the socket is closed (${this.closed})`));
-    const id = idOf(payload, binary);
-    return new Promise((resolve) => {
-      const queue = this.waiting.get(id) ?? [];
-      queue.push(resolve);
-      this.waiting.set(id, queue);
-      this.socket.send(payload, { binary });
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.closed !== null) return;
-    const closed = new Promise((resolve) => this.socket.once('close', resolve));
-    this.socket.close();
-    await closed;
-  }
-
-  private settle(id: string, answer: Answer): void {
-    const queue = this.waiting.get(id);
-    const resolve = queue?.shift();
-    if (queue?.length === 0) this.waiting.delete(id);
-    resolve?.(answer);
-  }
-}
-
-/** The id the gateway will echo: the message's, when it can read it; otherwise null. */
-function idOf(payload: string | Buffer, binary: boolean): string {
-  if (binary) return 'null';
-  try {
-    const id = (JSON.parse(payload.toString()) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' || typeof id === 'number' ? String(id) : 'null';
-  } catch {
-    return 'null';
-  }
+  return replyAnswer(reply);
 }
 
 function replyAnswer(reply: SocketReply): Answer {

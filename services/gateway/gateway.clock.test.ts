@@ -12,7 +12,8 @@ import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
 import { TableHost } from '../host/tableHost.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
-import { ADMIN, bearer, startService, waitFor, type TestService } from './testKit.js';
+import { waitFor } from '../../drivers/polling.js';
+import { ADMIN, bearer, startService, type TestService } from './testKit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-clock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,6 +147,6 @@ describe('the turn clock', () => {
     await waitFor(async () => {
       const finished = new Set((await store.listTables()).filter(({ status }) => status?.finished === true).map(({ tableId }) => tableId));
       return tableIds.every((tableId) => finished.has(tableId));
-    }, 'every table to play to its end', 60_000);
+    }, 'every table to play to its end', { timeoutMs: 60_000 });
   });
 });

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
-import { ADMIN, bearer, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
+import { waitFor } from '../../drivers/polling.js';
+import { ADMIN, bearer, servicesClosedAfterEach, type TestService } from './testKit.js';
 
 const service = servicesClosedAfterEach();
 

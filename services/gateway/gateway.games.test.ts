@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heuristicMove } from '../../machines/bots/heuristicBot.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { verifyRecord } from '../../machines/record/verify.js';
-import { expectNoLeak, listen, SocketClient, startService, statesOfLog, type Message, type TestService } from './testKit.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { expectNoLeak, listen, startService, statesOfLog, type Message, type TestService } from './testKit.js';
 
 let running: TestService | undefined;
 afterEach(async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUIT_DECK } from '../../machines/cards/card.js';
-import { ADMIN, bearer, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
+import { waitFor } from '../../drivers/polling.js';
+import { ADMIN, bearer, servicesClosedAfterEach, type TestService } from './testKit.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { urlForLog } from './gateway.js';
-import { bearer, httpBaseOf, httpRequest, listeningServices, SocketClient, waitFor } from './testKit.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { waitFor } from '../../drivers/polling.js';
+import { bearer, httpBaseOf, httpRequest, listeningServices } from './testKit.js';
 
 const gateways = listeningServices();
 const folders: string[] = [];
@@ -160,12 +161,8 @@ describe('sockets per client', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'rateLimited', message: '127.0.0.1 has 2 sockets open, the most one client may; close one before opening another' });
     // Another address is another client, with sockets of its own.
-    const other = new WebSocket(url, { localAddress: '127.0.0.2' });
-    await new Promise((resolve, reject) => {
-      other.once('open', resolve);
-      other.once('unexpected-response', (_, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    });
-    other.close();
+    const other = await SocketClient.open(url, { localAddress: '127.0.0.2' });
+    await other.close();
     await first.close();
     const again = await waitFor(() => SocketClient.open(url).catch(() => null), 'a socket slot given back');
     await again.close();

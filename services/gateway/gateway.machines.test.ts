@@ -12,7 +12,9 @@ import { modelOfGame } from '../diagram/files.js';
 import { toMermaid } from '../diagram/mermaid.js';
 import type { DiagramModel } from '../diagram/model.js';
 import { activeStatesOf, machineFile } from './routes/machineRoutes.js';
-import { bearer, listen, SocketClient, startService, statesOfLog, waitFor, type Message, type TestService } from './testKit.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { waitFor } from '../../drivers/polling.js';
+import { bearer, listen, startService, statesOfLog, type Message, type TestService } from './testKit.js';
 
 const services: TestService[] = [];
 const clients: SocketClient[] = [];

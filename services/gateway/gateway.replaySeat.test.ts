@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { viewFor } from '../../machines/view.js';
-import { ADMIN, servicesClosedAfterEach, waitFor, type TestService } from './testKit.js';
+import { waitFor } from '../../drivers/polling.js';
+import { ADMIN, servicesClosedAfterEach, type TestService } from './testKit.js';
 
 const startService = servicesClosedAfterEach();
 

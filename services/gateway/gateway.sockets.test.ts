@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN, bearer, expectNoLeak, listeningServices, SocketClient, statesOfLog, waitFor, type Message, type TestService } from './testKit.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { waitFor } from '../../drivers/polling.js';
+import { ADMIN, bearer, expectNoLeak, listeningServices, statesOfLog, type Message, type TestService } from './testKit.js';
 
 const gateways = listeningServices();
 afterEach(() => gateways.closeAll());

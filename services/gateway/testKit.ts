@@ -1,12 +1,12 @@
 /**
  * Helpers for the gateway's tests: a gateway on a memory store (or a given
- * one), listening on a free port for real WebSocket clients, and a socket
- * client that keeps every message it receives.
+ * one), listening on a free port for real WebSocket clients (the socket
+ * client is drivers/socketClient.ts, and waitFor drivers/polling.ts).
  */
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, expect } from 'vitest';
-import { WebSocket } from 'ws';
+import { SocketClient } from '../../drivers/socketClient.js';
 import { revealedDealsOf, type TableInput } from '../../machines/table/context.js';
 import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../../machines/view.js';
@@ -165,105 +165,8 @@ export async function httpRequest(
   return { status: response.status, headers: response.headers, text, body: parsed };
 }
 
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Message = any;
-
-/** A WebSocket client that records every message, with helpers to wait for one. */
-export class SocketClient {
-  readonly messages: Message[] = [];
-  closed: { code: number; reason: string } | null = null;
-  private readonly arrivals = new Set<() => void>();
-
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      this.messages.push(JSON.parse(data.toString()));
-      for (const arrival of [...this.arrivals]) arrival();
-    });
-    socket.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-    });
-  }
-
-  static async open(url: string): Promise<SocketClient> {
-    const socket = new WebSocket(url);
-    const client = new SocketClient(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-      socket.once('unexpected-response', (_, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    });
-    return client;
-  }
-
-  /** The HTTP status and body of a refused upgrade. */
-  static async refusal(url: string): Promise<{ status: number; body: Message }> {
-    const socket = new WebSocket(url);
-    return new Promise((resolve, reject) => {
-      socket.once('open', () => reject(new Error('the socket was accepted')));
-      socket.once('error', () => undefined);
-      socket.once('unexpected-response', (_, response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => {
-          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
-          socket.terminate();
-        });
-      });
-    });
-  }
-
-  get views(): Message[] {
-    return this.messages.filter((message) => message.type === 'view');
-  }
-
-  get lastView(): Message | undefined {
-    return this.views.at(-1);
-  }
-
-  send(message: unknown): void {
-    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  /** The first message received so far, or from now on, that matches. */
-  next(predicate: (message: Message) => boolean, what: string, timeoutMs = 20_000): Promise<Message> {
-    const found = this.messages.find(predicate);
-    if (found !== undefined) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      let checked = this.messages.length;
-      const timer = setTimeout(() => {
-        this.arrivals.delete(arrival);
-        reject(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      const arrival = () => {
-        for (; checked < this.messages.length; checked++) {
-          if (!predicate(this.messages[checked])) continue;
-          clearTimeout(timer);
-          this.arrivals.delete(arrival);
-          resolve(this.messages[checked]);
-          return;
-        }
-      };
-      this.arrivals.add(arrival);
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.closed !== null) return;
-    const closed = new Promise((resolve) => this.socket.once('close', resolve));
-    this.socket.close();
-    await closed;
-  }
-}
 
 /** The table's state right after each event of its log (index = seq), folded through the machine. */
 export function statesOfLog(events: readonly StoredEvent[]): TableSnapshot[] {

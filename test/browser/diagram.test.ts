@@ -11,8 +11,9 @@ import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { modelOfGame } from '../../services/diagram/files.js';
 import { pageErrors, screenshot, SCREENSHOTS } from './browser.js';
-import { PLAYABLE } from './flows.js';
-import { apiCall, eventually } from './service.js';
+import { finishedBotGame, PLAYABLE } from './flows.js';
+import { waitFor } from '../../drivers/polling.js';
+import { apiCall, PAGE_WAIT } from './service.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();
@@ -162,15 +163,7 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('moves the replay page’s highlight as the timeline is stepped', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
-      game: 'sevenSuitors',
-      options: { end: 'hands:1' },
-      bots: [0, 1, 2, 3],
-    });
-    await eventually('the bot game to finish', async () => {
-      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(session.service.url, 'GET', '/api/tables');
-      return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
-    });
+    const tableId = await finishedBotGame(session.service.url, 'sevenSuitors', { end: 'hands:1' });
     const { events } = await apiCall<{ events: { seq: number; type: string }[] }>(session.service.url, 'GET', `/api/tables/${tableId}/log`);
     const dealt = events.find((event) => event.type === 'hand.dealt')!.seq;
     const statesAt = async (at: number) => (await apiCall<{ activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/replay?at=${at}`)).activeStates;
@@ -216,10 +209,14 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
 
   it('shows a spectator of a finished A Traitor of Love table the game over in the diagram, and the last hand: its final trick, the Traitor and who named whom', async () => {
     const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] });
-    const { view, activeStates } = await eventually('the bot game to finish', async () => {
-      const answer = await apiCall<{ view: TableView; activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/view`);
-      return answer.view.outcome?.finished ? answer : null;
-    });
+    const { view, activeStates } = await waitFor(
+      async () => {
+        const answer = await apiCall<{ view: TableView; activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/view`);
+        return answer.view.outcome?.finished && answer;
+      },
+      'the bot game to finish',
+      PAGE_WAIT,
+    );
     expect(activeStates).toEqual(['traitorOfLove', 'traitorOfLove.gameOver']);
     const last = view.lastHand!;
     const finalTrick = last.finalTrick!;

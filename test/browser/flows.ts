@@ -5,7 +5,8 @@
  * API. Every step waits on what the page shows, never on a timer.
  */
 import type { Page } from 'playwright-core';
-import { apiCall, eventually } from './service.js';
+import { waitFor } from '../../drivers/polling.js';
+import { apiCall, PAGE_WAIT } from './service.js';
 
 /** Opens a table from the lobby form with the person at seat 0 and bots in every other seat; returns its id. */
 export async function openTableAsPerson(page: Page, url: string, game: string, options: Record<string, string> = {}, name = 'Ada'): Promise<string> {
@@ -48,7 +49,7 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
     if (!/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/.test(label ?? '')) throw new Error(`a card is labelled "${label}", not by its name`);
     await card.click();
     plays++;
-    await eventually('the card to leave the hand', async () => ((await cards.count()) < before || (await page.locator(done).count()) > 0 ? true : null));
+    await waitFor(async () => (await cards.count()) < before || (await page.locator(done).count()) > 0, 'the card to leave the hand', PAGE_WAIT);
     await onPlay?.(plays);
   }
 }
@@ -57,13 +58,13 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
 export async function finishedBotGame(url: string, game: string, options: Record<string, string> = {}): Promise<string> {
   const seats = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game] ?? 4;
   const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game, options, bots: Array.from({ length: seats }, (_, seat) => seat) });
-  await eventually(
-    'the bot game to finish',
+  await waitFor(
     async () => {
       const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(url, 'GET', '/api/tables');
-      return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
+      return tables.find((table) => table.tableId === tableId)?.finished;
     },
-    120_000,
+    'the bot game to finish',
+    { ...PAGE_WAIT, timeoutMs: 120_000 },
   );
   return tableId;
 }

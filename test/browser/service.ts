@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WaitSettings } from '../../drivers/polling.js';
 import { buildWeb } from '../../scripts/build-web.js';
 import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import { createGateway } from '../../services/gateway/gateway.js';
@@ -66,13 +67,5 @@ export async function apiCall<T>(url: string, method: string, path: string, body
   return answer;
 }
 
-/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** How the browser tests and the screenshots wait: a page, or a bot game through the API, takes longer than a call in-process, and each look costs more. */
+export const PAGE_WAIT: WaitSettings = { timeoutMs: 30_000, everyMs: 50 };

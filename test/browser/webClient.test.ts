@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { pageErrors, screenshot } from './browser.js';
-import { openTableAsPerson as openTable, passByClicking, playByClicking } from './flows.js';
-import { apiCall, eventually } from './service.js';
+import { finishedBotGame, openTableAsPerson as openTable, passByClicking, playByClicking } from './flows.js';
+import { apiCall } from './service.js';
 import { browserSession, settle } from './session.js';
 
 const SUITS = ['Spades', 'Moons', 'Diamonds', 'Clubs', 'Stars', 'Pyramids', 'Hearts'];
@@ -129,15 +129,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('steps through a finished all-bot game on the replay page', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
-      game: 'sevenSuitors',
-      options: { end: 'hands:1' },
-      bots: [0, 1, 2, 3],
-    });
-    await eventually('the bot game to finish', async () => {
-      const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(session.service.url, 'GET', '/api/tables');
-      return tables.find((table) => table.tableId === tableId)?.finished ? true : null;
-    });
+    const tableId = await finishedBotGame(session.service.url, 'sevenSuitors', { end: 'hands:1' });
     const { events } = await apiCall<{ events: unknown[] }>(session.service.url, 'GET', `/api/tables/${tableId}/log`);
     const last = events.length;
 

@@ -16,7 +16,9 @@ import type { Gateway } from '../../services/gateway/gateway.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
-import { listen, SocketClient, waitFor, type Message } from '../../services/gateway/testKit.js';
+import { SocketClient } from '../../drivers/socketClient.js';
+import { waitFor } from '../../drivers/polling.js';
+import { listen, type Message } from '../../services/gateway/testKit.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
