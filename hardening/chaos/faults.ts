@@ -11,7 +11,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { sleep } from '../../drivers/polling.js';
 import type { AcknowledgedCommand, PlayerPool } from '../../drivers/players/playerPool.js';
 import { DEFAULT_LEASE_NAMESPACE } from '../../services/worker/tableLeases.js';
-import type { ServiceUnderTest } from '../service.js';
+import type { ServiceProcesses as ServiceUnderTest } from '../../drivers/serviceProcesses.js';
 
 /** How long a stopped nats-server node or a killed gateway stays down before it is started again. */
 const DOWN_MS = 5_000;

@@ -1,6 +1,6 @@
 /**
  * A soak: client-side bots (drivers/players/) keep `tables` tables in
- * play over WebSocket against the service (hardening/service.ts) for a
+ * play over WebSocket against the service (drivers/serviceProcesses.ts) for a
  * while, new tables replacing finished games; every 10 s a line of figures
  * (accepted commands/s, p99 latency of the interval, errors, the resident
  * memory of every process of the service, the gateways' heap from
@@ -12,7 +12,7 @@ import { getText, metricValue, parseMetrics } from '../../drivers/figures/metric
 import { procStatus } from '../../drivers/figures/processStatus.js';
 import { PlayerPool, REPLY_TIMEOUT_MS, type PlayerPoolOptions } from '../../drivers/players/playerPool.js';
 import type { GameName } from '../../machines/table/options.js';
-import { describeService, startService, type Backend, type ServiceSettings, type ServiceUnderTest } from '../service.js';
+import { describeService, startServiceProcesses, type Backend, type ServiceProcesses, type ServiceSettings } from '../../drivers/serviceProcesses.js';
 import { MemorySeries } from './memoryTrend.js';
 
 export const PROGRESS_MS = 10_000;
@@ -66,7 +66,7 @@ export class SoakRun {
 
   private constructor(
     readonly options: SoakOptions,
-    readonly service: ServiceUnderTest,
+    readonly service: ServiceProcesses,
     readonly players: PlayerPool,
     readonly log: (line: string) => void,
   ) {}
@@ -74,7 +74,7 @@ export class SoakRun {
   /** Starts the service and sets up every table; on failure stops what it started. */
   static async start(options: SoakOptions): Promise<SoakRun> {
     const log = options.log ?? ((line: string) => console.log(line));
-    const service = await startService(options.backend, options.service, log);
+    const service = await startServiceProcesses(options.backend, options.service, log);
     log(describeService(service));
     const players = new PlayerPool({
       game: options.game,

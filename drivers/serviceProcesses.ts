@@ -1,29 +1,35 @@
 /**
- * The service the soak and chaos runs play against, as child processes on
- * loopback: the embedded default (services/main.ts on a temporary SQLite
- * file), or the distributed topology of `npm run cluster` — a 3-node
- * JetStream cluster (services/nats/localNats.ts), table workers
- * (services/worker/workerProcess.ts) and distributed gateways
- * (drivers/gatewayProcess.ts) — whose processes the chaos run kills and
- * starts again.
+ * The whole service as child processes on loopback: the embedded default
+ * (services/main.ts on a temporary SQLite file), or the distributed
+ * topology — a 3-node JetStream cluster (services/nats/localNats.ts), table
+ * workers (services/worker/workerProcess.ts) and distributed gateways
+ * (gatewayProcess.ts). `npm run cluster` runs the distributed one for
+ * people to use; the soak plays against either, and the chaos run kills
+ * its processes and starts them again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
+import { startGatewayProcess, type GatewayProcess } from './gatewayProcess.js';
 import { startLocalNats, type LocalNats } from '../services/nats/localNats.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 
 export type Backend = 'embedded' | 'nats';
 
 export interface ServiceSettings {
-  /** SUITORS_IDLE_SECONDS of every gateway and worker: how long a table goes without a command before it leaves memory. */
-  readonly idleSeconds: number;
-  /** NATS only: table workers and gateways to start. */
+  /** SUITORS_IDLE_SECONDS of every gateway and worker: how long a table goes without a command before it leaves memory (default theirs). */
+  readonly idleSeconds?: number;
+  /** NATS only: table workers and gateways to start (2 and 1). */
   readonly workers?: number;
   readonly gateways?: number;
   /** NATS only: LEASE_TTL_MS of the workers (default theirs, 3000). */
   readonly leaseTtlMs?: number;
+  /** The first gateway's port (default: one the OS picks). */
+  readonly port?: number;
+  /** The gateways take their settings from this process's environment, as an operator's would, instead of being set up to be measured (gatewayProcess.ts). */
+  readonly asConfigured?: boolean;
+  /** Each log line of a gateway or worker, with the process's name (`gateway`, `worker-1`). */
+  readonly onLine?: (name: string, line: string) => void;
 }
 
 /** A process of the service, for figures: its name, pid, and /metrics where it has one. */
@@ -33,7 +39,7 @@ export interface ServiceProcess {
   readonly metricsUrl: string | null;
 }
 
-export interface ServiceUnderTest {
+export interface ServiceProcesses {
   readonly backend: Backend;
   /** Gateway slots: `gateways[i]` is the process serving as gateway i now (a restarted one takes its slot). */
   readonly gateways: GatewayProcess[];
@@ -60,8 +66,8 @@ export function isAlive(process: { exitCode: number | null; signalCode: NodeJS.S
   return process.exitCode === null && process.signalCode === null;
 }
 
-export async function startService(backend: Backend, settings: ServiceSettings, log: (line: string) => void): Promise<ServiceUnderTest> {
-  const env = { SUITORS_IDLE_SECONDS: String(settings.idleSeconds) };
+export async function startServiceProcesses(backend: Backend, settings: ServiceSettings, log: (line: string) => void): Promise<ServiceProcesses> {
+  const env = settings.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(settings.idleSeconds) };
   const gateways: GatewayProcess[] = [];
   const workers: WorkerProcess[] = [];
   let nats: LocalNats | null = null;
@@ -75,14 +81,24 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
       natsUrl: nats.urls,
       workerId,
       replicas: 3,
-      idleSeconds: settings.idleSeconds,
+      ...(settings.idleSeconds === undefined ? {} : { idleSeconds: settings.idleSeconds }),
       ...(settings.leaseTtlMs === undefined ? {} : { leaseTtlMs: settings.leaseTtlMs }),
+      ...(settings.onLine === undefined ? {} : { onLog: (line: string) => settings.onLine!(workerId, line) }),
     });
     workers.push(worker);
     return worker;
   };
 
-  const service: ServiceUnderTest = {
+  const gatewayName = (index: number) => (settings.gateways ?? 1) === 1 ? 'gateway' : `gateway-${index + 1}`;
+  const startGateway = (backendOf: Parameters<typeof startGatewayProcess>[0], index: number, port?: number) =>
+    startGatewayProcess(backendOf, {
+      env,
+      ...(port === undefined ? {} : { port }),
+      ...(settings.asConfigured ? { asConfigured: true } : {}),
+      ...(settings.onLine === undefined ? {} : { onLine: (line: string) => settings.onLine!(gatewayName(index), line) }),
+    });
+
+  const service: ServiceProcesses = {
     backend,
     gateways,
     workers,
@@ -93,7 +109,7 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
       const alive: ServiceProcess[] = gateways
         .map((gateway, index) => ({ gateway, index }))
         .filter(({ gateway }) => gateway.exited === null)
-        .map(({ gateway, index }) => ({ name: gateways.length === 1 ? 'gateway' : `gateway-${index + 1}`, pid: gateway.pid, metricsUrl: `${gateway.baseUrl}/metrics` }));
+        .map(({ gateway, index }) => ({ name: gatewayName(index), pid: gateway.pid, metricsUrl: `${gateway.baseUrl}/metrics` }));
       for (const worker of workers) if (isAlive(worker.child) && worker.child.pid !== undefined) alive.push({ name: worker.workerId, pid: worker.child.pid, metricsUrl: null });
       return alive;
     },
@@ -105,8 +121,7 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
     },
     startWorker,
     async restartGateway(index) {
-      const port = gateways[index].port;
-      const gateway = await startGatewayProcess(natsBackend(), { port, env });
+      const gateway = await startGateway(natsBackend(), index, gateways[index].port);
       gateways[index] = gateway;
       return gateway;
     },
@@ -122,7 +137,7 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
     if (backend === 'embedded') {
       directory = mkdtempSync(join(tmpdir(), 'suitors-soak-'));
       log(`starting the embedded service (SQLite in ${directory})…`);
-      gateways.push(await startGatewayProcess({ embedded: { directory } }, { env }));
+      gateways.push(await startGateway({ embedded: { directory } }, 0, settings.port));
     } else {
       log('starting 3 nats-server processes (a JetStream cluster on loopback)…');
       nats = await startLocalNats(3);
@@ -131,7 +146,7 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
       for (let i = 0; i < workerCount; i++) await startWorker();
       const gatewayCount = settings.gateways ?? 1;
       log(`starting ${gatewayCount} gateway${gatewayCount === 1 ? '' : 's'}…`);
-      for (let i = 0; i < gatewayCount; i++) gateways.push(await startGatewayProcess(natsBackend(), { env }));
+      for (let i = 0; i < gatewayCount; i++) gateways.push(await startGateway(natsBackend(), i, i === 0 ? settings.port : undefined));
     }
   } catch (error) {
     await service.stop();
@@ -141,7 +156,7 @@ export async function startService(backend: Backend, settings: ServiceSettings, 
 }
 
 /** One line on where everything listens, for the run's header. */
-export function describeService(service: ServiceUnderTest): string {
+export function describeService(service: ServiceProcesses): string {
   const gateways = service.gateways.map((gateway, index) => `gateway${service.gateways.length === 1 ? '' : `-${index + 1}`} pid ${gateway.pid} on ${gateway.baseUrl}`);
   const workers = service.liveWorkers().map((worker) => `${worker.workerId} pid ${worker.child.pid}`);
   const nodes = service.nats?.nodes.map((node) => `nats ${node.name} pid ${node.process?.pid} on ${node.url}`) ?? [];
