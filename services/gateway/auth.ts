@@ -3,11 +3,16 @@
  * holder of one seat (seat token). Tokens come as `Authorization: Bearer
  * <token>`, or, for sockets (browsers cannot set headers on them), as
  * `?token=`.
+ *
+ * The truth of who holds a seat is the table's log (SeatJoined.holder, the
+ * token's hash). The token store is an index of it, for speed: a token it
+ * does not know, or cannot be asked about, is looked up in the table the
+ * request names, and indexed again when found there.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Seat } from '../../machines/rules/trick.js';
-import { seatHeldBy, type TableContext } from '../../machines/table/context.js';
-import { hashToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
+import { holdersOf, seatHeldBy, type TableContext } from '../../machines/table/context.js';
+import { hashToken, looksLikeToken, type SeatGrant, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
 
 export type Caller =
@@ -16,31 +21,61 @@ export type Caller =
   | { readonly kind: 'seat'; readonly grant: SeatHold };
 
 export interface Authenticator {
-  /** The caller an Authorization header names; refuses (401) a malformed header or a token nobody issued. */
-  fromHeader(authorization: string | undefined): Promise<Caller>;
-  fromToken(token: string | undefined): Promise<Caller>;
+  /**
+   * The caller an Authorization header names, at the table `tableId` the
+   * request is about (if any); refuses (401) a malformed header or a token
+   * nobody issued.
+   */
+  fromHeader(authorization: string | undefined, tableId?: string): Promise<Caller>;
+  fromToken(token: string | undefined, tableId?: string): Promise<Caller>;
 }
 
-export function createAuthenticator(tokens: SeatTokens, adminToken: string | undefined): Authenticator {
+/** A table's state as it stands, for the seats' tenures; rejects for no such table. */
+export type TenuresOf = (tableId: string) => Promise<TableContext>;
+
+export function createAuthenticator(tokens: SeatTokens, adminToken: string | undefined, tenuresOf: TenuresOf): Authenticator {
   const adminDigest = adminToken === undefined || adminToken === '' ? null : digest(adminToken);
-  const fromToken = async (token: string | undefined): Promise<Caller> => {
+
+  /** The seat the token holds at the table, from the table's own log; null when it holds none there. */
+  const heldInLog = async (token: string, tableId: string): Promise<SeatGrant | null> => {
+    const holder = hashToken(token);
+    const context = await tenuresOf(tableId).catch(() => null);
+    const seat = context === null ? -1 : holdersOf(context).indexOf(holder);
+    if (seat < 0) return null;
+    // Found in the log: the index lost it (a restart of a memory index, a write that failed). Index it again.
+    tokens.issue({ tableId, seat }, token).catch(() => undefined);
+    return { tableId, seat };
+  };
+
+  const fromToken = async (token: string | undefined, tableId?: string): Promise<Caller> => {
     if (token === undefined) return { kind: 'anyone' };
     if (adminDigest !== null && timingSafeEqual(digest(token), adminDigest)) return { kind: 'admin' };
-    const grant = await tokens.resolve(token);
-    if (grant === null) {
-      throw new GatewayRefusal('unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');
+    if (!looksLikeToken(token)) throw unknownToken();
+    let grant: SeatGrant | null;
+    try {
+      grant = await tokens.resolve(token);
+    } catch (error) {
+      // The index cannot be asked: the table's log can, when the request names a table.
+      if (tableId === undefined) throw error;
+      grant = null;
     }
+    if (grant === null && tableId !== undefined) grant = await heldInLog(token, tableId);
+    if (grant === null) throw unknownToken();
     return { kind: 'seat', grant: { tableId: grant.tableId, seat: grant.seat, holder: hashToken(token) } };
   };
   return {
     fromToken,
-    async fromHeader(authorization) {
+    async fromHeader(authorization, tableId) {
       if (authorization === undefined) return { kind: 'anyone' };
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (match === null) throw new GatewayRefusal('unauthorized', 'send the token as "Authorization: Bearer <token>"');
-      return fromToken(match[1]);
+      return fromToken(match[1], tableId);
     },
   };
+}
+
+function unknownToken(): GatewayRefusal {
+  return new GatewayRefusal('unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');
 }
 
 function digest(text: string): Buffer {

@@ -140,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const context: GatewayContext = {
     host,
     feed,
-    auth: createAuthenticator(tokens, options.adminToken),
+    auth: createAuthenticator(tokens, options.adminToken, async (tableId) => (await host.snapshot(tableId)).snapshot.context),
     seating: createSeating(feed, tokens, watchers),
     tokens,
     watchers,

@@ -87,7 +87,17 @@ export const LobbyQuery = Type.Object(
 );
 
 export const JoinSeatBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 40, description: 'the name the table shows' }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 40, description: 'the name the table shows' }),
+    token: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description:
+          'a seat token the client made itself (32 random bytes, base64url): the join may then be sent again, to any gateway, ' +
+          'and answers with the same seat if the first one took it but its answer was lost',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const JoinedSeat = Type.Object({

@@ -9,7 +9,7 @@
  */
 import { GAMES } from '../../machines/table/options.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
-import { seatHeldBy } from '../../machines/table/context.js';
+import { holdersOf, seatHeldBy } from '../../machines/table/context.js';
 import type { Seat } from '../../machines/rules/trick.js';
 import { hashToken, newToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { standInName } from '../host/standIns.js';
@@ -25,19 +25,25 @@ export const SEAT_CHANGED_HANDS = 4001;
 export { standInName };
 
 export interface Seating {
-  join(tableId: string, seat: Seat, name: string): Promise<{ version: number; token: string }>;
+  /** With `token` (made by the client), a join sent again after its answer was lost finds the seat already its own. */
+  join(tableId: string, seat: Seat, name: string, token?: string): Promise<{ version: number; token: string }>;
   leave(hold: SeatHold): Promise<{ version: number }>;
 }
 
 export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: TableWatchers): Seating {
   return {
-    join(tableId, seat, name) {
+    join(tableId, seat, name, givenToken) {
       return feed.withTable(tableId, 'player', async (table) => {
         const { snapshot, facts } = table.current;
         const { context } = snapshot;
         if (seat >= context.seatCount) {
           const { title } = GAMES[context.game];
           throw new GatewayRefusal('malformed', `seat must be from 0 to ${context.seatCount - 1} at a table of ${title}, not ${seat}`);
+        }
+        // The same join again (its answer was lost, or its gateway died after the seat event): the seat is this token's already.
+        if (givenToken !== undefined && seatHeldBy(context, seat, hashToken(givenToken)) && holdersOf(context)[seat] !== null) {
+          await tokens.issue({ tableId, seat }, givenToken).catch(() => undefined);
+          return { version: table.current.version, token: givenToken };
         }
         if (phaseOf(snapshot) === 'gameOver') throw new GatewayRefusal('notNow', `the game at table ${tableId} is over; its seats can no longer be taken`);
         const occupant = context.occupants[seat];
@@ -54,11 +60,12 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
           });
           watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
         }
-        // The seat and its tenure (the token's hash) are one event; the token store only indexes it. The token is
-        // indexed first: if the seat event then fails the index holds a token that no tenure names, which acts for no one.
-        const token = newToken();
+        // The seat and its tenure (the token's hash) are one event; the token store only indexes it, and a token it
+        // does not know is looked up in the table itself (auth.ts). So the index is written first and need not be:
+        // should the seat event then fail it holds a token that no tenure names, which acts for no one.
+        const token = givenToken ?? newToken();
         const holder = hashToken(token);
-        await tokens.issue({ tableId, seat }, token);
+        await tokens.issue({ tableId, seat }, token).catch(() => undefined);
         try {
           await table.submit({ type: 'seat.joined', seat, player: { name, bot: false }, holder });
         } catch (error) {

@@ -21,7 +21,7 @@ export interface SeatHold extends SeatGrant {
 }
 
 export interface SeatTokens {
-  /** Records `token` (a new one when not given) for the seat. */
+  /** Records `token` (a new one when not given) for the seat; recording a token again is harmless. */
   issue(grant: SeatGrant, token?: string): Promise<string>;
   /** The seat a token holds, or null for a token the store does not know (or one not shaped like a token). */
   resolve(token: string): Promise<SeatGrant | null>;

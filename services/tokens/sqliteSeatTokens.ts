@@ -28,7 +28,8 @@ export function openSqliteSeatTokens(path: string, busyTimeoutMs = 5000): SeatTo
     db.exec(SCHEMA);
     return {
       db,
-      insert: db.prepare('INSERT INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)'),
+      // A token indexed again (a join retried, a token found in the log) replaces its row: issuing is idempotent.
+      insert: db.prepare('INSERT OR REPLACE INTO seat_tokens (token_hash, table_id, seat, issued_at) VALUES (?, ?, ?, ?)'),
       find: db.prepare('SELECT table_id, seat FROM seat_tokens WHERE token_hash = ?'),
       revoke: db.prepare('DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?'),
       revokeOne: db.prepare('DELETE FROM seat_tokens WHERE token_hash = ?'),

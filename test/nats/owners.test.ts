@@ -11,6 +11,10 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
+import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
+import { createDistributedGateway } from '../../services/gateway/distributed.js';
+import { hashToken, newToken } from '../../services/tokens/seatTokens.js';
+import pino from 'pino';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
@@ -163,4 +167,35 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     expect(workers.flatMap(failuresIn)).toEqual([]);
     await Promise.all([first.close(), second.close()]);
   }, 60_000);
+
+  it('leaves no seat without a way in when a gateway dies between the seat event and its answer', async () => {
+    const dying = await openGateway();
+    const { tableId } = await dying.tables.createTable({ game: 'sevenSuitors', players: [null, ...personAndBots(4).slice(1)] });
+    // The client made its token and sent the join; the gateway logged the seat, then died before indexing or answering.
+    const token = newToken();
+    await dying.tables.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false }, holder: hashToken(token) });
+    await dying.close();
+
+    const connection = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
+    const tokens = await openKvSeatTokens(connection, { replicas: 3 });
+    const { app, tables } = createDistributedGateway({ nc: connection, store: gatewayStore, tokens, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
+    try {
+      // Its token already works at any gateway (the log names it)…
+      const view = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${token}` } });
+      expect(view.statusCode, view.body).toBe(200);
+      expect(view.json().view.viewer).toBe(0);
+      // …and the join sent again answers with the seat, not "taken".
+      const again = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada', token } });
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.json()).toMatchObject({ tableId, seat: 0, token });
+      expect((await store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0)).toHaveLength(1);
+    } finally {
+      await app.close();
+      await tables.close();
+      await tokens.close();
+      await gatewayStore.close();
+      await connection.close();
+    }
+  }, 30_000);
 });

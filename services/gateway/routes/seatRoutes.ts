@@ -36,7 +36,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
             `table ${tableId} is closed: nobody sat at it for ${limits.seatingIdleSeconds} s; create a table, or join one of the lobby's (GET /api/tables)`,
           );
         }
-        const { version, token } = await seating.join(tableId, seat, request.body.name);
+        const { version, token } = await seating.join(tableId, seat, request.body.name, request.body.token);
         return reply.code(201).send({ tableId, seat, token, version });
       },
     );
@@ -53,7 +53,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { tableId, seat } = request.params;
-        const grant = seatOf(await auth.fromHeader(request.headers.authorization), tableId, seat);
+        const grant = seatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, seat);
         const { version } = await seating.leave(grant);
         return { tableId, seat, version };
       },
@@ -71,7 +71,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const grant = seatOf(await auth.fromHeader(request.headers.authorization), request.params.tableId);
+        const grant = seatOf(await auth.fromHeader(request.headers.authorization, request.params.tableId), request.params.tableId);
         const accepted = await submitForSeat(feed, grant, request.body);
         return { version: accepted.version, events: accepted.events.map(({ seq, type }) => ({ seq, type })) };
       },

@@ -55,7 +55,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
       preHandler: async (request) => {
           const { tableId } = request.params as { tableId: string };
           const { token } = request.query as { token?: string };
-          const caller = await auth.fromToken(token);
+          const caller = await auth.fromToken(token, tableId);
           if (caller.kind === 'seat') seatOf(caller, tableId);
           const { snapshot } = await feed.current(tableId);
           const grant = caller.kind === 'seat' ? heldSeatOf(caller, tableId, snapshot.context) : null;

@@ -118,7 +118,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { tableId } = request.params;
-        const caller = await auth.fromHeader(request.headers.authorization);
+        const caller = await auth.fromHeader(request.headers.authorization, tableId);
         // The token's table is checked before the table is read, so a token for another table learns nothing of this one.
         if (caller.kind === 'seat') seatOf(caller, tableId);
         const change = await feed.current(tableId);
@@ -140,7 +140,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { tableId } = request.params;
-        const caller = await auth.fromHeader(request.headers.authorization);
+        const caller = await auth.fromHeader(request.headers.authorization, tableId);
         await mayReadWholeGame(caller, tableId, 'log');
         const events = await host.events(tableId);
         return { events: caller.kind === 'admin' ? events : events.map(withoutTenure) };
@@ -160,7 +160,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { tableId } = request.params;
-        await mayReadWholeGame(await auth.fromHeader(request.headers.authorization), tableId, 'record');
+        await mayReadWholeGame(await auth.fromHeader(request.headers.authorization, tableId), tableId, 'record');
         return host.exportRecord(tableId);
       },
     );
