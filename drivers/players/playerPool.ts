@@ -66,6 +66,12 @@ export interface PlayerPoolOptions {
   readonly onAccepted?: (acknowledged: AcknowledgedCommand) => void;
   /** Each new table, once it is created. */
   readonly onTableCreated?: (tableId: string) => void;
+  /**
+   * Seats the service itself plays (the chaos run): `bots` are the table's
+   * own bots; `absent` seats are taken by a person who never moves, so the
+   * turn clock (`turnSeconds`) plays for them. The pool plays the rest.
+   */
+  readonly serverSide?: { readonly bots: readonly number[]; readonly absent: readonly number[]; readonly turnSeconds?: number };
 }
 
 /** A pool of tables of client-side bots; `setUp`, then `play`, then `close`. */

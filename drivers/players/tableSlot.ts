@@ -27,25 +27,38 @@ export class TableSlot {
     readonly address: string,
   ) {}
 
-  /** Creates a table with no bots, takes every seat over HTTP and opens a socket per seat; false (counted) on any failure. */
+  /** Creates a table (with the server-side bots and clock asked for), takes its seats over HTTP and opens a socket per seat played here; false (counted) on any failure. */
   async setUp(): Promise<boolean> {
     const { pool } = this;
     const counters = pool.counters;
     const started = performance.now();
     try {
       this.port = pool.options.gatewayFor(this);
-      const created = await pool.http.post(this.port, '/api/tables', { game: pool.options.game, options: pool.options.tableOptions ?? {} }, this.address);
+      const serverSide = pool.options.serverSide;
+      const created = await pool.http.post(
+        this.port,
+        '/api/tables',
+        {
+          game: pool.options.game,
+          options: pool.options.tableOptions ?? {},
+          ...(serverSide === undefined ? {} : { bots: serverSide.bots, ...(serverSide.turnSeconds === undefined ? {} : { turnSeconds: serverSide.turnSeconds }) }),
+        },
+        this.address,
+      );
       this.tableId = String(created.tableId);
       pool.options.onTableCreated?.(this.tableId);
+      const people = Array.from({ length: pool.seatCount }, (_, seat) => seat).filter((seat) => !(serverSide?.bots.includes(seat) ?? false));
       const tokens = await Promise.all(
-        Array.from({ length: pool.seatCount }, async (_, seat) => {
+        people.map(async (seat) => {
           const joined = await pool.http.post(this.port, `/api/tables/${this.tableId}/seats/${seat}`, { name: `bot ${this.index}.${seat}` }, this.address);
           if (pool.playing) counters.joinsWhilePlaying++;
-          return String(joined.token);
+          return { seat, token: String(joined.token) };
         }),
       );
       const seats: SeatClient[] = [];
-      for (const [seat, token] of tokens.entries()) {
+      for (const { seat, token } of tokens) {
+        // An absent player took the seat and never plays it: the turn clock does.
+        if (serverSide?.absent.includes(seat) ?? false) continue;
         await pool.http.paced(this.address);
         seats.push(new SeatClient(this, seat, token));
       }

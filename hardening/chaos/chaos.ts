@@ -8,13 +8,24 @@
  * players reconnecting (every seat of a table together) to a gateway that is
  * up, with their tokens and `after=<version>`.
  *
+ * Every table has a bot the service plays (--bots, seats, default 1) and a
+ * seat taken by a person who never moves (--absent, default 3), which the
+ * turn clock (--turn-seconds, 5) plays: the tables' owners (the workers)
+ * move for both, through every fault. The players play the other seats.
+ *
  * The players keep every command acknowledged to them (table, seat,
  * version of the `accepted` reply). At the end every table's log is read
  * from JetStream and audited (tableAudit.ts): it replays, its cards are
- * conserved, its record verifies, and it holds every acknowledged command.
- * Prints the counts; exit 1 on any lost command or failed audit.
+ * conserved, its record verifies, and it holds every acknowledged command;
+ * and it is read for stalls on the service's own moves (stalls.ts): a bot
+ * move or a timeout that came later than the lease TTL after it was due is
+ * a stuck table. The workers' logs say which of their own moves were
+ * refused: a bot move refused for a version conflict is a duplicate (a
+ * second owner's move). Prints the counts; exit 1 on any lost command,
+ * failed audit, stuck table, duplicate or refused bot move.
  *
- * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15).
+ * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15),
+ * --bots (1), --absent (3), --turn-seconds (5).
  */
 import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
@@ -26,6 +37,7 @@ import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
 import { Faults } from './faults.js';
 import { auditTable, type TableAudit } from './tableAudit.js';
+import { stallsOf, type StallReport } from './stalls.js';
 import { positiveFlag } from '../flags.js';
 
 const { values } = parseArgs({
@@ -35,6 +47,9 @@ const { values } = parseArgs({
     game: { type: 'string', default: 'sevenSuitors' },
     'think-ms': { type: 'string', default: '0' },
     'every-seconds': { type: 'string', default: '15' },
+    bots: { type: 'string', default: '1' },
+    absent: { type: 'string', default: '3' },
+    'turn-seconds': { type: 'string', default: '5' },
   },
 });
 
@@ -44,14 +59,24 @@ if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid o
 const minutes = positiveFlag('minutes', values.minutes);
 const everyMs = positiveFlag('every-seconds', values['every-seconds']) * 1000;
 const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
+const seatsFlag = (name: 'bots' | 'absent'): number[] =>
+  (values[name] ?? '').split(',').filter((part) => part !== '').map((part) => {
+    const seat = positiveFlag(name, part, { whole: true, zero: true });
+    if (seat >= GAMES[game].seats) throw new Error(`--${name}: ${GAMES[game].title} has seats 0 to ${GAMES[game].seats - 1}, not ${seat}`);
+    return seat;
+  });
+const serverSide = { bots: seatsFlag('bots'), absent: seatsFlag('absent'), turnSeconds: positiveFlag('turn-seconds', values['turn-seconds'], { whole: true }) };
 const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
 /** Faults stop this long before the end, so the last one has healed when the players stop. */
 const QUIET_END_MS = 20_000;
 /** Tables audited at a time (each a read of its log from JetStream). */
 const AUDIT_CONCURRENCY = 16;
+/** The workers' lease TTL (hardening/service.ts starts them with it) and bot delay: a move of the service's is due by then. */
+const LEASE_TTL_MS = 3000;
+const BOT_DELAY_MS = 600;
 
 console.log(
-  `chaos: ${tables} ${GAMES[game].title} tables of client-side bots against the distributed service (3 nats-server, 2 workers, 2 gateways), ${minutes} min, ` +
+  `chaos: ${tables} ${GAMES[game].title} tables (seats ${serverSide.bots.join(',') || 'none'} the service's bots, ${serverSide.absent.join(',') || 'none'} absent with a ${serverSide.turnSeconds}s turn clock, the rest client-side bots) against the distributed service (3 nats-server, 2 workers, 2 gateways), ${minutes} min, ` +
     `a fault every ${everyMs / 1000}s (worker SIGKILL, NATS node restart, gateway SIGKILL, in turn) until ${QUIET_END_MS / 1000}s before the end`,
 );
 
@@ -70,9 +95,10 @@ try {
     tables,
     thinkMs,
     // Tables stay in memory as long as a gateway keeps them by default: the run checks logs, not memory.
-    service: { idleSeconds: 600, workers: 2, gateways: 2 },
+    service: { idleSeconds: 600, workers: 2, gateways: 2, leaseTtlMs: LEASE_TTL_MS },
     players: {
       reconnect: true,
+      serverSide,
       onTableCreated: (tableId) => createdTables.push(tableId),
       onAccepted: (ack) => {
         acknowledgedCount++;
@@ -98,13 +124,16 @@ try {
   console.log(`auditing ${createdTables.length} tables from their logs in JetStream…`);
   const store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
   const audits: TableAudit[] = [];
+  const stalls: StallReport[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: AUDIT_CONCURRENCY }, async () => {
       while (next < createdTables.length) {
         const tableId = createdTables[next++];
         try {
-          audits.push(auditTable(tableId, await readTableLog(store, tableId), acknowledged.get(tableId) ?? []));
+          const log = await readTableLog(store, tableId);
+          audits.push(auditTable(tableId, log, acknowledged.get(tableId) ?? []));
+          stalls.push(stallsOf(tableId, log, { botDelayMs: BOT_DELAY_MS, allowanceMs: LEASE_TTL_MS }, Date.now()));
         } catch (error) {
           audits.push({ tableId, finished: false, events: 0, problems: [`its log could not be read: ${(error as Error).message}`], lost: [] });
         }
@@ -140,9 +169,30 @@ try {
   for (const line of lost.slice(0, 10)) console.log(`  ${line}`);
   console.log(`tables verified: ${audits.length - failed.length} of ${audits.length} (${finished} finished games, ${audits.length - finished} unfinished: replay, cards and record checked so far)`);
   for (const audit of failed.slice(0, 10)) console.log(`  ${audit.tableId}: ${audit.problems.slice(0, 3).join('; ')}`);
-  const passed = lost.length === 0 && failed.length === 0 && audits.length > 0;
+  const stuck = stalls.filter((report) => report.stuck.length > 0);
+  const worstLateMs = Math.max(0, ...stalls.map((report) => report.worstLateMs));
   console.log(
-    `verdict: ${passed ? 'PASS' : 'FAIL'} — ${lost.length} acknowledged commands lost, ${failed.length} tables failed their audit` +
+    `the service's own moves: ${stalls.reduce((sum, report) => sum + report.owed, 0)} bot moves and timeouts owed; ` +
+      `the latest came ${(worstLateMs / 1000).toFixed(1)}s after it was due (allowed: the lease TTL, ${LEASE_TTL_MS / 1000}s)`,
+  );
+  console.log(`tables stuck: ${stuck.length}`);
+  for (const report of stuck.slice(0, 5)) console.log(`  ${report.stuck.map((stall) => `${stall.awaited} owed after event ${stall.seq}, ${(stall.lateMs / 1000).toFixed(1)}s late`).join('; ')}`);
+  const refusedOwnMoves = run.service.workers.flatMap((worker) => worker.output).flatMap((line) => {
+    const refused = / (bot|clock) move at (\S+) refused \((\w+)\)/.exec(line);
+    return refused === null ? [] : [{ source: refused[1], tableId: refused[2], kind: refused[3] }];
+  });
+  const refusedBotMoves = refusedOwnMoves.filter((move) => move.source === 'bot');
+  const duplicates = refusedBotMoves.filter((move) => move.kind === 'versionConflict');
+  const overtakenTimeouts = refusedOwnMoves.filter((move) => move.source === 'clock' && move.kind === 'notNow').length;
+  const refusedTimeouts = refusedOwnMoves.filter((move) => move.source === 'clock' && move.kind !== 'notNow');
+  console.log(`duplicate bot moves (a second owner's, refused by the log): ${duplicates.length}`);
+  console.log(`refused bot moves: ${refusedBotMoves.length}${refusedBotMoves.length === 0 ? '' : ` (${[...new Set(refusedBotMoves.map((move) => move.kind))].join(', ')})`}`);
+  console.log(`timeouts: ${overtakenTimeouts} overtaken by the seat's own move just in time (as designed), ${refusedTimeouts.length} refused otherwise`);
+  const passed =
+    lost.length === 0 && failed.length === 0 && audits.length > 0 && stuck.length === 0 && refusedBotMoves.length === 0 && refusedTimeouts.length === 0;
+  console.log(
+    `verdict: ${passed ? 'PASS' : 'FAIL'} — ${lost.length} acknowledged commands lost, ${failed.length} tables failed their audit, ` +
+      `${stuck.length} stuck, ${duplicates.length} duplicate and ${refusedBotMoves.length} refused bot moves` +
       (faults.gatewayRestartFailures.length > 0 ? ` (and ${faults.gatewayRestartFailures.length} gateway restarts failed: see above)` : ''),
   );
   if (!passed) exitCode = 1;

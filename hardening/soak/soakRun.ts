@@ -32,7 +32,7 @@ export interface SoakOptions {
   readonly thinkMs: number;
   readonly service: ServiceSettings;
   /** The pool's hooks (the chaos run's). */
-  readonly players?: Partial<Pick<PlayerPoolOptions, 'reconnect' | 'onAccepted' | 'onTableCreated'>>;
+  readonly players?: Partial<Pick<PlayerPoolOptions, 'reconnect' | 'onAccepted' | 'onTableCreated' | 'serverSide'>>;
   readonly log?: (line: string) => void;
 }
 

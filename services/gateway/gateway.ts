@@ -136,7 +136,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     (tableId) => feed.current(tableId),
     (error, tableId) => app.log.error({ err: error, tableId }, 'sending a change made elsewhere failed'),
   );
-  const stopCountingOwnMoves = host.onOwnMove?.((source, outcome, seconds) => metrics.commandSettled(source, outcome, seconds)) ?? (() => undefined);
+  const stopCountingOwnMoves = host.onOwnMove?.(({ source, outcome, seconds }) => metrics.commandSettled(source, outcome, seconds)) ?? (() => undefined);
   const context: GatewayContext = {
     host,
     feed,

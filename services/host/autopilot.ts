@@ -16,6 +16,7 @@ import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { createBotRunner } from '../bots/botRunner.js';
 import { createTurnClock, turnDeadline } from '../clock/turnClock.js';
+import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';
 import { HELD_BY_A_BOT } from './tenure.js';
 import { botKindOf, type TableSettings } from './tableSettings.js';
@@ -33,8 +34,15 @@ export interface TableState {
 /** Who made a move the table made by itself. */
 export type OwnMoveSource = 'bot' | 'clock';
 
-/** A move the table made by itself, settled: accepted, or refused with the refusal's kind ('internal' for a failure). */
-export type OwnMoveListener = (source: OwnMoveSource, outcome: 'accepted' | { refused: string }, seconds: number) => void;
+/** A move a table made by itself, settled: accepted, or refused with the refusal's kind ('versionConflict' for a move another owner's append overtook, 'internal' for a failure). */
+export interface OwnMove {
+  readonly tableId: string;
+  readonly source: OwnMoveSource;
+  readonly outcome: 'accepted' | { readonly refused: string };
+  readonly seconds: number;
+}
+
+export type OwnMoveListener = (move: OwnMove) => void;
 
 /** The owner's calls the autopilot moves through; they run in the table's queue like any command. */
 export interface AutopilotOwner {
@@ -117,16 +125,17 @@ export class Autopilot {
     const started = performance.now();
     try {
       const done = await move();
-      this.settled(source, 'accepted', started);
+      this.settled({ tableId, source, outcome: 'accepted', seconds: (performance.now() - started) / 1000 });
       return done;
     } catch (error) {
-      this.settled(source, { refused: isTableRefusal(error) ? error.kind : 'internal' }, started);
+      const refused = isTableRefusal(error) ? error.kind : isVersionConflict(error) ? 'versionConflict' : 'internal';
+      this.settled({ tableId, source, outcome: { refused }, seconds: (performance.now() - started) / 1000 });
       throw error;
     }
   }
 
-  private settled(source: OwnMoveSource, outcome: 'accepted' | { refused: string }, started: number): void {
-    for (const listener of this.listeners) listener(source, outcome, (performance.now() - started) / 1000);
+  private settled(move: OwnMove): void {
+    for (const listener of this.listeners) listener(move);
   }
 }
 

@@ -210,9 +210,17 @@ export class TableLeases implements TableOwnership {
     }
   }
 
+  /**
+   * Whether the claim's life is still on. A life not renewed for the TTL is
+   * over even before the server gets round to removing its key (its expiry
+   * runs on a timer of its own, a second or more late): the worker that held
+   * it stopped trusting it earlier still, at 0.9 of the TTL after it sent
+   * the renewal, which the server stored after that.
+   */
   private async isAlive(claim: Claim): Promise<boolean> {
     const life = await this.lives.get(claim.worker);
-    return life !== null && life.operation === 'PUT' && life.string() === claim.incarnation;
+    if (life === null || life.operation !== 'PUT' || life.string() !== claim.incarnation) return false;
+    return Date.now() - life.created.getTime() < this.ttlMs;
   }
 
   /**

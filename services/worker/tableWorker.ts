@@ -52,7 +52,7 @@ export interface TableWorkerOptions {
   readonly forwardTimeoutMs?: number;
   /** Wait before each bot move, in ms (SUITORS_BOT_DELAY_MS; 600 by default, 0 in tests). */
   readonly botDelayMs?: number;
-  /** How often to look for tables whose owner is gone; half the lease TTL by default. */
+  /** How often to look for tables whose owner is gone; a quarter of the lease TTL (at most 500 ms) by default. */
   readonly orphanSweepMs?: number;
   readonly log?: (line: string) => void;
   /** The deployment's subject prefix (NATS_PREFIX), the gateways' too. */
@@ -78,7 +78,7 @@ export interface TableWorker {
 export const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
 /** Orphaned tables taken up at once: a dead worker's thousand tables are read from the log a few at a time. */
-const ADOPT_CONCURRENCY = 8;
+const ADOPT_CONCURRENCY = 16;
 
 export function newWorkerId(): string {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 30);
@@ -297,10 +297,14 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       .finally(() => (sweeping = null));
     return sweeping;
   }
-  const orphanTimer = setInterval(() => void sweepOrphans(), options.orphanSweepMs ?? Math.max(250, Math.floor(leaseTtlMs / 2)));
+  const orphanTimer = setInterval(() => void sweepOrphans(), options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))));
   orphanTimer.unref();
   void sweepOrphans();
 
+  // A refused move of the table's own is worth a line: the chaos run counts them (a second owner's move, a bot's bug).
+  host.onOwnMove(({ tableId, source, outcome }) => {
+    if (outcome !== 'accepted') log(`${workerId}: ${source} move at ${tableId} refused (${outcome.refused})`);
+  });
   log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
   return {
     workerId,
