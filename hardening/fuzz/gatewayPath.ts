@@ -62,7 +62,6 @@ export type GarbageKind = (typeof GARBAGE_KINDS)[number];
 
 /** Bodies and socket messages of 16 KiB, the gateway's defaults, given explicitly so the expected answers cannot drift from them. */
 const BODY_LIMIT = 16 * 1024;
-const BOTS_NEVER_MOVE_MS = 1_000_000_000;
 const COMMAND_CHECKER = compileChecker(CommandBody);
 const MESSAGE_CHECKER = compileChecker(SocketMessage);
 const NOT_JSON_MESSAGE = 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}';
@@ -78,12 +77,12 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   const store = createMemoryEventStore();
   const options: TableHostOptions = { store, snapshotEvery: settings.snapshotEvery ?? FUZZ_SNAPSHOT_EVERY };
   const host = settings.createHost?.(options) ?? new TableHost(options);
-  // Bots only ever stand in for a moment, while a seat changes hands: they must not move in between.
+  // Bots only ever stand in for a moment, while a seat changes hands: they must not move in between, so the host
+  // has no autopilot (its tables do not drive themselves).
   const service = startService({
     host,
     store,
     limits: liftedRateLimits(),
-    botDelayMs: BOTS_NEVER_MOVE_MS,
     bodyLimit: BODY_LIMIT,
     socketMessageLimit: BODY_LIMIT,
   });
