@@ -1,14 +1,16 @@
 /**
  * Engine benchmark: complete hands per second through the machines with
  * random bots, per game type, on one core. Not a test: it prints figures.
+ * BENCH_SECONDS (--seconds, 3): how long each game is played.
  */
 import { createActor } from 'xstate';
+import { number, readFlags } from '../drivers/flags.js';
 import { createRng } from '../machines/cards/shuffle.js';
 import { machineFor } from '../machines/games/index.js';
 import { GAME_NAMES, parseOptions, type GameName } from '../machines/table/options.js';
 import { nextSimulatedEvent } from '../services/simulator/simulate.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const { seconds } = readFlags({ seconds: number({ env: 'BENCH_SECONDS', default: 3 }) }, 'npm run bench:engine [-- --seconds S]');
 
 function optionsOf(game: GameName) {
   const parsed = parseOptions(game, {});

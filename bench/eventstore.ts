@@ -1,17 +1,19 @@
 /**
  * Event store benchmark: appends per second into the embedded SQLite store
  * (WAL, synchronous=FULL, group commit), on the file system of the OS temp
- * directory or BENCH_DIR. Not a test: it prints figures.
+ * directory or BENCH_DIR (--dir). Not a test: it prints figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFlags, text } from '../drivers/flags.js';
 import type { NewEvent } from '../services/eventstore/eventStore.js';
 import { openSqliteEventStore, type GroupCommit } from '../services/eventstore/sqliteEventStore.js';
 
 const TABLES = 1_000;
 const APPENDS = 10_000;
-const directory = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'eventstore-bench-'));
+const { dir } = readFlags({ dir: text({ env: 'BENCH_DIR', default: tmpdir() }) }, 'npx tsx bench/eventstore.ts [--dir D]');
+const directory = mkdtempSync(join(dir, 'eventstore-bench-'));
 
 function played(table: number, version: number): NewEvent {
   return { type: 'card.played', at: new Date().toISOString(), data: { seat: version % 4, card: `${table % 7}-${version % 9}` } };

@@ -7,13 +7,18 @@
  * the `accepted` reply), errors by kind, the gateway's memory and sockets;
  * a progress line every 10 s.
  *
- * Environment:
- * - BENCH_TABLES (1000), BENCH_SECONDS (60), BENCH_GAME (sevenSuitors);
- * - BENCH_THINK_MS (0: a seat moves as soon as it is awaited; more models
- *   players who take about that long, 0.5 to 1.5 times, to choose);
- * - BENCH_CLIENT_ADDRESSES (one per table; 1 = 127.0.0.1 only);
- * - BENCH_SETUP_CONCURRENCY (32 tables set up at a time), BENCH_SETUP_SECONDS
- *   (300: tables not set up by then are left out);
+ * Environment (or the flag after it, which wins: `npm run bench:gateway --
+ * --tables 10`; drivers/flags.ts):
+ * - BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 60),
+ *   BENCH_GAME (--game, sevenSuitors);
+ * - BENCH_THINK_MS (--think-ms, 0: a seat moves as soon as it is awaited;
+ *   more models players who take about that long, 0.5 to 1.5 times, to
+ *   choose);
+ * - BENCH_CLIENT_ADDRESSES (--client-addresses, one per table; 1 =
+ *   127.0.0.1 only);
+ * - BENCH_SETUP_CONCURRENCY (--setup-concurrency, 32 tables set up at a
+ *   time), BENCH_SETUP_SECONDS (--setup-seconds, 300: tables not set up by
+ *   then are left out);
  * - BENCH_GATEWAY_NODE_ARGS (extra node flags for the service alone, e.g.
  *   "--cpu-prof --cpu-prof-dir=/tmp/prof").
  *
@@ -34,7 +39,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { GAMES, isGameName, type GameName } from '../machines/table/options.js';
+import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 import { latencySummary, megabytes, percentile } from '../drivers/figures/latency.js';
 import { getText, histogramPercentile, metricValue, parseMetrics, type Sample } from '../drivers/figures/metrics.js';
 import { cpuSeconds, procStatus } from '../drivers/figures/processStatus.js';
@@ -42,32 +47,34 @@ import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProc
 import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFiles.js';
 import { SOCKET_PACE } from '../drivers/players/pace.js';
 import { PlayerPool, REPLY_TIMEOUT_MS } from '../drivers/players/playerPool.js';
+import { GAME_NAMES, GAMES } from '../machines/table/options.js';
 
-function positiveFromEnv(name: string, fallback: number, { whole = true, zero = false } = {}): number {
-  const given = process.env[name];
-  if (given === undefined || given === '') return fallback;
-  const value = Number(given);
-  if (!(value > 0 || (zero && value === 0)) || (whole && !Number.isInteger(value))) {
-    throw new Error(`${name} must be a ${whole ? 'whole ' : ''}number ${zero ? 'from 0' : 'above 0'}, not ${JSON.stringify(given)}`);
-  }
-  return value;
-}
-
-const GAME = (process.env.BENCH_GAME || 'sevenSuitors') as GameName;
-if (!isGameName(GAME)) throw new Error(`BENCH_GAME must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(GAME)}`);
+const SETTINGS = readFlags(
+  {
+    tables: wholeNumber({ env: 'BENCH_TABLES', default: 1000 }),
+    seconds: number({ env: 'BENCH_SECONDS', default: 60 }),
+    game: text({ env: 'BENCH_GAME', default: 'sevenSuitors', choices: GAME_NAMES }),
+    'think-ms': number({ env: 'BENCH_THINK_MS', default: 0, zero: true }),
+    'client-addresses': wholeNumber({ env: 'BENCH_CLIENT_ADDRESSES' }),
+    'setup-concurrency': wholeNumber({ env: 'BENCH_SETUP_CONCURRENCY', default: 32 }),
+    'setup-seconds': number({ env: 'BENCH_SETUP_SECONDS', default: 300 }),
+  },
+  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S]',
+);
+const GAME = SETTINGS.game;
 const SEATS = GAMES[GAME].seats;
-let TABLES = positiveFromEnv('BENCH_TABLES', 1000);
-const SECONDS = positiveFromEnv('BENCH_SECONDS', 60, { whole: false });
-const SETUP_CONCURRENCY = positiveFromEnv('BENCH_SETUP_CONCURRENCY', 32);
-const SETUP_SECONDS = positiveFromEnv('BENCH_SETUP_SECONDS', 300, { whole: false });
-const THINK_MS = positiveFromEnv('BENCH_THINK_MS', 0, { whole: false, zero: true });
+let TABLES = SETTINGS.tables;
+const SECONDS = SETTINGS.seconds;
+const SETUP_CONCURRENCY = SETTINGS['setup-concurrency'];
+const SETUP_SECONDS = SETTINGS['setup-seconds'];
+const THINK_MS = SETTINGS['think-ms'];
 const PROGRESS_MS = 10_000;
 const WARMUP_MS = Math.min(10_000, (SECONDS * 1000) / 3);
 
 // --- the open-files limit: each process holds one descriptor per socket ---
 const fdLimit = openFilesLimit();
 TABLES = tablesWithinOpenFiles(TABLES, SEATS, (line) => console.log(line));
-const ADDRESSES = Math.min(positiveFromEnv('BENCH_CLIENT_ADDRESSES', TABLES), TABLES);
+const ADDRESSES = Math.min(SETTINGS['client-addresses'] ?? TABLES, TABLES);
 
 let gateway!: GatewayProcess;
 const players = new PlayerPool({ game: GAME, tables: TABLES, clientAddresses: ADDRESSES, thinkMs: THINK_MS, gatewayFor: () => gateway.port });

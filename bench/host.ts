@@ -2,21 +2,30 @@
  * Table host benchmark on the embedded SQLite store: bot games across many
  * concurrent tables in one process. Prints accepted commands/s, command
  * latency to acknowledgement, resident memory per table and replay speed.
+ *
+ * BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 10), BENCH_GAME
+ * (--game, sevenSuitors).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../machines/cards/shuffle.js';
-import { GAMES, type GameName } from '../machines/table/options.js';
+import { GAME_NAMES, GAMES } from '../machines/table/options.js';
 import { nextBotMove } from '../services/bots/botDriver.js';
 import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
 import { foldLog } from '../services/host/replay.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { latencySummary, megabytes } from '../drivers/figures/latency.js';
+import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
-const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const GAME = (process.env.BENCH_GAME ?? 'sevenSuitors') as GameName;
+const { tables: TABLES, seconds: SECONDS, game: GAME } = readFlags(
+  {
+    tables: wholeNumber({ env: 'BENCH_TABLES', default: 1000 }),
+    seconds: number({ env: 'BENCH_SECONDS', default: 10 }),
+    game: text({ env: 'BENCH_GAME', default: 'sevenSuitors', choices: GAME_NAMES }),
+  },
+  'npm run bench:host [-- --tables N --seconds S --game G]',
+);
 
 const directory = mkdtempSync(join(tmpdir(), 'suitors-bench-'));
 const store = openSqliteEventStore(join(directory, 'bench.db'));

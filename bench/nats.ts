@@ -10,9 +10,11 @@
  * measures the JetStream event store by itself (appends with no service
  * around them): the most the service could reach with that store.
  *
- * BENCH_TABLES (1000), BENCH_SECONDS (20), BENCH_WORKERS (2),
- * BENCH_LEASE_TTL_MS (3000), BENCH_REPLICAS (3); BENCH_WORKER_NODE_ARGS (e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the workers).
+ * BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 20),
+ * BENCH_WORKERS (--workers, 2), BENCH_LEASE_TTL_MS (--lease-ttl-ms, 3000),
+ * BENCH_REPLICAS (--replicas, 3), BENCH_RAW_MESSAGES (--raw-messages,
+ * 40000); BENCH_WORKER_NODE_ARGS (--worker-node-args, e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to profile the workers).
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { createRng } from '../machines/cards/shuffle.js';
@@ -26,13 +28,26 @@ import { measureRawPublishRate, type PublishRate } from '../services/nats/publis
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 import { gameOf, nextRemoteMove, remotePlayers } from '../test/nats/remotePlay.js';
 import { latencySummary } from '../drivers/figures/latency.js';
+import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
-const TABLES = Number(process.env.BENCH_TABLES ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-const LEASE_TTL_MS = Number(process.env.BENCH_LEASE_TTL_MS ?? 3000);
-const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 3);
-const RAW_MESSAGES = Number(process.env.BENCH_RAW_MESSAGES ?? 40_000);
+const SETTINGS = readFlags(
+  {
+    tables: wholeNumber({ env: 'BENCH_TABLES', default: 1000 }),
+    seconds: number({ env: 'BENCH_SECONDS', default: 20 }),
+    workers: wholeNumber({ env: 'BENCH_WORKERS', default: 2 }),
+    'lease-ttl-ms': wholeNumber({ env: 'BENCH_LEASE_TTL_MS', default: 3000 }),
+    replicas: wholeNumber({ env: 'BENCH_REPLICAS', default: 3 }),
+    'raw-messages': wholeNumber({ env: 'BENCH_RAW_MESSAGES', default: 40_000 }),
+    'worker-node-args': text({ env: 'BENCH_WORKER_NODE_ARGS', default: '' }),
+  },
+  'npm run bench:nats [-- --tables N --seconds S --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..."]',
+);
+const TABLES = SETTINGS.tables;
+const SECONDS = SETTINGS.seconds;
+const WORKERS = SETTINGS.workers;
+const LEASE_TTL_MS = SETTINGS['lease-ttl-ms'];
+const REPLICAS = SETTINGS.replicas;
+const RAW_MESSAGES = SETTINGS['raw-messages'];
 
 const step = (line: string) => console.log(`… ${line}`);
 
@@ -57,7 +72,7 @@ try {
         workerId: `w-bench-${i + 1}`,
         replicas: REPLICAS,
         leaseTtlMs: LEASE_TTL_MS,
-        nodeArgs: (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+        nodeArgs: SETTINGS['worker-node-args'].split(' ').filter((arg) => arg !== ''),
       }),
     );
   }

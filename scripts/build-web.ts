@@ -9,6 +9,7 @@ import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { readFlags } from '../drivers/flags.js';
 
 const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(REPOSITORY, 'services', 'gateway', 'web');
@@ -52,6 +53,7 @@ export async function buildWeb(outDir = WEB_DIST): Promise<WebBuild> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  readFlags({}, 'npm run build:web');
   const started = Date.now();
   const { files } = await buildWeb();
   console.log(`web client built in ${Date.now() - started} ms: ${files.map((file) => relative(process.cwd(), file)).join(', ')}`);

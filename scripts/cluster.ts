@@ -6,12 +6,16 @@
  * soak). Prints where everything listens; Ctrl-C stops it all. The
  * cluster's files live in temporary folders and go when it stops.
  *
- * PORT (3000): the gateway's port. LEASE_TTL_MS, SUITORS_BOT_DELAY_MS and
- * LOG_LEVEL are passed on.
+ * PORT (--port, 3000): the gateway's port. LEASE_TTL_MS (--lease-ttl-ms),
+ * SUITORS_BOT_DELAY_MS and LOG_LEVEL are passed on.
  */
+import { readFlags, wholeNumber } from '../drivers/flags.js';
 import { startServiceProcesses, type ServiceProcesses } from '../drivers/serviceProcesses.js';
 
-const port = Number(process.env.PORT ?? '3000');
+const { port, 'lease-ttl-ms': leaseTtlMs } = readFlags(
+  { port: wholeNumber({ env: 'PORT', default: 3000, zero: true }), 'lease-ttl-ms': wholeNumber({ env: 'LEASE_TTL_MS' }) },
+  'npm run cluster [-- --port P --lease-ttl-ms L]',
+);
 
 let service: ServiceProcesses | null = null;
 let stopping: Promise<void> | null = null;
@@ -34,7 +38,7 @@ try {
       workers: 2,
       gateways: 1,
       port,
-      ...(process.env.LEASE_TTL_MS ? { leaseTtlMs: Number(process.env.LEASE_TTL_MS) } : {}),
+      ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
       asConfigured: true,
       onLine: (name, line) => console.log(`[${name}] ${line}`),
     },

@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/browser/browser.js';
 import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByClicking } from '../test/browser/flows.js';
+import { readFlags } from '../drivers/flags.js';
 import { waitFor } from '../drivers/polling.js';
 import { apiCall, PAGE_WAIT, startService } from '../test/browser/service.js';
+
+readFlags({}, 'npm run screenshots');
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
 const DESKTOP = { width: 1280, height: 900 };

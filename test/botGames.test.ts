@@ -14,6 +14,7 @@ import { viewFor, type Viewer } from '../machines/view.js';
 import { expectNothingHidden } from '../services/gateway/testKit.js';
 import { nextSimulatedEvent, simulateGame } from '../services/simulator/simulate.js';
 import type { Card } from '../machines/cards/card.js';
+import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 
 const CONFIGS: { game: GameName; options: Record<string, string> }[] = [
   { game: 'sevenSuitors', options: { specials: 'off' } },
@@ -25,7 +26,7 @@ const CONFIGS: { game: GameName; options: Record<string, string> }[] = [
   { game: 'traitorOfLove', options: { specials: 'powers' } },
 ];
 /** 150 in the everyday suite; `npm run test:deep` plays 1000 (BOT_GAMES). */
-const GAMES_PER_CONFIG = Number(process.env.BOT_GAMES ?? 150);
+const { games: GAMES_PER_CONFIG } = settingsFromEnv({ games: wholeNumber({ env: 'BOT_GAMES', default: 150 }) });
 const LEAK_SCANNED_GAMES = 6;
 
 function optionsOf(game: GameName, given: Record<string, string>) {

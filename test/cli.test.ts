@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../machines/record/record.js';
+import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 
 /** A record as the JSON document it is: every field can be tampered with. */
 type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
@@ -19,7 +20,7 @@ type RecordDocument = Writable<GameRecord>;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'services', 'cli', 'bin.js');
 /** 150 in the everyday suite; `npm run test:deep` writes and checks 1000 of each game (CLI_GAMES). */
-const GAMES_PER_RUN = Number(process.env.CLI_GAMES ?? 150);
+const { games: GAMES_PER_RUN } = settingsFromEnv({ games: wholeNumber({ env: 'CLI_GAMES', default: 150 }) });
 
 interface Run {
   readonly code: number | null;

@@ -18,6 +18,7 @@ import { createRng, type Rng } from '../machines/cards/shuffle.js';
 import type { Seat } from '../machines/rules/trick.js';
 import type { TableSnapshot } from '../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../machines/view.js';
+import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 import { SocketClient } from '../drivers/socketClient.js';
 import {
   ADMIN,
@@ -57,7 +58,7 @@ const CONFIGS: readonly Config[] = [
   { game: 'traitorOfLove', options: { specials: 'powers' }, clients: [2, 5], bots: [0, 1, 3, { seat: 4, kind: 'random' }] },
 ];
 /** Full games per configuration, played at once on one service. */
-const GAMES_PER_CONFIG = Number(process.env.LEAK_GAMES ?? 2);
+const { games: GAMES_PER_CONFIG } = settingsFromEnv({ games: wholeNumber({ env: 'LEAK_GAMES', default: 2 }) });
 /** A client seat probes the service (wrong cards, HTTP views, replays; every other time the lobby, log and record) before every PROBE_EVERY-th move. */
 const PROBE_EVERY = 5;
 const LOBBY_FIELDS = ['finished', 'game', 'hand', 'lastEventAt', 'openSeats', 'phase', 'tableId', 'version'];

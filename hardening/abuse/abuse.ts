@@ -17,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readFlags, wholeNumber } from '../../drivers/flags.js';
 import { percentile } from '../../drivers/figures/latency.js';
 import { startGatewayProcess, type GatewayProcess } from '../../drivers/gatewayProcess.js';
 import { PlayerPool } from '../../drivers/players/playerPool.js';
@@ -25,13 +26,7 @@ import { Answers, LoopbackClient, PHASE_NAMES, PHASES, type AbuserResult, type A
 
 const ABUSER_ENTRY = fileURLToPath(new URL('./abuser.ts', import.meta.url));
 
-const args = process.argv.slice(2);
-const secondsFlag = args.indexOf('--seconds');
-const SECONDS = secondsFlag < 0 ? 20 : Number(args[secondsFlag + 1]);
-if (!Number.isInteger(SECONDS) || SECONDS < 1 || args.some((arg, i) => arg.startsWith('--') && arg !== '--seconds' && i !== secondsFlag + 1)) {
-  console.error('usage: npm run bench:abuse [-- --seconds S]  (S: whole seconds per abuse, default 20)');
-  process.exit(2);
-}
+const { seconds: SECONDS } = readFlags({ seconds: wholeNumber({ default: 20 }) }, 'npm run bench:abuse [-- --seconds S]  (S: whole seconds per abuse, default 20)');
 /** Requests the abuser has in flight at once. */
 const WORKERS = 8;
 const GOOD_ADDRESS = '127.1.0.1'; // PlayerPool's address for its table (clientAddresses 2)

@@ -38,7 +38,7 @@ import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
 import { Faults } from './faults.js';
 import { auditTable, type TableAudit } from './tableAudit.js';
 import { stallsOf, type StallReport } from './stalls.js';
-import { positiveFlag } from '../flags.js';
+import { positiveFlag } from '../../drivers/flags.js';
 
 const { values } = parseArgs({
   options: {

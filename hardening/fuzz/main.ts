@@ -4,36 +4,33 @@
  * (commandFuzzer.ts) from the command line. Prints a progress line every
  * 10 s, then the figures of each game and path; exits 1 on any finding.
  */
-import { integerFlag, optionalStringFlag, parseArgs, stringFlag, UsageError } from '../../services/cli/args.js';
-import { GAME_NAMES, isGameName, type GameName } from '../../machines/table/options.js';
-import { fuzz, progressLine, VIAS, type FuzzReport, type Via } from './commandFuzzer.js';
+import { readFlags, text, wholeNumber } from '../../drivers/flags.js';
+import { GAME_NAMES } from '../../machines/table/options.js';
+import { fuzz, progressLine, VIAS, type FuzzReport } from './commandFuzzer.js';
 
 const USAGE =
   'npm run fuzz -- --game sevenSuitors|antiCupid|traitorOfLove|all --commands N --seed S [--via host|gateway|both] [--gateway-commands M] [--store memory|sqlite]';
-const FLAGS = ['game', 'commands', 'seed', 'via', 'gateway-commands', 'store'];
+const FLAGS = readFlags(
+  {
+    game: text({ required: true, choices: [...GAME_NAMES, 'all'] }),
+    commands: wholeNumber({ required: true, zero: true }),
+    seed: text({ required: true }),
+    via: text({ default: 'both', choices: [...VIAS, 'both'] }),
+    'gateway-commands': wholeNumber({ zero: true }),
+    store: text({ default: 'memory', choices: ['memory', 'sqlite'] }),
+  },
+  USAGE,
+);
 
-async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
-  const unknown = [...args.flags.keys()].filter((flag) => !FLAGS.includes(flag));
-  if (unknown.length > 0) throw new UsageError(`unknown flag ${unknown.map((flag) => `--${flag}`).join(', ')}; fuzz takes ${FLAGS.map((flag) => `--${flag}`).join(', ')}`);
-  if (args.positional.length > 0) throw new UsageError(`fuzz takes no arguments besides flags, not ${args.positional.join(' ')}`);
-  const game = stringFlag(args, 'game');
-  if (game !== 'all' && !isGameName(game)) throw new UsageError(`--game must be ${GAME_NAMES.join(', ')} or all, not "${game}"`);
-  const via = stringFlag(args, 'via', 'both');
-  if (via !== 'both' && !(VIAS as readonly string[]).includes(via)) throw new UsageError(`--via must be host, gateway or both, not "${via}"`);
-  const store = stringFlag(args, 'store', 'memory');
-  if (store !== 'memory' && store !== 'sqlite') throw new UsageError(`--store must be memory or sqlite, not "${store}"`);
-  const commands = integerFlag(args, 'commands');
-  const gatewayCommands = optionalStringFlag(args, 'gateway-commands') === undefined ? undefined : integerFlag(args, 'gateway-commands');
-  const seed = stringFlag(args, 'seed');
-
+async function main(): Promise<number> {
+  const { game, commands, seed, via, 'gateway-commands': gatewayCommands, store } = FLAGS;
   const started = performance.now();
   const report = await fuzz({
-    games: game === 'all' ? GAME_NAMES : [game as GameName],
+    games: game === 'all' ? GAME_NAMES : [game],
     commands,
     gatewayCommands,
     seed,
-    via: via === 'both' ? VIAS : [via as Via],
+    via: via === 'both' ? VIAS : [via],
     store,
     onProgress: (line) => process.stderr.write(`${line}\n`),
   });
@@ -68,10 +65,4 @@ function listed(counts: Record<string, number>): string {
     .join(', ');
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  process.stderr.write(`fuzz: ${error.message}\nusage: ${USAGE}\n`);
-  process.exitCode = 2;
-}
+process.exitCode = await main();

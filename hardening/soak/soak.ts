@@ -14,50 +14,43 @@
  * MB/min: a figure grows when its slope is above this and above twice its
  * standard error).
  */
-import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
-import { GAMES, isGameName } from '../../machines/table/options.js';
+import { list, number, readFlags, text, wholeNumber } from '../../drivers/flags.js';
+import { GAME_NAMES, GAMES } from '../../machines/table/options.js';
 import { describeVerdict, judgeTrend } from './memoryTrend.js';
 import { SoakRun, stopEarlyOnSignal } from './soakRun.js';
-import { positiveFlag } from '../flags.js';
 
-const { values } = parseArgs({
-  options: {
-    tables: { type: 'string', default: '1000' },
-    minutes: { type: 'string', default: '10' },
-    backend: { type: 'string', default: 'embedded' },
-    game: { type: 'string', default: 'sevenSuitors' },
-    option: { type: 'string', multiple: true, default: [] },
-    'think-ms': { type: 'string', default: '0' },
-    'idle-seconds': { type: 'string', default: '60' },
-    'warmup-minutes': { type: 'string' },
-    'max-slope': { type: 'string', default: '2' },
+const flags = readFlags(
+  {
+    tables: wholeNumber({ default: 1000 }),
+    minutes: number({ default: 10 }),
+    backend: text({ default: 'embedded', choices: ['embedded', 'nats'] }),
+    game: text({ default: 'sevenSuitors', choices: GAME_NAMES }),
+    option: list(),
+    'think-ms': number({ default: 0, zero: true }),
+    'idle-seconds': wholeNumber({ default: 60 }),
+    'warmup-minutes': number({ zero: true }),
+    'max-slope': number({ default: 2 }),
   },
-});
+  'npm run soak -- [--tables N] [--minutes M] [--backend embedded|nats] [--game G] [--option name=value]... [--think-ms T] [--idle-seconds S] [--warmup-minutes W] [--max-slope MB]',
+);
 
-
-const game = values.game!;
-if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+const { game, backend } = flags;
 // --option end=hands:2 (repeatable): the rules options of every table; the service refuses ones the game does not have.
 const tableOptions = Object.fromEntries(
-  values.option!.map((given) => {
+  flags.option.map((given) => {
     const [name, value] = given.split('=', 2);
     if (!name || value === undefined) throw new Error(`--option must be name=value (e.g. end=hands:2), not ${JSON.stringify(given)}`);
     return [name, value];
   }),
 );
-const backend = values.backend!;
-if (backend !== 'embedded' && backend !== 'nats') throw new Error(`--backend must be embedded or nats, not ${JSON.stringify(backend)}`);
-const minutes = positiveFlag('minutes', values.minutes);
-const idleSeconds = positiveFlag('idle-seconds', values['idle-seconds'], { whole: true });
+const { minutes, 'idle-seconds': idleSeconds, 'max-slope': maxSlope, 'think-ms': thinkMs } = flags;
 // Finished games stay in memory until idle that long, swept as often: the memory in use levels off after about twice that.
-const warmupMinutes = values['warmup-minutes'] === undefined ? (2 * idleSeconds + 60) / 60 : positiveFlag('warmup-minutes', values['warmup-minutes'], { zero: true });
-const maxSlope = positiveFlag('max-slope', values['max-slope']);
-const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
-const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+const warmupMinutes = flags['warmup-minutes'] ?? (2 * idleSeconds + 60) / 60;
+const tables = tablesWithinOpenFiles(flags.tables, GAMES[game].seats, (line) => console.log(line));
 
 console.log(
-  `soak: ${tables} ${GAMES[game].title} tables${values.option!.length === 0 ? '' : ` (${values.option!.join(', ')})`} of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +
+  `soak: ${tables} ${GAMES[game].title} tables${flags.option.length === 0 ? '' : ` (${flags.option.join(', ')})`} of client-side bots over WebSocket against the ${backend === 'embedded' ? 'embedded service' : 'distributed service (3 nats-server, 2 workers, a gateway)'}, ` +
     `${minutes} min; idle tables leave memory after ${idleSeconds}s; memory judged after ${warmupMinutes.toFixed(1)} min of warm-up, growing = a slope above ${maxSlope} MB/min and above twice its standard error`,
 );
 
