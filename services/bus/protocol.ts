@@ -94,6 +94,8 @@ export function decodeRequest(msg: Msg): TableRequest | string {
     return `op must be one of ${[...COMMAND_OPS, ...NEW_TABLE_OPS].join(', ')}, not ${JSON.stringify(op)}`;
   }
   if (typeof tableId !== 'string') return 'a command must name its table (tableId)';
+  const { seenVersion } = request as { seenVersion?: unknown };
+  if (seenVersion !== undefined && !Number.isSafeInteger(seenVersion)) return 'seenVersion, when given, is a whole number';
   return request as TableCommandRequest;
 }
 

@@ -212,11 +212,19 @@ export class TableHost {
    * durable and applies it. A command sent with a seat token names its
    * `holder` (the token's hash): it is refused unless that token still holds
    * the seat, checked here, in the table's queue, where nothing can change
-   * hands between the check and the command.
+   * hands between the check and the command. `seenVersion`, the version the
+   * sender last saw, is later than this host's copy only if another writer
+   * appended meanwhile (a host that owns the table by lease): the copy is then
+   * rebuilt from the log first. Checked in the queue too, once this host's own
+   * appends under way are done, so they never look like someone else's.
    */
-  async submit(tableId: string, command: unknown, holder?: string): Promise<Accepted> {
+  async submit(tableId: string, command: unknown, holder?: string, seenVersion?: number): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
-      const table = await this.load(tableId);
+      let table = await this.load(tableId);
+      if (seenVersion !== undefined && seenVersion > table.version) {
+        this.evict(tableId);
+        table = await this.load(tableId);
+      }
       if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
       }

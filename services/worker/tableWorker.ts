@@ -145,8 +145,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     }
     lastUsed.set(tableId, Date.now());
     try {
-      await forgetIfBehind(tableId, request.seenVersion);
-      const accepted = await host.submit(tableId, request.args[0], holderOf(request.args[1]));
+      const accepted = await host.submit(tableId, request.args[0], holderOf(request.args[1]), request.seenVersion);
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       if (isTableRefusal(error) && error.kind === 'unknownTable') {
@@ -157,19 +156,6 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       if (isVersionConflict(error)) void leases.verify(tableId);
       respond(msg, replyOfError(workerId, error, isTableRefusal(error) ? await versionOf(tableId) : undefined));
     }
-  }
-
-  /**
-   * The sender has seen a later version than this worker's copy: another
-   * writer appended while this worker held the table (the fence refused
-   * nothing, since this worker has not written since). Rebuild from the log,
-   * or the copy would refuse good commands for ever.
-   */
-  async function forgetIfBehind(tableId: string, seenVersion: number | undefined): Promise<void> {
-    if (seenVersion === undefined || seenVersion <= (await host.snapshot(tableId)).version) return;
-    log(`${workerId}: ${tableId} is at ${seenVersion} in the log, past this worker's copy; rebuilding it`);
-    await host.passivate(tableId);
-    void leases.verify(tableId);
   }
 
   async function versionOf(tableId: string): Promise<number | undefined> {
@@ -286,7 +272,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   let sweeping: Promise<void> | null = null;
   function sweepOrphans(): Promise<void> {
     sweeping ??= (async () => {
-      const orphans = [...unclaimed, ...(await leases.orphans())];
+      // In an order of this worker's own, so workers taking up a dead one's tables at once mostly take different ones.
+      const orphans = shuffled([...unclaimed, ...(await leases.orphans())]);
       let next = 0;
       const adoptInTurn = async () => {
         while (next < orphans.length && !stopping) await adopt(orphans[next++]);
@@ -372,6 +359,14 @@ function makeNewTable(host: TableHost, request: NewTableRequest): Promise<Accept
       return host.forkTable(tableId, fork);
     }
   }
+}
+
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
 }
 
 function unknownTable(tableId: string): TableRefusal {
