@@ -25,8 +25,11 @@
  * failed audit, stuck table, duplicate or refused bot move.
  *
  * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15),
- * --bots (1), --absent (3), --turn-seconds (5).
+ * --bots (1), --absent (3), --turn-seconds (5), --worker-logs <folder>
+ * (where to write each worker's log at the end).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     bots: { type: 'string', default: '1' },
     absent: { type: 'string', default: '3' },
     'turn-seconds': { type: 'string', default: '5' },
+    'worker-logs': { type: 'string' },
   },
 });
 
@@ -72,7 +76,7 @@ const QUIET_END_MS = 20_000;
 /** Tables audited at a time (each a read of its log from JetStream). */
 const AUDIT_CONCURRENCY = 16;
 /** The workers' lease TTL (hardening/service.ts starts them with it) and bot delay: a move of the service's is due by then. */
-const LEASE_TTL_MS = 3000;
+const LEASE_TTL_MS = 10_000;
 const BOT_DELAY_MS = 600;
 
 console.log(
@@ -133,7 +137,7 @@ try {
         try {
           const log = await readTableLog(store, tableId);
           audits.push(auditTable(tableId, log, acknowledged.get(tableId) ?? []));
-          stalls.push(stallsOf(tableId, log, { botDelayMs: BOT_DELAY_MS, allowanceMs: LEASE_TTL_MS }, Date.now()));
+          stalls.push(stallsOf(tableId, log, { botDelayMs: BOT_DELAY_MS, leaseTtlMs: LEASE_TTL_MS }, Date.now()));
         } catch (error) {
           audits.push({ tableId, finished: false, events: 0, problems: [`its log could not be read: ${(error as Error).message}`], lost: [] });
         }
@@ -169,14 +173,19 @@ try {
   for (const line of lost.slice(0, 10)) console.log(`  ${line}`);
   console.log(`tables verified: ${audits.length - failed.length} of ${audits.length} (${finished} finished games, ${audits.length - finished} unfinished: replay, cards and record checked so far)`);
   for (const audit of failed.slice(0, 10)) console.log(`  ${audit.tableId}: ${audit.problems.slice(0, 3).join('; ')}`);
+  if (values['worker-logs'] !== undefined) {
+    mkdirSync(values['worker-logs'], { recursive: true });
+    for (const worker of run.service.workers) writeFileSync(join(values['worker-logs'], `${worker.workerId}.log`), `${worker.output.join('\n')}\n`);
+    console.log(`the workers' logs are in ${values['worker-logs']}`);
+  }
   const stuck = stalls.filter((report) => report.stuck.length > 0);
   const worstLateMs = Math.max(0, ...stalls.map((report) => report.worstLateMs));
   console.log(
     `the service's own moves: ${stalls.reduce((sum, report) => sum + report.owed, 0)} bot moves and timeouts owed; ` +
-      `the latest came ${(worstLateMs / 1000).toFixed(1)}s after it was due (allowed: the lease TTL, ${LEASE_TTL_MS / 1000}s)`,
+      `the latest came ${(worstLateMs / 1000).toFixed(1)}s after it was due (allowed: the lease TTL, ${LEASE_TTL_MS / 1000}s, and for a timeout the bot delay too)`,
   );
   console.log(`tables stuck: ${stuck.length}`);
-  for (const report of stuck.slice(0, 5)) console.log(`  ${report.stuck.map((stall) => `${stall.awaited} owed after event ${stall.seq}, ${(stall.lateMs / 1000).toFixed(1)}s late`).join('; ')}`);
+  for (const report of stuck.slice(0, 5)) console.log(`  ${report.tableId}: ${report.stuck.map((stall) => `${stall.awaited} owed after event ${stall.seq}, ${(stall.lateMs / 1000).toFixed(1)}s late`).join('; ')}`);
   const refusedOwnMoves = run.service.workers.flatMap((worker) => worker.output).flatMap((line) => {
     const refused = / (bot|clock) move at (\S+) refused \((\w+)\)/.exec(line);
     return refused === null ? [] : [{ source: refused[1], tableId: refused[2], kind: refused[3] }];

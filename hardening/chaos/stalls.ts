@@ -3,8 +3,10 @@
  * each event, what the table awaited from the service itself — a bot's move
  * (due `botDelayMs` later) or a seat whose turn clock had run out (due at
  * the deadline) — and how long it took the next event to come. A table is
- * stuck where that wait ran past the allowance: the lease TTL (the longest
- * a dead owner's table waits for a new one) after the move was due.
+ * stuck where no event came for longer than the lease TTL (the longest a
+ * dead owner's table waits for a new one) plus the bot delay: a bot move
+ * more than the TTL late, or a timeout more than the TTL and the bot delay
+ * late.
  */
 import { awaitedActions } from '../../machines/table/refusal.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
@@ -13,8 +15,8 @@ import { settingsOf } from '../../services/host/tableSettings.js';
 
 export interface StallLimits {
   readonly botDelayMs: number;
-  /** How long past its due time a move may come: the lease TTL. */
-  readonly allowanceMs: number;
+  /** The lease TTL. */
+  readonly leaseTtlMs: number;
 }
 
 export interface Stall {
@@ -25,6 +27,7 @@ export interface Stall {
 }
 
 export interface StallReport {
+  readonly tableId: string;
   /** Waits on the service past the allowance. */
   readonly stuck: readonly Stall[];
   /** The longest wait past due, stuck or not (ms): what the allowance is measured against. */
@@ -55,10 +58,11 @@ export function stallsOf(tableId: string, log: readonly StoredEvent[], limits: S
       const nextAt = index + 1 < log.length ? Date.parse(log[index + 1].at) : now;
       const lateMs = Math.max(0, nextAt - dueAt);
       worstLateMs = Math.max(worstLateMs, lateMs);
-      if (lateMs > limits.allowanceMs) stuck.push({ seq: log[index].seq, awaited: botAwaited ? 'bot' : 'clock', lateMs });
+      const allowanceMs = botAwaited ? limits.leaseTtlMs : limits.leaseTtlMs + limits.botDelayMs;
+      if (lateMs > allowanceMs) stuck.push({ seq: log[index].seq, awaited: botAwaited ? 'bot' : 'clock', lateMs });
     }
   } finally {
     actor.stop();
   }
-  return { stuck, worstLateMs, owed };
+  return { tableId, stuck, worstLateMs, owed };
 }

@@ -13,7 +13,7 @@
  *   the lease buckets are named after the stream, commands go under the
  *   prefix.
  * - LEASE_TTL_MS: how long a worker's lease outlives its last renewal
- *   (default 3000), so how soon a crashed worker's tables move.
+ *   (default 10000), so how soon a crashed worker's tables move.
  */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';

@@ -4,9 +4,10 @@
  *
  * - `<stream>-worker-leases`: one key per worker, its *life*. Taken by creating the
  *   key (create-if-absent), kept by updating it with the revision last
- *   written (compare-and-set) every third of the TTL, and gone when the
- *   worker stops renewing: the bucket's max age removes the key `ttlMs` after
- *   its last write. Each life has a fresh random incarnation, the key's value.
+ *   written (compare-and-set) every fifth of the TTL, and over when the
+ *   worker stops renewing: the others count it over 0.75 of the TTL after
+ *   its last write, and the bucket's max age removes the key `ttlMs` after
+ *   it. Each life has a fresh random incarnation, the key's value.
  * - `<stream>-table-owners`: one key per table, its *claim*: `{worker, incarnation}`.
  *   A table with no claim is taken by creating the key; a table whose claim
  *   names a life that is gone (the key missing, or holding another
@@ -14,9 +15,8 @@
  *   naming a live incarnation belongs to that worker.
  *
  * A worker serves a table only while it holds the table's claim and its own
- * life is valid: until `ttlMs` after it *sent* the last successful renewal
- * (less a margin), which is never later than the moment the server lets the
- * key expire. A worker that cannot renew in time gives up every table and
+ * life is valid: until 0.7 of `ttlMs` after it *sent* the last successful
+ * renewal, which is before anyone else counts the life over. A worker that cannot renew in time gives up every table and
  * starts a new life; its old claims then belong to whoever takes them first,
  * itself included. A worker that sees one of its claims changed by anyone
  * else (a watch on the claims) gives that table up at once.
@@ -30,13 +30,18 @@
  * owns a table still cannot append over another's events.
  */
 import { randomBytes } from 'node:crypto';
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { jetstream, JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { Kvm, KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 
 /** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
 export const DEFAULT_LEASE_NAMESPACE = 'TABLE_EVENTS';
-export const DEFAULT_LEASE_TTL_MS = 3000;
+/**
+ * Long enough that a worker keeps its life through a NATS leader election
+ * (seconds, when a node restarts), short enough that a dead worker's tables
+ * move within it (docs/distributed.md).
+ */
+export const DEFAULT_LEASE_TTL_MS = 10_000;
 
 export interface LeaseBuckets {
   /** Workers' lives: expire `ttlMs` after their last renewal. */
@@ -47,7 +52,8 @@ export interface LeaseBuckets {
 
 /** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
 export async function openLeaseBuckets(nc: NatsConnection, ttlMs: number, replicas = 1, namespace = DEFAULT_LEASE_NAMESPACE): Promise<LeaseBuckets> {
-  const kvm = new Kvm(nc);
+  // A renewal that hangs through a leader election must give up well within the TTL, so the next one can be tried.
+  const kvm = new Kvm(jetstream(nc, { timeout: Math.max(250, Math.min(2000, Math.floor(ttlMs / 4))) }));
   // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.
   const lives = await kvm.create(`${namespace}-worker-leases`, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
   const claims = await kvm.create(`${namespace}-table-owners`, { history: 1, replicas, allow_direct: false });
@@ -64,7 +70,7 @@ export interface TableLeasesOptions {
   readonly workerId: string;
   /** How long a life outlives its last renewal; must be the lives bucket's max age. */
   readonly ttlMs: number;
-  /** How often the life is renewed; a third of the TTL by default, so two renewals may fail in a row. */
+  /** How often the life is renewed; a fifth of the TTL by default, so two renewals may fail in a row. */
   readonly renewEveryMs?: number;
   /** Called once for each table this worker stops holding without releasing it. */
   readonly onLost: (tableId: string, why: string) => void;
@@ -86,8 +92,22 @@ interface Claim {
   readonly incarnation: string;
 }
 
-/** The share of the TTL a worker trusts its life for, leaving room for clocks that run at slightly different rates. */
-const TRUSTED_SHARE = 0.9;
+/**
+ * The share of the TTL a worker trusts its life for after sending its last
+ * successful renewal. Renewing every fifth of the TTL, a life outlasts
+ * half a TTL of NATS trouble.
+ */
+const TRUSTED_SHARE = 0.7;
+/**
+ * The share of the TTL after a life's last renewal was stored at which the
+ * other workers count it over. Its holder stopped trusting it earlier (at
+ * TRUSTED_SHARE after *sending* that renewal), so the two never overlap;
+ * what is left of the TTL is for finding the dead worker's tables and
+ * taking them up, so a move due at the moment it died comes within the TTL.
+ */
+const OVER_SHARE = 0.75;
+/** How soon a renewal that failed is tried again (a leader election lasts seconds; a renewal interval may be longer). */
+const RETRY_RENEWAL_MS = 200;
 
 /** Thrown by `take` while the worker has no valid life (NATS unreachable, or a new life not yet begun). */
 export class NoLease extends Error {
@@ -122,6 +142,9 @@ export class TableLeases implements TableOwnership {
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
   private readonly timer: NodeJS.Timeout;
+  private readonly renewEveryMs: number;
+  /** When the last renewal (or attempt at a life) was sent, and whether it worked. */
+  private lastTry = { at: 0, ok: false };
   private life: Life | null = null;
   private renewing: Promise<void> | null = null;
   private watching: { stop(): void } | null = null;
@@ -134,8 +157,8 @@ export class TableLeases implements TableOwnership {
     this.ttlMs = options.ttlMs;
     this.onLost = options.onLost;
     this.log = options.log ?? (() => undefined);
-    const renewEveryMs = options.renewEveryMs ?? Math.max(50, Math.floor(options.ttlMs / 3));
-    this.timer = setInterval(() => void this.renew(), renewEveryMs);
+    this.renewEveryMs = options.renewEveryMs ?? Math.max(50, Math.floor(options.ttlMs / 5));
+    this.timer = setInterval(() => void this.renewIfDue(), Math.min(RETRY_RENEWAL_MS, this.renewEveryMs));
   }
 
   /** Begins the worker's first life (waiting for NATS if need be) and watches its claims. */
@@ -220,7 +243,7 @@ export class TableLeases implements TableOwnership {
   private async isAlive(claim: Claim): Promise<boolean> {
     const life = await this.lives.get(claim.worker);
     if (life === null || life.operation !== 'PUT' || life.string() !== claim.incarnation) return false;
-    return Date.now() - life.created.getTime() < this.ttlMs;
+    return Date.now() - life.created.getTime() < this.ttlMs * OVER_SHARE;
   }
 
   /**
@@ -294,6 +317,12 @@ export class TableLeases implements TableOwnership {
     return this.life !== null && Date.now() < this.life.validUntil;
   }
 
+  /** Renews every `renewEveryMs`, and soon again after a renewal that failed. */
+  private renewIfDue(): Promise<void> {
+    const wait = this.lastTry.ok ? this.renewEveryMs : RETRY_RENEWAL_MS;
+    return Date.now() - this.lastTry.at >= wait ? this.renew() : Promise.resolve();
+  }
+
   private renew(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.renewing ??= (this.life === null ? this.beginLife() : this.renewLife(this.life)).finally(() => (this.renewing = null));
@@ -303,6 +332,7 @@ export class TableLeases implements TableOwnership {
   private async beginLife(): Promise<void> {
     const incarnation = randomBytes(6).toString('hex');
     const sentAt = Date.now();
+    this.lastTry = { at: sentAt, ok: false };
     try {
       let revision = await this.orRaced(this.lives.create(this.workerId, incarnation));
       if (revision === 0) {
@@ -312,6 +342,7 @@ export class TableLeases implements TableOwnership {
         if (revision === 0) return; // try again on the next tick
       }
       this.life = { incarnation, revision, validUntil: sentAt + this.ttlMs * TRUSTED_SHARE };
+      this.lastTry = { at: sentAt, ok: true };
       this.log(`${this.workerId} began a life (incarnation ${incarnation})`);
     } catch {
       // NATS is away; try again on the next tick.
@@ -320,12 +351,18 @@ export class TableLeases implements TableOwnership {
 
   private async renewLife(life: Life): Promise<void> {
     const sentAt = Date.now();
+    this.lastTry = { at: sentAt, ok: false };
     try {
       life.revision = await this.lives.update(this.workerId, life.incarnation, life.revision);
       life.validUntil = sentAt + this.ttlMs * TRUSTED_SHARE;
+      this.lastTry = { at: sentAt, ok: true };
     } catch (error) {
-      if (isWrongRevision(error)) this.endLife('its lease was taken or removed');
-      else if (Date.now() >= life.validUntil) {
+      if (isWrongRevision(error)) {
+        // A renewal whose answer was lost (a timeout) may have been stored all the same: the life is still ours.
+        const entry = await this.lives.get(this.workerId).catch(() => null);
+        if (entry !== null && entry.operation === 'PUT' && entry.string() === life.incarnation) life.revision = entry.revision;
+        else this.endLife('its lease was taken or removed');
+      } else if (Date.now() >= life.validUntil) {
         this.endLife(`its lease could not be renewed within ${this.ttlMs} ms (${(error as Error).message})`);
       }
     }
@@ -345,10 +382,16 @@ export class TableLeases implements TableOwnership {
     this.onLost(tableId, why);
   }
 
-  /** Keeps every claim in view, and gives up at once any table whose claim anyone else changes. */
+  /**
+   * Keeps every claim in view, and gives up at once any table whose claim
+   * anyone else changes. A watch can end or fail when NATS nodes restart
+   * (its consumer lost with them): it is then opened again, from the
+   * bucket's last values, for as long as the worker runs.
+   */
   private async watchClaims(): Promise<void> {
     const updates = await this.claims.watch({ include: KvWatchInclude.LastValue });
     this.watching = { stop: () => updates.stop() };
+    this.claimsSeen.clear();
     void (async () => {
       for await (const entry of updates) {
         if (entry.operation === 'PUT') this.claimsSeen.set(entry.key, entry.json<Claim>());
@@ -358,7 +401,25 @@ export class TableLeases implements TableOwnership {
           this.lose(entry.key, entry.operation === 'PUT' ? `${entry.json<Claim>().worker} took the table over` : 'its claim was removed');
         }
       }
-    })().catch((error: unknown) => this.log(`${this.workerId}: watching the claims failed: ${(error as Error).message}`));
+    })()
+      .catch((error: unknown) => this.log(`${this.workerId}: watching the claims failed: ${(error as Error).message}`))
+      .finally(() => {
+        if (!this.stopped) void this.watchAgain();
+      });
+  }
+
+  private async watchAgain(): Promise<void> {
+    for (let attempt = 1; !this.stopped; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * attempt)));
+      if (this.stopped) return;
+      try {
+        await this.watchClaims();
+        this.log(`${this.workerId}: watching the claims again`);
+        return;
+      } catch {
+        // NATS is away: try again.
+      }
+    }
   }
 }
 
