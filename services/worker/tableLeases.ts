@@ -298,19 +298,30 @@ export class TableLeases implements TableOwnership {
 
   async orphans(): Promise<string[]> {
     const byLife = new Map<string, { claim: Claim; tables: string[] }>();
+    const mineUnheld: string[] = [];
     for (const [tableId, claim] of this.claimsSeen) {
       if (this.held.has(tableId)) continue;
+      // Claimed in this very life but not held: a take whose answer was lost (a timeout) after it was stored.
+      if (this.isThisLife(claim)) {
+        mineUnheld.push(tableId);
+        continue;
+      }
       const key = `${claim.worker} ${claim.incarnation}`;
       const life = byLife.get(key) ?? { claim, tables: [] };
       life.tables.push(tableId);
       byLife.set(key, life);
     }
-    const orphans: string[] = [];
+    const orphans: string[] = mineUnheld;
     // One look per life, not per table: a thousand tables of one dead worker cost one read.
     for (const { claim, tables } of byLife.values()) {
-      if (!(await this.isAlive(claim))) orphans.push(...tables);
+      // A life that cannot be looked at now is left for the next look, not taken as dead.
+      if (!(await this.isAlive(claim).catch(() => true))) orphans.push(...tables);
     }
     return orphans;
+  }
+
+  private isThisLife(claim: Claim): boolean {
+    return claim.worker === this.workerId && claim.incarnation === this.life?.incarnation;
   }
 
   private alive(): boolean {
@@ -397,7 +408,10 @@ export class TableLeases implements TableOwnership {
         if (entry.operation === 'PUT') this.claimsSeen.set(entry.key, entry.json<Claim>());
         else this.claimsSeen.delete(entry.key);
         const revision = this.held.get(entry.key);
-        if (revision !== undefined && entry.revision > revision) {
+        const mine = entry.operation === 'PUT' && this.isThisLife(entry.json<Claim>());
+        // A claim of this life written again (a take retried after its answer was lost) is still this worker's.
+        if (revision !== undefined && entry.revision > revision && mine) this.held.set(entry.key, entry.revision);
+        else if (revision !== undefined && entry.revision > revision) {
           this.lose(entry.key, entry.operation === 'PUT' ? `${entry.json<Claim>().worker} took the table over` : 'its claim was removed');
         }
       }
