@@ -9,7 +9,7 @@
  * once, in log order, and a gap (a feed that started late) is filled from
  * the log.
  */
-import { TableQueues } from '../host/tableQueues.js';
+import { TableQueues } from '../tableQueues/tableQueues.js';
 import type { TableSnapshot, TableActor } from '../../machines/table/snapshot.js';
 import type { EventListener, EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { createSubscribers } from '../eventstore/subscribers.js';

@@ -12,7 +12,7 @@ import { turnDeadline } from '../clock/turnClock.js';
 import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
-import { TableQueues } from '../host/tableQueues.js';
+import { TableQueues } from '../tableQueues/tableQueues.js';
 import type { CommandSource, GatewayMetrics } from './metrics.js';
 import { refusalOf } from './refusals.js';
 import { TableFactsCache, type TableFacts } from './tableFacts.js';

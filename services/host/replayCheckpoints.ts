@@ -10,7 +10,7 @@
 import { resumeTable, startTable, type TableActor } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { unknownTable } from './errors.js';
-import { TableQueues } from './tableQueues.js';
+import { TableQueues } from '../tableQueues/tableQueues.js';
 import { applyLogEvents, type ReplayedTable } from './replay.js';
 import { tableCreatedOf, type TableCreated } from './tableLog.js';
 

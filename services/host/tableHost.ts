@@ -23,7 +23,7 @@ import {
   type TableSummary,
 } from '../eventstore/eventStore.js';
 import { TableRefusal, unknownTable } from './errors.js';
-import { TableQueues } from './tableQueues.js';
+import { TableQueues } from '../tableQueues/tableQueues.js';
 import { canonicalEvent } from './canonicalEvent.js';
 import { checkTenure } from './tenure.js';
 import { RecordImports } from './recordImport/recordImports.js';

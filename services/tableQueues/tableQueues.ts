@@ -1,8 +1,9 @@
 /**
  * One queue of work per table: work for a table runs after every earlier
  * piece of work for the same table has finished, while different tables
- * run concurrently. The host, the gateway's feed and the NATS read model
- * each keep their own.
+ * run concurrently. The host, the gateway's feed, the NATS read model and
+ * the JetStream store's appends and snapshots each keep their own, so it
+ * sits below all of them, in a folder of its own.
  */
 export class TableQueues {
   /** The tail of each busy table's queue; a table leaves the map when its queue empties. */

@@ -10,7 +10,7 @@
  * tables are published without waiting for each other's acks.
  */
 import { randomBytes } from 'node:crypto';
-import type { TableQueues } from '../../host/tableQueues.js';
+import type { TableQueues } from '../../tableQueues/tableQueues.js';
 import { VersionConflict, type NewEvent, type TableStatus } from '../eventStore.js';
 import { checkAppend, toJson } from '../storeChecks.js';
 import { EMPTY_HEAD, type Head, type TableHeads } from './heads.js';

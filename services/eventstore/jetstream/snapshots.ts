@@ -4,7 +4,7 @@
  * stale writer never replaces a newer snapshot.
  */
 import type { KV } from '@nats-io/kv';
-import type { TableQueues } from '../../host/tableQueues.js';
+import type { TableQueues } from '../../tableQueues/tableQueues.js';
 import type { StoredSnapshot } from '../eventStore.js';
 import { checkSnapshot, toJson } from '../storeChecks.js';
 import type { TableHeads } from './heads.js';

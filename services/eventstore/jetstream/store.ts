@@ -5,7 +5,7 @@
  */
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { TableQueues } from '../../host/tableQueues.js';
+import { TableQueues } from '../../tableQueues/tableQueues.js';
 import type { EventStore, TableStatus, TableSummary } from '../eventStore.js';
 import { checkTableId } from '../storeChecks.js';
 import { TableAppends } from './appends.js';
