@@ -5,20 +5,10 @@
  * tables go, and stop cleanly on a signal.
  */
 import pino, { type Logger } from 'pino';
-import { parseWholeNumber } from '../wholeNumber.js';
+import { wholeNumberFromEnv } from '../wholeNumber.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 import type { Gateway } from './gateway.js';
 import { DEFAULT_LIMITS, type GatewayLimitSettings } from './limits.js';
-
-export function wholeNumberFromEnv(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
-  const given = process.env[name];
-  if (given === undefined || given === '') return fallback;
-  const value = parseWholeNumber(given);
-  if (value === null || value < min || value > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
-  }
-  return value;
-}
 
 export interface GatewaySettings {
   readonly port: number;

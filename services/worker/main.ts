@@ -13,7 +13,7 @@
  */
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
-import { wholeNumberFromEnv } from '../gateway/serve.js';
+import { wholeNumberFromEnv } from '../wholeNumber.js';
 import { DEFAULT_IDLE_RELEASE_MS, startTableWorker } from './tableWorker.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 
