@@ -12,20 +12,21 @@
  *   the subject prefix (tables), to keep two deployments apart on one NATS:
  *   the lease buckets are named after the stream, commands go under the
  *   prefix.
- * - LEASE_TTL_MS: how long a worker's lease outlives its last renewal
- *   (default 10000), so how soon a crashed worker's tables move.
+ * - LEASE_TTL_MS: how long a worker's lease outlives its last renewal,
+ *   so how soon a crashed worker's tables move (unset: the worker's default,
+ *   DEFAULT_LEASE_TTL_MS in services/worker/tableLeases.ts, 10 s).
  */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamLayout } from '../eventstore/jetstream/index.js';
-import { DEFAULT_LEASE_TTL_MS } from '../worker/tableLeases.js';
 
 export interface NatsSettings {
   readonly servers: string[];
   readonly replicas: number;
   readonly streamName: string;
   readonly prefix: string;
-  readonly leaseTtlMs: number;
+  /** Undefined when LEASE_TTL_MS is not set: the worker then keeps its own default (the bus does not know the worker's). */
+  readonly leaseTtlMs: number | undefined;
 }
 
 /** The settings in `env`, or null when NATS_URL is not set (the embedded service). */
@@ -33,10 +34,10 @@ export function natsSettingsFrom(env: NodeJS.ProcessEnv = process.env): NatsSett
   const url = env.NATS_URL?.trim();
   if (url === undefined || url === '') return null;
   const servers = url.split(',').map((server) => server.trim()).filter((server) => server !== '');
-  const replicas = wholeNumber(env, 'NATS_REPLICAS', servers.length >= 3 ? 3 : 1);
+  const replicas = wholeNumber(env, 'NATS_REPLICAS') ?? (servers.length >= 3 ? 3 : 1);
   if (replicas < 1 || replicas > 5) throw new RangeError(`NATS_REPLICAS must be 1 to 5, not ${replicas}`);
-  const leaseTtlMs = wholeNumber(env, 'LEASE_TTL_MS', DEFAULT_LEASE_TTL_MS);
-  if (leaseTtlMs < 100) throw new RangeError(`LEASE_TTL_MS must be at least 100, not ${leaseTtlMs}`);
+  const leaseTtlMs = wholeNumber(env, 'LEASE_TTL_MS');
+  if (leaseTtlMs !== undefined && leaseTtlMs < 100) throw new RangeError(`LEASE_TTL_MS must be at least 100, not ${leaseTtlMs}`);
   const { streamName, prefix } = jetstreamLayout({
     ...(env.NATS_STREAM ? { streamName: env.NATS_STREAM } : {}),
     ...(env.NATS_PREFIX ? { prefix: env.NATS_PREFIX } : {}),
@@ -44,9 +45,10 @@ export function natsSettingsFrom(env: NodeJS.ProcessEnv = process.env): NatsSett
   return { servers, replicas, streamName, prefix, leaseTtlMs };
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** The whole number `name` is set to, or undefined when it is not set. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const text = env[name]?.trim();
-  if (text === undefined || text === '') return fallback;
+  if (text === undefined || text === '') return undefined;
   const value = Number(text);
   if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a whole number, not ${JSON.stringify(text)}`);
   return value;
