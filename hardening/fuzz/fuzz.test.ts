@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { isTableRefusal } from '../../services/host/errors.js';
-import { TableHost, type Accepted, type TableHostOptions } from '../../services/host/tableHost.js';
+import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
+import type { Accepted } from '../../services/host/tableService.js';
 import { TURN_TIMED_OUT } from '../../services/host/tableLog.js';
 import { fuzz, type FuzzReport, type RunFigures } from './commandFuzzer.js';
 import { GARBAGE_KINDS } from './gatewayPath.js';

@@ -8,7 +8,8 @@ import { randomMove } from '../../machines/bots/randomBot.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
-import type { Accepted, TableHost } from '../host/tableHost.js';
+import type { TableHost } from '../host/tableHost.js';
+import type { Accepted } from '../host/tableService.js';
 
 /** The move one of the table's bot seats would make now, or null when no bot is awaited. */
 export function nextBotMove(snapshot: TableSnapshot, rng: Rng): PlayerCommand | null {

@@ -9,7 +9,7 @@ import type { Msg } from '@nats-io/nats-core';
 import type { PlayerCommand } from '../../machines/table/events.js';
 import { isVersionConflict, VersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal, type RefusalKind } from '../host/errors.js';
-import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { Accepted, CreateTableRequest } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
 
 interface CommandRouting {

@@ -2,7 +2,7 @@
  * A player's command, from HTTP or a socket: the seat comes from the token,
  * never from the body, and a body naming another seat is refused.
  */
-import type { Accepted } from '../host/tableHost.js';
+import type { Accepted } from '../host/tableService.js';
 import type { SeatHold } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
 import type { CommandBody } from './schemas.js';

@@ -9,7 +9,7 @@
  */
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
-import type { Accepted, CreateTableRequest } from '../host/tableHost.js';
+import type { Accepted, CreateTableRequest } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';

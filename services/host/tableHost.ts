@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { fairDeal } from '../../machines/fragments/dealing.js';
 import type { GameRecord } from '../../machines/record/record.js';
-import type { Occupant, PlayerCommand, TableEvent } from '../../machines/table/events.js';
+import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { isGameName, parseOptions } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
@@ -34,6 +34,7 @@ import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCrea
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
 import { Autopilot, type AutopilotOptions, type OwnMoveListener, type TableState } from './autopilot.js';
 import { settingsOf, type TableSettings } from './tableSettings.js';
+import type { Accepted, CreateTableRequest, TableService } from './tableService.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -54,25 +55,6 @@ export interface TableHostOptions {
    * drive a host step by step (the CLI, the model tests, the benchmarks).
    */
   readonly autopilot?: AutopilotOptions;
-}
-
-export interface CreateTableRequest {
-  readonly game: unknown;
-  readonly options?: unknown;
-  /** Occupants to seat at once, seat order; null leaves a seat open. */
-  readonly players?: readonly (Occupant | null)[];
-  readonly settings?: Record<string, unknown>;
-  /** Fixes every hand's seed, for tests and reproducible games; fresh secure randomness for each hand otherwise. */
-  readonly seed?: string;
-  /** Small deals for tests (see TableInput); never exposed to players. */
-  readonly cardsPerSeat?: number;
-}
-
-export interface Accepted {
-  readonly tableId: string;
-  readonly version: number;
-  /** Every event this call appended: the command, and the deal that followed it if a hand ended. */
-  readonly events: readonly StoredEvent[];
 }
 
 interface LiveTable {
@@ -99,7 +81,7 @@ interface SavedTable {
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
 
-export class TableHost {
+export class TableHost implements TableService {
   private readonly store: EventStore;
   private readonly snapshotEvery: number;
   private readonly now: () => Date;

@@ -19,7 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
-import { TableHost, type Accepted } from '../host/tableHost.js';
+import { TableHost } from '../host/tableHost.js';
+import type { Accepted } from '../host/tableService.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 import {
   decodeRequest,

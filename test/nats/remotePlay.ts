@@ -13,7 +13,7 @@ import { randomMove } from '../../machines/bots/randomBot.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
-import type { Accepted } from '../../services/host/tableHost.js';
+import type { Accepted } from '../../services/host/tableService.js';
 import type { TableService } from '../../services/host/tableService.js';
 
 /** People in every seat, seated without tokens: the test stands in for all their clients. */
