@@ -2,7 +2,7 @@
  * `suitors`: the command line of the service. Each sub-command lives in
  * commands/ and is registered here.
  */
-import { parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { parseArgs, UsageError } from './args.js';
 import { isTableRefusal } from '../host/errors.js';
 import { simulateCommand } from './commands/simulate.js';
 import { checkCommand } from './commands/check.js';
@@ -11,16 +11,7 @@ import { replayCommand } from './commands/replay.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { dealCommand } from './commands/deal.js';
-
-export interface Command {
-  readonly name: string;
-  readonly usage: string;
-  /** Every --flag the command takes; any other is a usage error, so a typo never falls back to a default. */
-  readonly flags: readonly string[];
-  readonly summary: string;
-  /** Resolves to the process exit status. */
-  run(args: ParsedArgs): Promise<number>;
-}
+import type { Command } from './command.js';
 
 const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand, diagramCommand, dealCommand];
 

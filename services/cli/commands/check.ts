@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyRecord } from '../../../machines/record/verify.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 /** Files named on the command line; a directory stands for the .json files in it. */
 function recordFiles(paths: readonly string[]): string[] {

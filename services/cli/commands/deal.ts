@@ -2,7 +2,7 @@ import { SUIT_NAMES } from '../../../machines/cards/card.js';
 import { commitmentOf, dealFromSeed, isHex256 } from '../../../machines/fairness/fairDeal.js';
 import { optionalStringFlag, stringFlag, UsageError } from '../args.js';
 import { gameAndOptions } from '../options.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 /**
  * A player's own check of one deal (docs/fairness.md): the seed revealed

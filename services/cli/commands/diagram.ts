@@ -12,7 +12,7 @@ import {
   type DiagramFormat,
 } from '../../diagram/index.js';
 import { optionalStringFlag, stringFlag, UsageError, type ParsedArgs } from '../args.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 const FORMAT_OF_EXTENSION: Record<string, DiagramFormat> = {
   '.svg': 'svg',

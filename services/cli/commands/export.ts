@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { optionalStringFlag, stringFlag } from '../args.js';
 import { withHost } from '../store.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 export const exportCommand: Command = {
   name: 'export',

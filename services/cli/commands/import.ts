@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../args.js';
 import { withHost } from '../store.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 export const importCommand: Command = {
   name: 'import',

@@ -2,7 +2,7 @@ import { viewFor } from '../../../machines/view.js';
 import { phaseOf } from '../../../machines/table/snapshot.js';
 import { integerFlag, stringFlag } from '../args.js';
 import { withHost } from '../store.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 export const replayCommand: Command = {
   name: 'replay',

@@ -4,7 +4,7 @@ import { simulateGame } from '../../simulator/simulate.js';
 import { integerFlag, stringFlag } from '../args.js';
 import { gameAndOptions } from '../options.js';
 import { progressLine } from '../progress.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
 
 /** Enough for any real game; a cap only so that a bad option cannot run forever. */
 const DEFAULT_MAX_HANDS = 200;
