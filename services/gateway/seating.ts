@@ -14,13 +14,11 @@ import type { Seat } from '../../machines/rules/trick.js';
 import { hashToken, newToken, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { standInName } from '../host/standIns.js';
 import { GatewayRefusal } from './refusals.js';
+import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
 import { isTableRefusal } from '../host/errors.js';
 import { HELD_BY_A_BOT } from '../host/tenure.js';
 import type { TableFeed } from './tableFeed.js';
 import type { TableWatchers } from './tableWatchers.js';
-
-/** The close code a seat's sockets get when the seat changes hands. */
-export const SEAT_CHANGED_HANDS = 4001;
 
 export { standInName };
 

@@ -1,13 +1,17 @@
 /**
  * What a table's socket carries (docs/api.md, "WebSocket"), declared once:
  * the gateway sends these, and the web client, the drivers (drivers/) and
- * the tests read them. Types only, so the web client can import it without
- * bundling any of the service (test/browser/webBuild.test.ts checks that).
+ * the tests read them. Types and plain constants, importing no code, so the
+ * web client can import it without bundling any of the service
+ * (test/browser/webBuild.test.ts checks that).
  *
  * The client's one message, `{ type: "command", id, command }`, is checked
  * at the gateway by the `SocketMessage` schema (schemas.ts).
  */
 import type { TableView } from '../../machines/view.js';
+
+/** The close code a seat's sockets get when the seat is left or changes hands (its token no longer holds it). */
+export const SEAT_CHANGED_HANDS = 4001;
 
 /** The kind of every refusal, over HTTP (`{ error, message }`, with its status) and on a socket. */
 export type ErrorKind =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { TableHost } from '../host/tableHost.js';
-import { SEAT_CHANGED_HANDS } from './seating.js';
+import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 import { TableWatchers, type Watcher } from './tableWatchers.js';
 

@@ -9,7 +9,7 @@ import { seatHeldBy } from '../../machines/table/context.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
-import { SEAT_CHANGED_HANDS } from './seating.js';
+import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
 import type { ViewMessage } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 
