@@ -11,7 +11,7 @@ import { TableHost, type TableHostOptions } from '../../services/host/tableHost.
 import type { Accepted } from '../../services/host/tableService.js';
 import { TURN_TIMED_OUT } from '../../services/host/tableLog.js';
 import { fuzz, type FuzzReport, type RunFigures } from './commandFuzzer.js';
-import { GARBAGE_KINDS } from './gatewayPath.js';
+import { GARBAGE_KINDS } from './fuzzPath.js';
 import { MUST_REFUSE } from './malformedCommands.js';
 
 const GAMES = ['sevenSuitors', 'antiCupid', 'traitorOfLove'] as const;

@@ -27,38 +27,9 @@ import { standInName } from '../../services/gateway/seating.js';
 import { hashToken } from '../../services/tokens/seatTokens.js';
 import { liftedRateLimits } from '../../services/gateway/limits.js';
 import { compileChecker } from '../../services/gateway/validation.js';
-import type { Answer, Expected, FuzzPath, FuzzSettings } from './commandFuzzer.js';
-import { FUZZ_SNAPSHOT_EVERY } from './hostPath.js';
+import { FUZZ_SNAPSHOT_EVERY, type Answer, type Expected, type FuzzPath, type FuzzSettings } from './fuzzPath.js';
 import { legalMove, type FuzzCommand, type TableAtTurn } from './malformedCommands.js';
 import type { SentCommand } from './tableWatch.js';
-
-export const GARBAGE_KINDS = [
-  'noToken',
-  'forgedToken',
-  'basicAuth',
-  'adminToken',
-  'otherTableToken',
-  'otherSeatInBody',
-  'invalidJson',
-  'emptyBody',
-  'wrongContentType',
-  'oversizeBody',
-  'protoPoison',
-  'wrongMethod',
-  'longTableId',
-  'deepBody',
-  'wsInvalidJson',
-  'wsBinary',
-  'wsNotCommand',
-  'wsBadId',
-  'wsSpectator',
-  'wsOversize',
-  'wsDeep',
-  'wsForgedToken',
-  'wsOtherTableToken',
-  'leftSeatToken',
-] as const;
-export type GarbageKind = (typeof GARBAGE_KINDS)[number];
 
 /** Bodies and socket messages of 16 KiB, the gateway's defaults, given explicitly so the expected answers cannot drift from them. */
 const BODY_LIMIT = 16 * 1024;

@@ -13,11 +13,8 @@ import { createMemoryEventStore } from '../../services/eventstore/memoryEventSto
 import { openSqliteEventStore } from '../../services/eventstore/sqliteEventStore.js';
 import { isTableRefusal } from '../../services/host/errors.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
-import type { Answer, Expected, FuzzPath, FuzzSettings } from './commandFuzzer.js';
+import { FUZZ_SNAPSHOT_EVERY, type Answer, type Expected, type FuzzPath, type FuzzSettings } from './fuzzPath.js';
 import type { FuzzCommand } from './malformedCommands.js';
-
-/** A small snapshot interval, so saved snapshots (and rehydration from them) are part of every game. */
-export const FUZZ_SNAPSHOT_EVERY = 25;
 
 export async function openHostPath(settings: Pick<FuzzSettings, 'store' | 'snapshotEvery' | 'createHost'>): Promise<FuzzPath> {
   const folder = settings.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'suitors-fuzz-')) : null;

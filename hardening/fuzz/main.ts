@@ -6,7 +6,8 @@
  */
 import { readFlags, text, wholeNumber } from '../../drivers/flags.js';
 import { GAME_NAMES } from '../../machines/table/options.js';
-import { fuzz, progressLine, VIAS, type FuzzReport } from './commandFuzzer.js';
+import { fuzz, progressLine, type FuzzReport } from './commandFuzzer.js';
+import { VIAS } from './fuzzPath.js';
 
 const USAGE =
   'npm run fuzz -- --game sevenSuitors|antiCupid|traitorOfLove|all --commands N --seed S [--via host|gateway|both] [--gateway-commands M] [--store memory|sqlite]';
