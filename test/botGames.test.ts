@@ -11,7 +11,7 @@ import { verifyRecord } from '../machines/record/verify.js';
 import { awaitedActions, refusalOf } from '../machines/table/refusal.js';
 import { offer, phaseOf, startTable, type TableSnapshot } from '../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../machines/view.js';
-import { expectNothingHidden } from '../services/gateway/testKit.js';
+import { expectNothingHidden } from './leakChecks.js';
 import { nextSimulatedEvent, simulateGame } from '../services/simulator/simulate.js';
 import type { Card } from '../machines/cards/card.js';
 import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';

@@ -20,23 +20,9 @@ import type { TableSnapshot } from '../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../machines/view.js';
 import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 import { SocketClient } from '../drivers/socketClient.js';
-import {
-  ADMIN,
-  bearer,
-  cardsNamedIn,
-  expectNoLeak,
-  expectNothingHidden,
-  expectRefusalLeaksNothing,
-  httpBaseOf,
-  httpRequest,
-  listen,
-  startService,
-  statesOfLog,
-  type HttpAnswer,
-  type Message,
-  type SentRefusal,
-  type TestService,
-} from '../services/gateway/testKit.js';
+import { ADMIN, bearer, httpBaseOf, listen, startService, type TestService } from '../drivers/embeddedService.js';
+import { httpRequest, type HttpAnswer, type Message } from '../drivers/httpClient.js';
+import { cardsNamedIn, expectNoLeak, expectNothingHidden, expectRefusalLeaksNothing, statesOfLog, type SentRefusal } from './leakChecks.js';
 import { liftedRateLimits } from '../services/gateway/limits.js';
 
 type Bot = number | { seat: number; kind: 'random' | 'heuristic' };

@@ -15,16 +15,10 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SocketClient } from '../drivers/socketClient.js';
 import { waitFor } from '../drivers/polling.js';
-import {
-  ADMIN,
-  bearer,
-  cardsNamedIn,
-  httpBaseOf,
-  httpRequest,
-  listeningServices,
-  startService,
-  type HttpAnswer,
-} from '../services/gateway/testKit.js';
+import { ADMIN, bearer, httpBaseOf, startService } from '../drivers/embeddedService.js';
+import { httpRequest, type HttpAnswer } from '../drivers/httpClient.js';
+import { listeningServices } from './servicesPerTest.js';
+import { cardsNamedIn } from './leakChecks.js';
 
 const ADMIN_TOKEN = ADMIN.authorization.replace('Bearer ', '');
 const SEATS = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 } as const;

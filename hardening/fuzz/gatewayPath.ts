@@ -1,6 +1,6 @@
 /**
  * The fuzzer's second path: the real gateway (built as the gateway's tests
- * build it, services/gateway/testKit.ts) listening on a loopback port. The
+ * build it, drivers/embeddedService.ts) listening on a loopback port. The
  * fuzzer holds every seat with a seat token and sends the commands as HTTP
  * POSTs and WebSocket messages, plus what only a network client can get
  * wrong: tokens, headers, bodies and frames. Every answer must be a
@@ -22,7 +22,7 @@ import { STATUS_OF } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
 import type { ErrorKind, SocketReply } from '../../services/gateway/socketProtocol.js';
 import { SocketClient } from '../../drivers/socketClient.js';
-import { ADMIN, bearer, listen, startService } from '../../services/gateway/testKit.js';
+import { ADMIN, bearer, listen, startService } from '../../drivers/embeddedService.js';
 import { standInName } from '../../services/gateway/seating.js';
 import { hashToken } from '../../services/tokens/seatTokens.js';
 import { liftedRateLimits } from '../../services/gateway/limits.js';

@@ -13,7 +13,7 @@ import { TableHost } from '../host/tableHost.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, bearer, startService, type TestService } from './testKit.js';
+import { ADMIN, bearer, startService, type TestService } from '../../drivers/embeddedService.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-clock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

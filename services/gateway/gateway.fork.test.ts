@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, bearer, servicesClosedAfterEach, type TestService } from './testKit.js';
+import { ADMIN, bearer, type TestService } from '../../drivers/embeddedService.js';
+import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 
 const service = servicesClosedAfterEach();
 

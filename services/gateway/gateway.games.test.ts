@@ -9,7 +9,9 @@ import { heuristicMove } from '../../machines/bots/heuristicBot.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { verifyRecord } from '../../machines/record/verify.js';
 import { SocketClient } from '../../drivers/socketClient.js';
-import { expectNoLeak, listen, startService, statesOfLog, type Message, type TestService } from './testKit.js';
+import { listen, startService, type TestService } from '../../drivers/embeddedService.js';
+import type { Message } from '../../drivers/httpClient.js';
+import { expectNoLeak, statesOfLog } from '../../test/leakChecks.js';
 
 let running: TestService | undefined;
 afterEach(async () => {

@@ -5,7 +5,8 @@ import { join as joinPath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUIT_DECK } from '../../machines/cards/card.js';
 import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, bearer, servicesClosedAfterEach, type TestService } from './testKit.js';
+import { ADMIN, bearer, type TestService } from '../../drivers/embeddedService.js';
+import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 

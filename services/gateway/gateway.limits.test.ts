@@ -15,7 +15,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { urlForLog } from './gateway.js';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
-import { bearer, httpBaseOf, httpRequest, listeningServices } from './testKit.js';
+import { bearer, httpBaseOf } from '../../drivers/embeddedService.js';
+import { httpRequest } from '../../drivers/httpClient.js';
+import { listeningServices } from '../../test/servicesPerTest.js';
 
 const gateways = listeningServices();
 const folders: string[] = [];

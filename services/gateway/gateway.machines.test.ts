@@ -14,7 +14,9 @@ import type { DiagramModel } from '../diagram/model.js';
 import { activeStatesOf, machineFile } from './routes/machineRoutes.js';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
-import { bearer, listen, startService, statesOfLog, type Message, type TestService } from './testKit.js';
+import { bearer, listen, startService, type TestService } from '../../drivers/embeddedService.js';
+import type { Message } from '../../drivers/httpClient.js';
+import { statesOfLog } from '../../test/leakChecks.js';
 
 const services: TestService[] = [];
 const clients: SocketClient[] = [];

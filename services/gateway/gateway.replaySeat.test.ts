@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { viewFor } from '../../machines/view.js';
 import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, servicesClosedAfterEach, type TestService } from './testKit.js';
+import { ADMIN, type TestService } from '../../drivers/embeddedService.js';
+import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 
 const startService = servicesClosedAfterEach();
 

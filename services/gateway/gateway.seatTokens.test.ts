@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 import { hashToken, newToken, type SeatTokens } from '../tokens/seatTokens.js';
-import { bearer, servicesClosedAfterEach, type TestService } from './testKit.js';
+import { bearer, type TestService } from '../../drivers/embeddedService.js';
+import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 
 const service = servicesClosedAfterEach();
 

@@ -3,7 +3,10 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, bearer, expectNoLeak, listeningServices, statesOfLog, type Message, type TestService } from './testKit.js';
+import { ADMIN, bearer, type TestService } from '../../drivers/embeddedService.js';
+import type { Message } from '../../drivers/httpClient.js';
+import { listeningServices } from '../../test/servicesPerTest.js';
+import { expectNoLeak, statesOfLog } from '../../test/leakChecks.js';
 
 const gateways = listeningServices();
 afterEach(() => gateways.closeAll());

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import type { GatewayLimitSettings } from './limits.js';
 import { waitFor } from '../../drivers/polling.js';
-import { startService, type TestService } from './testKit.js';
+import { startService, type TestService } from '../../drivers/embeddedService.js';
 
 const MANY = { perSecond: 1000, burst: 1000 };
 const services: TestService[] = [];

@@ -30,7 +30,8 @@ import { RecordImports } from './recordImport/recordImports.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
 import { handSeed } from './dealer.js';
-import { createdEvent, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { createdEvent, rulesOfNewTable, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { withSchema } from './upcasters.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
 import { Autopilot, type AutopilotOptions, type OwnMoveListener, type TableState } from './autopilot.js';
 import { settingsOf, type TableSettings } from './tableSettings.js';
@@ -124,6 +125,7 @@ export class TableHost implements TableService {
     const created: TableCreated = {
       game,
       options: parsed.options,
+      ...rulesOfNewTable(game),
       ...(request.seed === undefined ? {} : { seed: request.seed }),
       ...(request.cardsPerSeat === undefined ? {} : { cardsPerSeat: request.cardsPerSeat }),
       ...(request.settings === undefined ? {} : { settings: request.settings }),
@@ -142,10 +144,10 @@ export class TableHost implements TableService {
   async importRecord(document: unknown): Promise<Accepted> {
     const plan = await this.imports.prepare(document);
     if (!plan.ok) throw new TableRefusal('invalidRecord', plan.message);
-    const created: TableCreated = { game: plan.game, options: plan.options };
+    const created: TableCreated = { game: plan.game, options: plan.options, ...rulesOfNewTable(plan.game) };
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.adopt(tableId, created, resumeTable(plan.persisted), 0, '');
+      const table = this.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
       const at = this.now().toISOString();
       return this.commit(table, [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))]);
     });
@@ -394,8 +396,9 @@ export class TableHost implements TableService {
    * do reads see the new state; if the append fails the actor is discarded
    * and the table is rebuilt from its log on next use.
    */
-  private async commit(table: LiveTable, events: Parameters<EventStore['append']>[1]): Promise<Accepted> {
+  private async commit(table: LiveTable, unstamped: readonly NewEvent[]): Promise<Accepted> {
     const next = table.actor.getSnapshot();
+    const events = unstamped.map(withSchema);
     let version: number;
     try {
       version = await this.store.append(table.tableId, events, table.version, statusOf(next));

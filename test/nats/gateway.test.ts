@@ -18,7 +18,8 @@ import { startTableWorker, type TableWorker } from '../../services/worker/tableW
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
-import { listen, type Message } from '../../services/gateway/testKit.js';
+import { listen } from '../../drivers/embeddedService.js';
+import type { Message } from '../../drivers/httpClient.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
