@@ -9,7 +9,7 @@ import { DEFAULT_OPTIONS, GAME_NAMES, parseOptions, type GameName } from '../../
 import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { nextSimulatedEvent } from '../simulator/simulate.js';
 import { activeStateIds } from './active.js';
-import { activeSvgIdsOf } from './definitionChecks.js';
+import { activeSvgIdsOf } from '../../test/diagramChecks.js';
 import { toDot } from './dot.js';
 import { modelOfGame } from './files.js';
 import type { DiagramModel } from './model.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { toDirectedGraph } from '@xstate/graph';
 import { MACHINES } from '../../machines/games/index.js';
-import { definitionOf, expectDotToShow, expectMermaidToShow, expectSvgToShow } from './definitionChecks.js';
+import { definitionOf, expectDotToShow, expectMermaidToShow, expectSvgToShow } from '../../test/diagramChecks.js';
 import { toDot } from './dot.js';
 import { toMermaid } from './mermaid.js';
 import { diagramModelOf, eventLabel } from './model.js';

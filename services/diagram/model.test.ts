@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, assign, createActor, fromPromise, not, setup } from 'xstate';
-import { expectDotToShow, expectMermaidToShow, expectSvgToShow } from './definitionChecks.js';
+import { expectDotToShow, expectMermaidToShow, expectSvgToShow } from '../../test/diagramChecks.js';
 import { edgeIdsOf, toDot } from './dot.js';
 import { toMermaid } from './mermaid.js';
 import { diagramModelOf, eventLabel, stateOf } from './model.js';

@@ -5,9 +5,9 @@
  */
 import { expect } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { edgeIdsOf, initialEdgeId, initialNodeId, svgIdOf } from './dot.js';
-import { mermaidIdOf } from './mermaid.js';
-import { eventLabel, guardName, transitionId, type DiagramModel } from './model.js';
+import { edgeIdsOf, initialEdgeId, initialNodeId, svgIdOf } from '../services/diagram/dot.js';
+import { mermaidIdOf } from '../services/diagram/mermaid.js';
+import { eventLabel, guardName, transitionId, type DiagramModel } from '../services/diagram/model.js';
 
 export interface ExpectedState {
   readonly id: string;
