@@ -2,14 +2,9 @@ import type { GameName } from '../table/options.js';
 import { antiCupidMachine } from './antiCupid.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
 import { traitorOfLoveMachine } from './traitorOfLove.js';
+import { RULEBOOKS, type Rulebook } from './rulebooks.js';
 
 export { antiCupidMachine, sevenSuitorsMachine, traitorOfLoveMachine };
-
-export const MACHINES = {
-  sevenSuitors: sevenSuitorsMachine,
-  antiCupid: antiCupidMachine,
-  traitorOfLove: traitorOfLoveMachine,
-} as const;
 
 /**
  * All three machines share one setup: same context, events and vocabulary.
@@ -18,6 +13,22 @@ export const MACHINES = {
  */
 export type TableMachine = typeof traitorOfLoveMachine;
 
-export function machineFor(game: GameName): TableMachine {
-  return MACHINES[game] as unknown as TableMachine;
+/** The rules a new table plays by: the latest rulebook's. */
+export const CURRENT_RULES: number = RULEBOOKS[RULEBOOKS.length - 1].version;
+
+/** The machines of the current rules: what new tables run, the diagrams show and the model tests walk. */
+export const MACHINES: Rulebook['machines'] = rulebookOf(CURRENT_RULES).machines;
+
+/** The machine of `game` under rules version `rules` (the current rules by default). */
+export function machineFor(game: GameName, rules: number = CURRENT_RULES): TableMachine {
+  return rulebookOf(rules).machines[game];
+}
+
+function rulebookOf(rules: number): Rulebook {
+  const rulebook = RULEBOOKS.find((each) => each.version === rules);
+  if (rulebook === undefined) {
+    const known = RULEBOOKS.map((each) => each.version).join(', ');
+    throw new RangeError(`rules version ${JSON.stringify(rules)} is not known to this release (it knows ${known}); a table keeps its rules, so deploy a release that has them`);
+  }
+  return rulebook;
 }

@@ -127,6 +127,8 @@ export interface TableInput {
    * game's end, and run through the same machine code.
    */
   readonly cardsPerSeat?: number;
+  /** The rules version the table plays by (machines/games/rulebooks.ts); the current rules when absent. */
+  readonly rules?: number;
 }
 
 export function initialContext(input: TableInput): TableContext {

@@ -21,13 +21,16 @@ export function phaseOf(snapshot: { value: unknown }): Phase {
 }
 
 export function startTable(input: TableInput): TableActor {
-  return createActor(machineFor(input.game), { input }).start();
+  return createActor(machineFor(input.game, input.rules), { input }).start();
 }
 
-/** Rebuilds a live table from a persisted snapshot (XState's own format). */
-export function resumeTable(persisted: unknown): TableActor {
+/**
+ * Rebuilds a live table from a persisted snapshot (XState's own format),
+ * into the machine of its rules version (the current rules by default).
+ */
+export function resumeTable(persisted: unknown, rules?: number): TableActor {
   const game = (persisted as { context?: { game?: unknown } })?.context?.game;
-  const machine = machineFor(game as TableInput['game']);
+  const machine = machineFor(game as TableInput['game'], rules);
   // The input is only read to build a first context, which a restored snapshot already has.
   return createActor(machine, { snapshot: persisted as TableSnapshot, input: undefined as never }).start();
 }

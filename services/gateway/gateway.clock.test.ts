@@ -14,6 +14,7 @@ import type { StoredEvent } from '../eventstore/eventStore.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 import { waitFor } from '../../drivers/polling.js';
 import { ADMIN, bearer, startService, type TestService } from '../../drivers/embeddedService.js';
+import { EVENT_SCHEMA } from '../host/upcasters.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-clock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,7 +58,7 @@ describe('the turn clock', () => {
       return events.some((event) => event.type === 'turn.timedOut') && events;
     }, 'a timeout');
     const timedOut = log.findIndex((event) => event.type === 'turn.timedOut');
-    expect(log[timedOut].data).toEqual({ seat: 0 });
+    expect(log[timedOut].data).toEqual({ seat: 0, schema: EVENT_SCHEMA });
     expect(log[timedOut + 1]).toMatchObject({ type: 'cards.passed', data: { seat: 0 }, at: log[timedOut].at });
     expect(Date.parse(log[timedOut].at) - Date.parse(log[timedOut - 1].at)).toBeGreaterThanOrEqual(300);
     // The player acting in time stops the clock for that turn.

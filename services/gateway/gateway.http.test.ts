@@ -7,6 +7,7 @@ import { SUIT_DECK } from '../../machines/cards/card.js';
 import { waitFor } from '../../drivers/polling.js';
 import { ADMIN, bearer, type TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { EVENT_SCHEMA } from '../host/upcasters.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -85,11 +86,11 @@ describe('tables, seats and views over HTTP', () => {
     const seatEvents = events.filter((event: { type: string }) => event.type.startsWith('seat.')).slice(-5);
     // A person's seat is taken with the hash of their token (the seat's tenure), never the token.
     expect(seatEvents.map((event: { type: string; data: unknown }) => [event.type, event.data])).toEqual([
-      ['seat.joined', { seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann) }],
-      ['seat.left', { seat: 0 }],
-      ['seat.joined', { seat: 0, player: { name: 'Bot for Ann', bot: true } }],
-      ['seat.left', { seat: 0 }],
-      ['seat.joined', { seat: 0, player: { name: 'Cy', bot: false }, holder: sha256Hex(cy) }],
+      ['seat.joined', { seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann), schema: EVENT_SCHEMA }],
+      ['seat.left', { seat: 0, schema: EVENT_SCHEMA }],
+      ['seat.joined', { seat: 0, player: { name: 'Bot for Ann', bot: true }, schema: EVENT_SCHEMA }],
+      ['seat.left', { seat: 0, schema: EVENT_SCHEMA }],
+      ['seat.joined', { seat: 0, player: { name: 'Cy', bot: false }, holder: sha256Hex(cy), schema: EVENT_SCHEMA }],
     ]);
     expect(JSON.stringify(events)).not.toContain(ann);
     expect(JSON.stringify(events)).not.toContain(cy);
@@ -157,8 +158,8 @@ describe('tables, seats and views over HTTP', () => {
     await waitUntilFinished(app, tableId);
     const joinedBy = async (headers: Record<string, string>) =>
       (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers })).json().events.find((event: { data: { player?: { name: string } } }) => event.data.player?.name === 'Ann').data;
-    expect(await joinedBy({})).toEqual({ seat: 0, player: { name: 'Ann', bot: false } });
-    expect(await joinedBy(ADMIN)).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann) });
+    expect(await joinedBy({})).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, schema: EVENT_SCHEMA });
+    expect(await joinedBy(ADMIN)).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann), schema: EVENT_SCHEMA });
   });
 
   it('serves OpenAPI at /docs, metrics at /metrics, and a request id on every answer', async () => {

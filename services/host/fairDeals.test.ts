@@ -17,6 +17,7 @@ import { nextBotMove } from '../bots/botDriver.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { TableHost } from './tableHost.js';
 import { HAND_REVEALED, TABLE_CREATED } from './tableLog.js';
+import { upcast } from './upcasters.js';
 
 const BOTS = (count: number) => Array.from({ length: count }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
 
@@ -57,7 +58,7 @@ describe('fair deals at the host', () => {
     expect(log[0].data).not.toHaveProperty('seed');
     const deals = log.filter((event) => event.type === 'hand.dealt');
     const reveals = log.filter((event) => event.type === HAND_REVEALED);
-    expect(reveals.map((event) => event.data)).toEqual(
+    expect(reveals.map((event) => upcast(event).data)).toEqual(
       deals.slice(0, 2).map((event, index) => ({ index, ...(event.data as Omit<HandDealt, 'type'>).fairness })),
     );
     // Each reveal comes right after the event that scored its hand, before the next deal.

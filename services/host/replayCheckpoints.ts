@@ -67,7 +67,7 @@ export class ReplayCheckpoints {
       events = log.slice(1, upTo);
     } else {
       created = nearest.created;
-      actor = resumeTable(nearest.persisted);
+      actor = resumeTable(nearest.persisted, created.rules);
       events = (await this.store.read(tableId, nearest.version)).slice(0, upTo - nearest.version);
     }
     for (let start = 0; start < events.length; ) {

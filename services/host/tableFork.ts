@@ -18,7 +18,7 @@ import type { StoredEvent } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { standInName } from './standIns.js';
-import { isMachineEvent, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
+import { isMachineEvent, rulesOfNewTable, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
 
 export interface ForkRequest {
   /** The event of the original's log the new table starts right after (1 = created). */
@@ -58,6 +58,8 @@ export function planFork(tableId: string, original: { version: number; snapshot:
   const created: TableCreated = {
     game: source.game,
     options: source.options,
+    // The fork replays the original's moves, which were made under the original's rules.
+    ...rulesOfNewTable(source.game, source.rules),
     ...(source.cardsPerSeat === undefined ? {} : { cardsPerSeat: source.cardsPerSeat }),
     settings: { forkedFrom: { tableId, at: request.at } satisfies ForkedFrom },
   };

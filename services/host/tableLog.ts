@@ -1,12 +1,18 @@
 /**
  * How a table's events sit in its log: `table.created` first (the game, its
- * options, and the fixed seed of a reproducible table), then the machine's own events,
- * each stored as `{ seq, type, at, data }` with `data` the event less its type.
+ * options, its rules version and machine fingerprint, and the fixed seed of
+ * a reproducible table), then the machine's own events, each stored as
+ * `{ seq, type, at, data }` with `data` the event less its type, plus the
+ * schema it was written in (upcasters.ts). Events are read back through the
+ * upcasters, so what comes out is always in the current schema.
  */
+import { fingerprintOf } from '../../machines/games/fingerprint.js';
+import { CURRENT_RULES, machineFor } from '../../machines/games/index.js';
 import type { TableInput } from '../../machines/table/context.js';
 import type { TableEvent } from '../../machines/table/events.js';
-import { isGameName } from '../../machines/table/options.js';
+import { isGameName, type GameName } from '../../machines/table/options.js';
 import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
+import { upcast } from './upcasters.js';
 
 export const TABLE_CREATED = 'table.created';
 /** A seat's turn clock ran out; the move made for it follows in the same append. */
@@ -31,6 +37,15 @@ export interface TableCreated extends TableInput {
   readonly seed?: string;
   /** Service settings that are not rules (e.g. a turn clock), kept with the table. */
   readonly settings?: Record<string, unknown>;
+  /** The rules version the table plays by for its whole life (machines/games/rulebooks.ts). */
+  readonly rules: number;
+  /** The fingerprint of the machine the table was created with; absent at tables created before fingerprints. */
+  readonly fingerprint?: string;
+}
+
+/** The rules a table created now plays by (the current ones; a fork keeps its original's), and its machine's fingerprint. */
+export function rulesOfNewTable(game: GameName, rules: number = CURRENT_RULES): Pick<TableCreated, 'rules' | 'fingerprint'> {
+  return { rules, fingerprint: fingerprintOf(machineFor(game, rules), game) };
 }
 
 export function createdEvent(created: TableCreated, at: string): NewEvent<TableCreated> {
@@ -42,13 +57,15 @@ export function toNewEvent(event: TableEvent, at: string): NewEvent {
   return { type, at, data };
 }
 
+/** A logged machine event, in the current schema, as the machine takes it. */
 export function toTableEvent(stored: StoredEvent): TableEvent {
-  return { type: stored.type, ...(stored.data as object) } as TableEvent;
+  const current = upcast(stored);
+  return { type: current.type, ...current.data } as TableEvent;
 }
 
-/** The creation event of a log, checked: a log that does not start with one is not a table's. */
+/** The creation event of a log, in the current schema, checked: a log that does not start with one is not a table's. */
 export function tableCreatedOf(first: StoredEvent | undefined, tableId: string): TableCreated {
-  const data = first?.data as Partial<TableCreated> | undefined;
+  const data = first === undefined ? undefined : (upcast(first).data as Partial<TableCreated>);
   if (first?.type !== TABLE_CREATED || !isGameName(data?.game)) {
     throw new Error(`the log of table ${tableId} does not start with ${TABLE_CREATED}`);
   }

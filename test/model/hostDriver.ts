@@ -278,7 +278,7 @@ export class HostDriver implements TableDriver {
     if (added.length !== 1) problems.push(`the log grew by ${added.length} events, not by the command alone`);
     const last = added[added.length - 1];
     if (last !== undefined) {
-      const stored = { type: last.type, ...(last.data as object) };
+      const stored = toTableEvent(last);
       if (!isDeepStrictEqual(stored, asJson(canonicalFields(event)))) problems.push(`the log stores ${short(stored)} for the command ${short(event)}`);
     }
     added.forEach((each, i) => {

@@ -23,6 +23,7 @@ import { startWorkerProcess, type WorkerProcess } from '../../services/worker/wo
 import { waitFor } from '../../drivers/polling.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { nextRemoteMove } from './remotePlay.js';
+import { EVENT_SCHEMA } from '../../services/host/upcasters.js';
 
 const LEASE_TTL_MS = 2000;
 const BOT_DELAY_MS = 150;
@@ -111,7 +112,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
       return events.some((event) => event.type === 'turn.timedOut') && events.filter((event) => event.seq > passed.version && event.type === 'card.played').length >= 4 && events;
     }, 'bot moves and a timeout with no gateway', { timeoutMs: 30_000, everyMs: 50 });
     const timeouts = expectEachTimeoutOnce(log);
-    expect(timeouts[0].data).toEqual({ seat: 0 });
+    expect(timeouts[0].data).toEqual({ seat: 0, schema: EVENT_SCHEMA });
     const before = log[timeouts[0].seq - 2];
     expect(Date.parse(timeouts[0].at) - Date.parse(before.at)).toBeGreaterThanOrEqual(2000);
     expect(workers.flatMap(failuresIn)).toEqual([]);

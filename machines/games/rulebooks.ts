@@ -1,0 +1,30 @@
+/**
+ * Every version of the rules this service has played by, oldest first. A
+ * table keeps the rules it was created under for its whole life
+ * (docs/operations.md, "Rule changes"): a release that changes how a game
+ * plays or scores adds a rulebook here with the machines of its new rules,
+ * and leaves the earlier ones as they are, so tables under way finish the
+ * game they started and their logs replay to the same end.
+ */
+import type { GameName } from '../table/options.js';
+import type { TableMachine } from './index.js';
+import { antiCupidMachine } from './antiCupid.js';
+import { sevenSuitorsMachine } from './sevenSuitors.js';
+import { traitorOfLoveMachine } from './traitorOfLove.js';
+
+export interface Rulebook {
+  /** Counts up from 1 by one with each change of rules; never reused. */
+  readonly version: number;
+  readonly machines: { readonly [G in GameName]: TableMachine };
+}
+
+export const RULEBOOKS: readonly Rulebook[] = [
+  {
+    version: 1,
+    machines: {
+      sevenSuitors: sevenSuitorsMachine as unknown as TableMachine,
+      antiCupid: antiCupidMachine as unknown as TableMachine,
+      traitorOfLove: traitorOfLoveMachine,
+    },
+  },
+];
