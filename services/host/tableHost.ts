@@ -32,6 +32,7 @@ import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable 
 import { handSeed } from './dealer.js';
 import { createdEvent, rulesOfNewTable, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 import { withSchema } from './upcasters.js';
+import { loadSavedTable, savedTableOf } from './savedTable.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
 import { Autopilot, type AutopilotOptions, type OwnMoveListener, type TableState } from './autopilot.js';
 import { settingsOf, type TableSettings } from './tableSettings.js';
@@ -70,14 +71,6 @@ interface LiveTable {
   lastUsed: number;
   /** When the last event was accepted (ISO); '' for a table not yet committed. */
   lastEventAt: string;
-}
-
-/** What a persisted snapshot holds: enough to resume the table without its log before `version`. */
-interface SavedTable {
-  readonly created: TableCreated;
-  readonly persisted: unknown;
-  /** Absent from snapshots written before the host ran turn clocks: the last event is read instead. */
-  readonly lastEventAt?: string;
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
@@ -421,7 +414,7 @@ export class TableHost implements TableService {
   }
 
   private async saveSnapshot(table: LiveTable): Promise<void> {
-    const saved: SavedTable = { created: table.created, persisted: table.actor.getPersistedSnapshot(), lastEventAt: table.lastEventAt };
+    const saved = savedTableOf(table.created, table.actor.getPersistedSnapshot(), table.lastEventAt);
     await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: saved });
     table.snapshotVersion = table.version;
   }
@@ -450,20 +443,39 @@ export class TableHost implements TableService {
     return table;
   }
 
+  /**
+   * A snapshot is used only when the machine that wrote it is the one that
+   * would resume it (savedTable.ts); otherwise the table is folded from its
+   * whole log, and the snapshot written again by the machine of today.
+   */
   private async rebuild(tableId: string): Promise<LiveTable> {
-    const saved = await this.store.loadSnapshot(tableId);
-    if (saved !== null) {
-      const { created, persisted, lastEventAt } = saved.snapshot as SavedTable;
-      const actor = resumeTable(persisted);
-      const later = await this.store.read(tableId, saved.version);
+    const stored = await this.store.loadSnapshot(tableId);
+    const saved = stored === null ? null : loadSavedTable(tableId, stored.snapshot);
+    if (stored !== null && saved !== null) {
+      const actor = resumeTable(saved.persisted, saved.created.rules);
+      const later = await this.store.read(tableId, stored.version);
       applyLogEvents(tableId, actor, later);
-      const lastAt = later.at(-1)?.at ?? lastEventAt ?? (await this.store.read(tableId, saved.version - 1)).at(-1)?.at ?? '';
-      return this.adopt(tableId, created, actor, saved.version + later.length, lastAt, saved.version);
+      const lastAt = later.at(-1)?.at ?? saved.lastEventAt ?? (await this.store.read(tableId, stored.version - 1)).at(-1)?.at ?? '';
+      return this.adopt(tableId, saved.created, actor, stored.version + later.length, lastAt, stored.version);
     }
     const events = await this.store.read(tableId);
     if (events.length === 0) throw unknownTable(tableId);
     const { created, actor } = foldLog(tableId, events);
-    return this.adopt(tableId, created, actor, events.length, events[events.length - 1].at);
+    const lastEventAt = events[events.length - 1].at;
+    // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.
+    const rewritten = stored !== null && (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
+    return this.adopt(tableId, created, actor, events.length, lastEventAt, rewritten ? events.length : 0);
+  }
+
+  /** Saves a snapshot in place of one that could not be used; tells whether it was saved. */
+  private async rewriteSnapshot(tableId: string, version: number, saved: ReturnType<typeof savedTableOf>): Promise<boolean> {
+    try {
+      await this.store.saveSnapshot(tableId, { version, snapshot: saved });
+      return true;
+    } catch (error) {
+      this.onSnapshotError(error, tableId);
+      return false;
+    }
   }
 
   private adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, lastEventAt: string, snapshotVersion = 0): LiveTable {
