@@ -2,16 +2,10 @@ import type { GameName } from '../table/options.js';
 import { antiCupidMachine } from './antiCupid.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
 import { traitorOfLoveMachine } from './traitorOfLove.js';
-import { RULEBOOKS, type Rulebook } from './rulebooks.js';
+import { RULEBOOKS, type Rulebook, type TableMachine } from './rulebooks.js';
 
 export { antiCupidMachine, sevenSuitorsMachine, traitorOfLoveMachine };
-
-/**
- * All three machines share one setup: same context, events and vocabulary.
- * Only their state names differ, which code outside a machine reads through
- * `phaseOf`, so one type serves for all three.
- */
-export type TableMachine = typeof traitorOfLoveMachine;
+export type { TableMachine };
 
 /** The rules a new table plays by: the latest rulebook's. */
 export const CURRENT_RULES: number = RULEBOOKS[RULEBOOKS.length - 1].version;

@@ -7,10 +7,16 @@
  * game they started and their logs replay to the same end.
  */
 import type { GameName } from '../table/options.js';
-import type { TableMachine } from './index.js';
 import { antiCupidMachine } from './antiCupid.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
 import { traitorOfLoveMachine } from './traitorOfLove.js';
+
+/**
+ * All three machines share one setup: same context, events and vocabulary.
+ * Only their state names differ, which code outside a machine reads through
+ * `phaseOf`, so one type serves for all three.
+ */
+export type TableMachine = typeof traitorOfLoveMachine;
 
 export interface Rulebook {
   /** Counts up from 1 by one with each change of rules; never reused. */
