@@ -9,6 +9,7 @@ import { verifyRecord } from '../../machines/record/verify.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { recordOfLog, replayLog } from '../../services/host/replay.js';
+import { toTableEvent } from '../../services/host/tableLog.js';
 import { cardConservation } from '../../test/model/invariants.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 
@@ -51,7 +52,10 @@ export function missingFromLog(ack: AcknowledgedCommand, log: readonly StoredEve
   if (log.length < ack.version) return `${where}: the log ends at ${log.length}`;
   const wanted = canonical({ ...fields, seat: ack.seat });
   for (const event of log.slice(ack.sentAtVersion, ack.version)) {
-    if (event.type === type && canonical(event.data) === wanted) return null;
+    if (event.type !== type) continue;
+    // Read as the host reads it (upcast to the current schema, the schema mark left out), not as stored.
+    const { type: _type, ...logged } = toTableEvent(event);
+    if (canonical(logged) === wanted) return null;
   }
   return `${where}: no such event among events ${ack.sentAtVersion + 1}-${ack.version}`;
 }
