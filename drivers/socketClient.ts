@@ -13,7 +13,7 @@ import type { SocketReply } from '../services/gateway/socketProtocol.js';
  * protocol's types (services/gateway/socketProtocol.ts) say it cannot have
  * included: that is what they check.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the fields of messages whose shape they assert
 export type WireMessage = any;
 
 /** The gateway refused the upgrade: its HTTP answer. */

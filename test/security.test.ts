@@ -15,7 +15,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SocketClient } from '../drivers/socketClient.js';
 import { waitFor } from '../drivers/polling.js';
-import { ADMIN, bearer, httpBaseOf, startService } from '../drivers/embeddedService.js';
+import { ADMIN, bearer, httpBaseOf, type startService } from '../drivers/embeddedService.js';
 import { httpRequest, type HttpAnswer } from '../drivers/httpClient.js';
 import { listeningServices } from './servicesPerTest.js';
 import { cardsNamedIn } from './leakChecks.js';

@@ -26,7 +26,10 @@ export class PacedHttp {
   /** Waits for a turn under `address`'s pace (HTTP_PACE). */
   async paced(address: string): Promise<void> {
     let pacer = this.pacers.get(address);
-    if (pacer === undefined) this.pacers.set(address, (pacer = new Pacer(HTTP_PACE)));
+    if (pacer === undefined) {
+      pacer = new Pacer(HTTP_PACE);
+      this.pacers.set(address, pacer);
+    }
     const wait = pacer.reserve();
     if (wait > 0) await sleep(wait);
   }

@@ -151,7 +151,10 @@ export class SeatClient {
           this.pending = null;
           this.refusedAt = this.version;
           // A rate-limited command was not looked at: try again a second later. After a fault, the view may be behind: read it again first.
-          if (message.error === 'rateLimited') setTimeout(() => ((this.refusedAt = -1), this.act()), 1000);
+          if (message.error === 'rateLimited') setTimeout(() => {
+            this.refusedAt = -1;
+            this.act();
+          }, 1000);
           else if (retried) setTimeout(() => void this.reread(), RETRY_AFTER_REFUSAL_MS);
         }
         return;

@@ -58,6 +58,7 @@ export class LoopbackClient {
     });
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the abuse run reads fields of whatever JSON came back
   async json(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
     const answer = await this.request(method, path, { body: body === undefined ? undefined : JSON.stringify(body), token });
     let parsed: unknown = null;

@@ -28,7 +28,7 @@ import { hashToken } from '../../services/tokens/seatTokens.js';
 import { liftedRateLimits } from '../../services/gateway/limits.js';
 import { compileChecker } from '../../services/gateway/validation.js';
 import { FUZZ_SNAPSHOT_EVERY, type Answer, type Expected, type FuzzPath, type FuzzSettings } from './fuzzPath.js';
-import { legalMove, type FuzzCommand, type TableAtTurn } from './malformedCommands.js';
+import { legalMove, type FuzzCommand } from './malformedCommands.js';
 import type { SentCommand } from './tableWatch.js';
 
 /** Bodies and socket messages of 16 KiB, the gateway's defaults, given explicitly so the expected answers cannot drift from them. */
@@ -310,8 +310,8 @@ function deepJson(move: PlayerCommand, rng: Rng): string {
 function poisons(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (Object.hasOwn(value, '__proto__')) return true;
-  const constructor = (value as { constructor?: unknown }).constructor;
-  if (Object.hasOwn(value, 'constructor') && typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) return true;
+  const constructorField = (value as { constructor?: unknown }).constructor;
+  if (Object.hasOwn(value, 'constructor') && typeof constructorField === 'object' && constructorField !== null && Object.hasOwn(constructorField, 'prototype')) return true;
   return Object.values(value).some(poisons);
 }
 

@@ -163,7 +163,10 @@ export class SoakRun {
 
   private seriesNamed(name: string): MemorySeries {
     let series = this.series.get(name);
-    if (series === undefined) this.series.set(name, (series = new MemorySeries(name)));
+    if (series === undefined) {
+      series = new MemorySeries(name);
+      this.series.set(name, series);
+    }
     return series;
   }
 

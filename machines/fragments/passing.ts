@@ -56,7 +56,7 @@ export function choosePasses(context: TableContext, event: CardsPassed): Partial
 
 export function allSeatsHavePassed(context: TableContext): boolean {
   const choices = context.hand?.passChoices;
-  return choices != null && choices.every((choice) => choice !== null);
+  return choices?.every((choice) => choice !== null) ?? false;
 }
 
 export function seatsYetToPass(context: TableContext): Seat[] {

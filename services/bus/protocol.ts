@@ -6,7 +6,6 @@
  * RemoteTables sees the same errors a caller of the in-process TableHost does.
  */
 import type { Msg } from '@nats-io/nats-core';
-import type { PlayerCommand } from '../../machines/table/events.js';
 import { isVersionConflict, VersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal, type RefusalKind } from '../host/errors.js';
 import type { Accepted, CreateTableRequest } from '../host/tableService.js';

@@ -15,7 +15,6 @@
  */
 import { ClosedConnectionError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
 import type { GameRecord } from '../../machines/record/record.js';
-import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventListener, EventStore, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
@@ -192,7 +191,7 @@ export class RemoteTables implements TableService {
     for (;;) {
       const subject = subjectNow();
       const reply = await this.send(subject, request);
-      if (reply !== null && reply.ok) {
+      if (reply?.ok) {
         this.owners.set(reply.result.tableId, reply.worker);
         return reply.result;
       }

@@ -26,7 +26,7 @@ const sample = setup({
     idle: {
       description: 'Nothing happens.',
       on: { GO: { guard: and(['isReady', not('isQuiet')]), target: 'working' }, PING: { actions: 'log' } },
-      after: { brief: 'working', 60_000: 'finished' },
+      after: { brief: 'working', 60000: 'finished' },
     },
     working: {
       type: 'parallel',

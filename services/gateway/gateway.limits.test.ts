@@ -41,6 +41,7 @@ function keptLog() {
 /** A GET sent as written (fetch would tidy `/../` away), from a given loopback address. */
 function rawGet(base: string, path: string, { localAddress = '127.0.0.1', headers = {} }: { localAddress?: string; headers?: Record<string, string> } = {}) {
   const { hostname, port } = new URL(base);
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads fields of whatever JSON came back
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
     const sent = httpRequestRaw({ host: hostname, port, path, localAddress, headers }, (response) => {
       let text = '';

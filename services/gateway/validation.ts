@@ -4,7 +4,7 @@
  * learns what was wrong and what would be right.
  */
 import type { FastifySchemaCompiler } from 'fastify';
-import { type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { notWholeNumber, parseWholeNumber } from '../wholeNumber.js';

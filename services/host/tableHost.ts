@@ -14,14 +14,7 @@ import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
 import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
-import {
-  type EventStore,
-  type EventListener,
-  type NewEvent,
-  type StoredEvent,
-  type TableStatus,
-  type TableSummary,
-} from '../eventstore/eventStore.js';
+import type { EventStore, EventListener, NewEvent, StoredEvent, TableStatus, TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import { canonicalEvent } from './canonicalEvent.js';

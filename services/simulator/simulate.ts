@@ -32,7 +32,7 @@ export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands =
   if (phase === 'gameOver') return null;
   const { context } = snapshot;
   if (phase === 'seating') {
-    const seat = context.occupants.findIndex((occupant) => occupant === null);
+    const seat = context.occupants.indexOf(null);
     return { type: 'seat.joined', seat, player: { name: `Bot ${seat}`, bot: true } };
   }
   if (phase === 'dealing') return context.handResults.length >= maxHands ? null : fairDeal(context, seedFrom(rng));

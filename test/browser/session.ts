@@ -21,7 +21,8 @@ export function browserSession(): BrowserSession {
   let running: Promise<RunningService> | undefined;
   let service: RunningService | undefined;
   beforeEach(async () => {
-    service = await (running ??= startService());
+    running ??= startService();
+    service = await running;
   });
   afterAll(async () => {
     await (await browser?.catch(() => undefined))?.close();
@@ -33,7 +34,8 @@ export function browserSession(): BrowserSession {
       return service;
     },
     async newPage(options = {}) {
-      return (await (browser ??= launchChromium())).newPage({ viewport: { width: 1200, height: 900 }, ...options });
+      browser ??= launchChromium();
+      return (await browser).newPage({ viewport: { width: 1200, height: 900 }, ...options });
     },
   };
 }

@@ -43,6 +43,7 @@ interface Mutant {
 }
 
 function withoutPlainFollow(): AnyStateMachine {
+  // biome-ignore lint/suspicious/noExplicitAny: the test rewires a copy of the machine's config by hand
   const config = copyConfig(production.config) as Record<string, any>;
   const following = config.states.trickPlay.states.following;
   following.on['card.played'] = following.on['card.played'].slice(0, 2);

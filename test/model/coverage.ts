@@ -231,7 +231,8 @@ export class CoverageRecorder {
 
   private add(kind: keyof CoverageCounts, key: string): void {
     bump(this.counts[kind], key);
-    bump((this.bySource[this.source] ??= emptyCounts())[kind], key);
+    this.bySource[this.source] ??= emptyCounts();
+    bump(this.bySource[this.source][kind], key);
   }
 
   private enter(nodes: readonly AnyNode[], before: readonly AnyNode[]): void {

@@ -231,7 +231,7 @@ function seatingEvents(context: TableContext): { legal: TableEvent[]; illegal: T
 
 /** A seat left mid-game: the only move offered is to take it again (the game itself does not stop). */
 function vacatedEvents(context: TableContext): { legal: TableEvent[]; illegal: TableEvent[] } {
-  const empty = context.occupants.findIndex((o) => o === null);
+  const empty = context.occupants.indexOf(null);
   const taken = context.occupants.findIndex((o) => o !== null);
   return {
     legal: [legal({ type: 'seat.joined', seat: empty, player: player(empty) })],
@@ -475,7 +475,7 @@ export function passingOrderPaths(machine: AnyStateMachine, name: string, input:
     const phase = phaseOf(snapshot);
     const sample = () => deal(context);
     if (phase === 'seating') {
-      const seat = context.occupants.findIndex((o) => o === null);
+      const seat = context.occupants.indexOf(null);
       return [legal({ type: 'seat.joined', seat, player: player(seat) }), ...illegalEventsFor(snapshot, sample)];
     }
     if (phase === 'dealing') return [legal(deal(context)), ...illegalEventsFor(snapshot, sample)];

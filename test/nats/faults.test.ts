@@ -12,7 +12,7 @@ import { phaseOf } from '../../machines/table/snapshot.js';
 import { decodeReply, encode } from '../../services/bus/protocol.js';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
-import { isVersionConflict, type EventStore, type StoredEvent } from '../../services/eventstore/eventStore.js';
+import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
 import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';

@@ -158,7 +158,7 @@ export function machineRoutes(): FastifyPluginAsyncTypebox {
 }
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((given) => given.trim().replace(/^W\//, '') === etag);
+  return ifNoneMatch?.split(',').some((given) => given.trim().replace(/^W\//, '') === etag) ?? false;
 }
 
 function parseFileName(file: string): { game: GameName; extension: MachineFileExtension } {

@@ -83,12 +83,18 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     dock = hand === null && action === null ? null : h('section', { class: 'hand-dock', 'aria-label': 'Your hand' }, h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''), action, hand);
     replaceChildren(
       page,
-      dock === null ? null : h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => (event.preventDefault(), focusOnHand()) }, 'Go to your hand'),
+      dock === null ? null : h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => {
+        event.preventDefault();
+        focusOnHand();
+      } }, 'Go to your hand'),
       tableHeader(view, {
         tableId,
         seat: held?.seat ?? null,
         connection: state.connection,
-        onSound: () => (setSound(!soundOn()), render()),
+        onSound: () => {
+          setSound(!soundOn());
+          render();
+        },
         onLeave: () => void leave(),
       }),
       h('p', { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' }, turnSentence(view), clock),
