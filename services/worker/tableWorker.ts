@@ -110,6 +110,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   });
   const lastUsed = new Map<string, number>();
   const underWay = new Set<Promise<void>>();
+  /** Tables this worker made but could not claim (NATS trouble): no lease names them, so no sweep would find them. */
+  const unclaimed = new Set<string>();
   let stopping = false;
   const onLost = (tableId: string, why: string): void => {
     log(`${workerId} stops serving ${tableId}: ${why}`);
@@ -238,9 +240,6 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     }
   }, Math.min(idleReleaseMs, 60_000));
   idleTimer.unref();
-
-  /** Tables this worker made but could not claim (NATS trouble): no lease names them, so no sweep would find them. */
-  const unclaimed = new Set<string>();
 
   /**
    * Takes up a table whose owner is gone, if it has a bot move or a timeout
