@@ -16,6 +16,7 @@ import type { EventStore, StoredEvent } from '../../services/eventstore/eventSto
 import { foldLog, recordOfLog, replayLog } from '../../services/host/replay.js';
 import type { TableService } from '../../services/host/tableService.js';
 import { HAND_REVEALED, isMachineEvent, toTableEvent } from '../../services/host/tableLog.js';
+import { upcast } from '../../services/host/upcasters.js';
 import { canonicalFields } from '../../test/model/hostDriver.js';
 import { cardConservation, oneActorWhenExpected } from '../../test/model/invariants.js';
 
@@ -173,9 +174,10 @@ export class TableWatch {
         found('invariantBreak', `logged event ${event.seq} ${short(event)} is refused on replay (after ${what})`);
       }
       if (event.type === HAND_REVEALED) {
-        const { index } = event.data as RevealedDeal;
-        const scored = revealedDealsOf(this.shadow.getSnapshot().context).find((deal) => deal.index === index);
-        if (JSON.stringify(scored) !== JSON.stringify(event.data)) found('invariantBreak', `logged event ${event.seq} reveals ${short(event)}, not the seed of hand ${index} as dealt (after ${what})`);
+        // Read as the host reads it: in the current schema, without the schema the event was written in.
+        const revealed = upcast(event).data as unknown as RevealedDeal;
+        const scored = revealedDealsOf(this.shadow.getSnapshot().context).find((deal) => deal.index === revealed.index);
+        if (!isDeepStrictEqual(scored, revealed)) found('invariantBreak', `logged event ${event.seq} reveals ${short(event)}, not the seed of hand ${revealed.index} as dealt (after ${what})`);
       }
       if (checkSaved && event.seq === saved.version) {
         const resumed = resumeTable((saved.snapshot as { persisted: unknown }).persisted);
