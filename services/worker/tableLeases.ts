@@ -106,6 +106,12 @@ const TRUSTED_SHARE = 0.7;
  * taking them up, so a move due at the moment it died comes within the TTL.
  */
 const OVER_SHARE = 0.75;
+/**
+ * How long a life found over is taken as over without asking again. Should
+ * its worker renew it meanwhile after all, the tables taken from it in that
+ * moment are theirs who took them: it sees its claims change and gives them up.
+ */
+const OVER_REMEMBERED_MS = 1000;
 /** How soon a renewal that failed is tried again (a leader election lasts seconds; a renewal interval may be longer). */
 const RETRY_RENEWAL_MS = 200;
 
@@ -139,6 +145,8 @@ export class TableLeases implements TableOwnership {
   /** Tables claimed in the current life, with the claim's revision. */
   private readonly held = new Map<string, number>();
   private readonly taking = new Map<string, Promise<TakeResult>>();
+  /** Lives found over, and when: a take soon after trusts the finding instead of asking again. */
+  private readonly overSince = new Map<string, number>();
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
   private readonly timer: NodeJS.Timeout;
@@ -241,9 +249,14 @@ export class TableLeases implements TableOwnership {
    * the renewal, which the server stored after that.
    */
   private async isAlive(claim: Claim): Promise<boolean> {
+    const key = `${claim.worker} ${claim.incarnation}`;
+    // A dead worker's hundreds of tables are taken one by one: one look at its life serves them all for a moment.
+    if ((this.overSince.get(key) ?? -Infinity) > Date.now() - OVER_REMEMBERED_MS) return false;
     const life = await this.lives.get(claim.worker);
-    if (life === null || life.operation !== 'PUT' || life.string() !== claim.incarnation) return false;
-    return Date.now() - life.created.getTime() < this.ttlMs * OVER_SHARE;
+    const alive = life !== null && life.operation === 'PUT' && life.string() === claim.incarnation && Date.now() - life.created.getTime() < this.ttlMs * OVER_SHARE;
+    if (alive) this.overSince.delete(key);
+    else this.overSince.set(key, Date.now());
+    return alive;
   }
 
   /**

@@ -79,7 +79,7 @@ export interface TableWorker {
 export const DEFAULT_IDLE_RELEASE_MS = 5 * 60_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
 /** Orphaned tables taken up at once: a dead worker's thousand tables are read from the log a few at a time. */
-const ADOPT_CONCURRENCY = 16;
+const ADOPT_CONCURRENCY = 32;
 
 export function newWorkerId(): string {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 30);
