@@ -25,9 +25,15 @@ const CONFIGS: { game: GameName; options: Record<string, string> }[] = [
   { game: 'traitorOfLove', options: { specials: 'plain' } },
   { game: 'traitorOfLove', options: { specials: 'powers' } },
 ];
-/** 150 in the everyday suite; `npm run test:deep` plays 1000 (BOT_GAMES). */
-const { games: GAMES_PER_CONFIG } = settingsFromEnv({ games: wholeNumber({ env: 'BOT_GAMES', default: 150 }) });
-const LEAK_SCANNED_GAMES = 6;
+/**
+ * Games per configuration: 40 played and verified, 2 of them scanned at every
+ * event for leaks in every seat's view (the costlier check), in the everyday
+ * suite; `npm run test:deep` plays 1000 and scans 20 (BOT_GAMES, BOT_SCANNED_GAMES).
+ */
+const { games: GAMES_PER_CONFIG, scanned: LEAK_SCANNED_GAMES } = settingsFromEnv({
+  games: wholeNumber({ env: 'BOT_GAMES', default: 40 }),
+  scanned: wholeNumber({ env: 'BOT_SCANNED_GAMES', default: 2 }),
+});
 
 function optionsOf(game: GameName, given: Record<string, string>) {
   const parsed = parseOptions(game, given);

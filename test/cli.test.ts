@@ -19,8 +19,8 @@ type RecordDocument = Writable<GameRecord>;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'services', 'cli', 'bin.js');
-/** 150 in the everyday suite; `npm run test:deep` writes and checks 1000 of each game (CLI_GAMES). */
-const { games: GAMES_PER_RUN } = settingsFromEnv({ games: wholeNumber({ env: 'CLI_GAMES', default: 150 }) });
+/** 40 in the everyday suite (the command's files, names and counts, not the rules: botGames.test.ts plays those); `npm run test:deep` writes and checks 1000 of each game (CLI_GAMES). */
+const { games: GAMES_PER_RUN } = settingsFromEnv({ games: wholeNumber({ env: 'CLI_GAMES', default: 40 }) });
 
 interface Run {
   readonly code: number | null;
