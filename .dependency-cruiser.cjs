@@ -77,17 +77,8 @@ module.exports = {
       name: 'no-cycles',
       comment: 'a cycle makes two modules one: neither can be read, tested or moved alone (type-only imports count too)',
       severity: 'error',
-      from: { pathNot: '^drivers/players/' },
+      from: {},
       to: { circular: true },
-    },
-    {
-      name: 'no-cycles-that-load',
-      comment:
-        "drivers/players: a pool, its tables' slots and their seats name each other's types (a child keeps its parent); " +
-        'known debt, allowed while no import in the cycle loads code',
-      severity: 'error',
-      from: { path: '^drivers/players/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
       name: 'resolvable',

@@ -13,14 +13,38 @@ import { ClosedBeforeOpen, UpgradeRefused, whenOpen } from '../socketClient.js';
 import type { PlayerCounters } from './counters.js';
 import { commandFor } from './moves.js';
 import { Pacer, SOCKET_PACE } from './pace.js';
-import type { PlayerPool } from './playerPool.js';
+import type { PacedHttp } from './pacedHttp.js';
+import type { PlayerPoolOptions } from './poolOptions.js';
 import { Refused, STEP_TIMEOUT_MS } from './steps.js';
-import type { TableSlot } from './tableSlot.js';
 
 /** Refusals a player meets when a fault made its view stale or its table is changing workers: read again and retry. */
 const RETRIED_DURING_FAULTS = new Set(['notNow', 'illegal', 'unavailable']);
 /** How long a move refused after a fault waits before the seat reads its view again and retries. */
 const RETRY_AFTER_REFUSAL_MS = 500;
+
+/** What a seat needs of the pool it plays in (a PlayerPool). */
+export interface SeatPool {
+  readonly options: PlayerPoolOptions;
+  readonly counters: PlayerCounters;
+  readonly http: PacedHttp;
+  /** The seats with a socket open. */
+  readonly seats: Set<SeatClient>;
+  readonly playing: boolean;
+  readonly stopping: boolean;
+  readonly steadyFrom: number;
+}
+
+/** What a seat needs of the table it sits at (a TableSlot). */
+export interface SeatTable {
+  readonly pool: SeatPool;
+  readonly index: number;
+  readonly tableId: string;
+  readonly address: string;
+  lastAcceptedAt: number;
+  /** A seat's socket was dropped: the table's seats reconnect together. */
+  dropped(): void;
+  gameOver(tableId: string): void;
+}
 
 /** One seat's player: its socket to the gateway (a new one on each reconnection) and what it has seen. */
 export class SeatClient {
@@ -43,14 +67,14 @@ export class SeatClient {
   /** The gateway this seat's socket is on. */
   private port = 0;
   private readonly pacer = new Pacer(SOCKET_PACE);
-  private readonly pool: PlayerPool;
+  private readonly pool: SeatPool;
   private readonly counters: PlayerCounters;
 
   /** The table of this seat's game: its slot goes on to other tables when the game ends. */
   readonly tableId: string;
 
   constructor(
-    readonly table: TableSlot,
+    readonly table: SeatTable,
     readonly seat: number,
     readonly token: string,
   ) {

@@ -6,9 +6,15 @@
  */
 import { WebSocket } from 'ws';
 import { sleep } from '../polling.js';
-import type { PlayerPool } from './playerPool.js';
-import { SeatClient } from './seatClient.js';
+import { SeatClient, type SeatPool } from './seatClient.js';
 import { Refused, STEP_TIMEOUT_MS, withTimeout } from './steps.js';
+
+/** What a table's slot needs of the pool it belongs to (a PlayerPool), besides what its seats need. */
+export interface SlotPool extends SeatPool {
+  readonly seatCount: number;
+  /** Finished games are replaced by new tables until 5 s before this (performance.now()). */
+  readonly replaceUntil: number;
+}
 
 /** One table of the run: the seats of its current game; a new game once one ends (while time remains). */
 export class TableSlot {
@@ -22,7 +28,7 @@ export class TableSlot {
   private moving: Promise<void> | null = null;
 
   constructor(
-    readonly pool: PlayerPool,
+    readonly pool: SlotPool,
     readonly index: number,
     readonly address: string,
   ) {}
