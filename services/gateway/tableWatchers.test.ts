@@ -39,3 +39,37 @@ describe('a seat’s socket', () => {
     await host.close();
   });
 });
+
+describe('the views of a change', () => {
+  it('are built once per viewer and shared by every socket, whether the change is published, or sent to a socket opened or resuming after it', async () => {
+    const host = new TableHost({ store: createMemoryEventStore() });
+    const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
+    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
+    const { version, snapshot } = await host.snapshot(tableId);
+    const change = { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
+    const sent = new Map<Watcher, string>();
+    const socket = (viewer: 0 | 'spectator', lastVersion = 0): Watcher => {
+      const watcher: Watcher = { viewer, ...(viewer === 0 ? { holder: ANN } : {}), lastVersion, send: (text) => sent.set(watcher, text), close: () => undefined };
+      return watcher;
+    };
+    const watchers = new TableWatchers();
+    const [ann, annAgain, spectator, another] = [socket(0), socket(0), socket('spectator'), socket('spectator')];
+    for (const watcher of [ann, annAgain, spectator, another]) watchers.watch(tableId, watcher);
+    const views = watchers.viewsOf(change);
+    watchers.publish(change);
+    // The same version read again (the relay's or a new socket's read of the table) finds the views already built.
+    expect(watchers.viewsOf({ ...change })).toBe(views);
+    const resuming = socket(0, version - 1);
+    watchers.watch(tableId, resuming);
+    watchers.deliver({ ...change }, resuming);
+
+    expect(sent.get(ann)).toBe(views.message(0));
+    expect(sent.get(annAgain)).toBe(views.message(0));
+    expect(sent.get(resuming)).toBe(views.message(0));
+    expect(sent.get(spectator)).toBe(views.message('spectator'));
+    expect(sent.get(another)).toBe(views.message('spectator'));
+    expect(JSON.parse(views.message('spectator')).view.hand.cards).toBeNull();
+    await host.close();
+  });
+});

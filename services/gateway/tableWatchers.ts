@@ -1,16 +1,17 @@
 /**
  * The sockets watching each table. Every change is sent to each of them as
- * the viewer's own view (viewFor, once per distinct viewer), tagged with the
- * version it shows; a socket is never sent a version it already has, so a
- * client resuming from the last version it saw gets no duplicate.
+ * the viewer's own view, tagged with the version it shows; a socket is never
+ * sent a version it already has, so a client resuming from the last version
+ * it saw gets no duplicate. Each viewer's view of a version is built and
+ * serialised once for every socket here (changeViews.ts), whichever path the
+ * change came by: this gateway's feed, the log, or a socket's first view.
  */
 import type { Seat } from '../../machines/rules/trick.js';
 import { seatHeldBy } from '../../machines/table/context.js';
-import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
-import { activeStatesOf } from './routes/machineRoutes.js';
+import type { Viewer } from '../../machines/view.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
+import { ChangeViews } from './changeViews.js';
 import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
-import type { ViewMessage } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
@@ -23,12 +24,10 @@ export interface Watcher {
   close(code: number, reason: string): void;
 }
 
-export function viewMessage(change: TableChange, view: TableView, activeStates = activeStatesOf(change.snapshot)): ViewMessage {
-  return { type: 'view', version: change.version, view, turnDeadline: change.turnDeadline, activeStates };
-}
-
 export class TableWatchers {
   private readonly byTable = new Map<string, Set<Watcher>>();
+  /** The views of each watched table's latest change, kept while a socket watches it. */
+  private readonly latest = new Map<string, ChangeViews>();
 
   get count(): number {
     let count = 0;
@@ -54,12 +53,24 @@ export class TableWatchers {
     this.byTable.set(tableId, watchers);
     return () => {
       watchers.delete(watcher);
-      if (watchers.size === 0 && this.byTable.get(tableId) === watchers) this.byTable.delete(tableId);
+      if (watchers.size === 0 && this.byTable.get(tableId) === watchers) {
+        this.byTable.delete(tableId);
+        this.latest.delete(tableId);
+      }
     };
   }
 
+  /** The views of the change: those kept for its version if there are, else new ones, kept while the table is watched. */
+  viewsOf(change: TableChange): ChangeViews {
+    const kept = this.latest.get(change.tableId);
+    if (kept !== undefined && kept.version === change.version) return kept;
+    const views = new ChangeViews(change);
+    if (this.byTable.has(change.tableId) && (kept === undefined || kept.version < change.version)) this.latest.set(change.tableId, views);
+    return views;
+  }
+
   /** Sends one watcher the change, unless it already has that version or a later one. */
-  deliver(change: TableChange, watcher: Watcher, rendered = new Map<Viewer, string>()): void {
+  deliver(change: TableChange, watcher: Watcher, views = this.viewsOf(change)): void {
     if (change.version <= watcher.lastVersion) return;
     // A seat that changed hands before this socket was listed here escaped dismissSeat: its view is someone else's now.
     if (typeof watcher.viewer === 'number' && watcher.holder !== undefined && !seatHeldBy(change.snapshot.context, watcher.viewer, watcher.holder)) {
@@ -67,20 +78,15 @@ export class TableWatchers {
       watcher.close(SEAT_CHANGED_HANDS, occupant === null || occupant.bot ? `seat ${watcher.viewer} was left` : `seat ${watcher.viewer} changed hands`);
       return;
     }
-    let text = rendered.get(watcher.viewer);
-    if (text === undefined) {
-      text = JSON.stringify(viewMessage(change, viewFor(change.snapshot, watcher.viewer), activeStatesOf(change.snapshot)));
-      rendered.set(watcher.viewer, text);
-    }
     watcher.lastVersion = change.version;
-    watcher.send(text);
+    watcher.send(views.message(watcher.viewer));
   }
 
   publish(change: TableChange): void {
     const watchers = this.byTable.get(change.tableId);
     if (watchers === undefined) return;
-    const rendered = new Map<Viewer, string>();
-    for (const watcher of [...watchers]) this.deliver(change, watcher, rendered);
+    const views = this.viewsOf(change);
+    for (const watcher of [...watchers]) this.deliver(change, watcher, views);
   }
 
   /**

@@ -32,7 +32,7 @@ import { activeStatesOf } from './machineRoutes.js';
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
 export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { host, feed, auth, limits, lobby } = context;
+  const { host, feed, auth, limits, lobby, watchers } = context;
   return async (app) => {
     app.post(
       '/api/tables',
@@ -123,7 +123,8 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         if (caller.kind === 'seat') seatOf(caller, tableId);
         const change = await feed.current(tableId);
         const viewer = caller.kind === 'seat' ? heldSeatOf(caller, tableId, change.snapshot.context).seat : 'spectator';
-        return { version: change.version, view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline, activeStates: activeStatesOf(change.snapshot) };
+        // The view the table's sockets were sent, when they were sent this version.
+        return watchers.viewsOf(change).versioned(viewer);
       },
     );
 
