@@ -3,14 +3,18 @@
  * several processes.
  *
  * Durability and throughput come from group commit: every write requested
- * in one turn of the event loop (appends and snapshots) goes into ONE
- * `BEGIN IMMEDIATE ... COMMIT` with `synchronous=FULL`, so a turn costs one
- * fsync however many tables it touched. Each append still checks its own
- * expected version inside that transaction, in the order the appends were
- * called, so appends to one table in one batch chain (the second sees the
- * first's events) and a conflicting append is refused alone. Promises settle
- * only after COMMIT has returned, and subscribers hear of events just before
- * their append resolves.
+ * while the last commit was under way, or in one turn of the event loop,
+ * goes into ONE `BEGIN IMMEDIATE ... COMMIT` with `synchronous=FULL`, so a
+ * batch costs one fsync however many tables it touched (sqliteWrites.ts).
+ * The commits run on a writer thread of their own (sqliteWriter.ts): the
+ * event loop never waits for a disk, only reads (one indexed query each)
+ * run on it. Each append still checks its own expected version inside the
+ * transaction, in the order the appends were called, so appends to one
+ * table chain (the second sees the first's events) and a conflicting append
+ * is refused alone. Promises settle only after COMMIT has returned, a
+ * slice of a batch a turn so a large batch never holds the loop (each
+ * answer sets off its caller's work), and subscribers hear of events just
+ * before their append resolves.
  *
  * The log is the truth: a table's version is the highest seq in `events`,
  * and PRIMARY KEY (table_id, seq) makes a second event at one position
@@ -29,11 +33,13 @@ import {
   type TableSummary,
 } from './eventStore.js';
 import { checkIntegrity, namedStorageError, withFileNamed } from './sqliteFile.js';
-import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
+import { writerOnItsOwnThread, writerOnThisThread, type SqliteWriter } from './sqliteWriter.js';
+import type { BatchResult, EncodedEvent, Write, WriteOutcome } from './sqliteWrites.js';
+import { checkAppend, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
 export interface SqliteEventStoreOptions {
-  /** How long a write waits for another process's write lock before it fails, in ms (default 5000). The wait blocks this thread. */
+  /** How long a write waits for another process's write lock before it fails, in ms (default 5000). The wait blocks the writer thread. */
   readonly busyTimeoutMs?: number;
   /** Called when a subscriber throws; the default writes to stderr. */
   readonly onListenerError?: ListenerErrorHandler;
@@ -48,11 +54,13 @@ export interface GroupCommit {
   readonly snapshots: number;
   /** Writes refused inside the transaction (version conflicts, snapshots ahead of the log). */
   readonly refused: number;
-  /** From BEGIN to the return of COMMIT (the fsync included). */
+  /** From BEGIN to the return of COMMIT (the fsync included), on the writer's thread. */
   readonly durationMs: number;
 }
 
 const SCHEMA_VERSION = 1;
+/** Committed writes answered in one turn of the event loop; about 10 ms of a gateway's work at most. */
+const ANSWERS_PER_TURN = 32;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -76,38 +84,13 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-interface EncodedEvent {
-  readonly type: string;
-  readonly at: string;
-  readonly dataJson: string;
-}
-
-interface PendingAppend {
-  readonly kind: 'append';
-  readonly tableId: string;
-  readonly events: readonly EncodedEvent[];
-  readonly expectedVersion: number;
-  /** undefined keeps the table's last status. */
-  readonly statusJson: string | undefined;
-  readonly resolve: (version: number) => void;
+/** A write waiting for its commit, and how its caller is answered. */
+interface PendingWrite {
+  readonly write: Write;
+  /** Called once the batch is committed, with what became of this write. */
+  readonly settle: (outcome: WriteOutcome) => void;
   readonly reject: (error: unknown) => void;
 }
-
-interface PendingSnapshot {
-  readonly kind: 'snapshot';
-  readonly tableId: string;
-  readonly version: number;
-  readonly snapshotJson: string;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
-type PendingWrite = PendingAppend | PendingSnapshot;
-
-type WriteOutcome =
-  | { readonly kind: 'appended'; readonly write: PendingAppend; readonly version: number }
-  | { readonly kind: 'snapshotSaved'; readonly write: PendingSnapshot }
-  | { readonly kind: 'refused'; readonly write: PendingWrite; readonly error: unknown };
 
 interface EventRow {
   readonly seq: number;
@@ -117,11 +100,20 @@ interface EventRow {
 }
 
 export function openSqliteEventStore(path: string, options: SqliteEventStoreOptions = {}): EventStore {
-  const db = openDatabase(path, options.busyTimeoutMs ?? 5000);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const db = openDatabase(path, busyTimeoutMs);
   const statements = prepareStatements(db);
+  // The schema exists by now: the writer's own connection finds it.
+  const writer: SqliteWriter = isInMemory(path) ? writerOnThisThread(db) : writerOnItsOwnThread(path, busyTimeoutMs);
   const subscribers = createSubscribers(options.onListenerError);
   let pending: PendingWrite[] = [];
   let scheduled: NodeJS.Immediate | undefined;
+  /** The commit under way on the writer, if any: writes requested meanwhile wait for the next. */
+  let committing: Promise<void> | null = null;
+  /** Committed writes still to be answered (answerSome), and who waits for them all to be. */
+  const answers: (() => void)[] = [];
+  let answering: NodeJS.Immediate | undefined;
+  const whenAnswered: (() => void)[] = [];
   let closed = false;
 
   function checkOpen(): void {
@@ -135,137 +127,71 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
   function enqueue(write: PendingWrite): void {
     pending.push(write);
     // setImmediate, not a microtask: it gathers every write made while this turn's callbacks run, not just one tick's.
-    scheduled ??= setImmediate(commitPending);
+    if (committing === null) scheduled ??= setImmediate(commitPending);
   }
 
   function commitPending(): void {
     scheduled = undefined;
+    if (committing !== null || pending.length === 0) return;
     const batch = pending;
     pending = [];
-    if (batch.length === 0) return;
-    const started = performance.now();
-    let outcomes: WriteOutcome[];
-    try {
-      outcomes = writeInOneTransaction(batch);
-    } catch (error) {
-      const named = namedStorageError(path, error);
-      for (const write of batch) write.reject(named);
-      return;
-    }
-    reportCommit(outcomes, performance.now() - started);
-    for (const outcome of outcomes) settle(outcome);
+    committing = writer.commit(batch.map(({ write }) => write)).then((result) => {
+      committing = null;
+      // The next batch, of what was requested during this commit, goes to the writer before this one is answered.
+      commitPending();
+      answerBatch(batch, result);
+    });
   }
 
-  function writeInOneTransaction(batch: readonly PendingWrite[]): WriteOutcome[] {
-    statements.begin.run();
-    try {
-      const updatedAt = new Date().toISOString();
-      const outcomes = batch.map((write) =>
-        write.kind === 'append' ? applyAppend(write, updatedAt) : applySnapshot(write),
-      );
-      statements.commit.run();
-      return outcomes;
-    } catch (error) {
-      rollbackQuietly();
-      throw error;
+  function answerBatch(batch: readonly PendingWrite[], result: BatchResult): void {
+    if ('failed' in result) {
+      const error = storageError(path, result.failed);
+      for (const write of batch) answers.push(() => write.reject(error));
+    } else {
+      reportCommit(batch, result.committed, result.durationMs);
+      batch.forEach((write, index) => answers.push(() => write.settle(result.committed[index])));
     }
+    answering ??= setImmediate(answerSome);
   }
 
-  // The error that made us roll back is the one worth reporting; a failing ROLLBACK only means SQLite already did it.
-  function rollbackQuietly(): void {
-    try {
-      if (db.inTransaction) statements.rollback.run();
-    } catch {
-      // the transaction is gone either way
-    }
+  /**
+   * Answers the writes of committed batches, in commit order, a slice a turn:
+   * each answer sets off its caller's work (a move's views and sends), and a
+   * batch of hundreds answered at once would hold the loop for all of it.
+   */
+  function answerSome(): void {
+    answering = undefined;
+    for (const answer of answers.splice(0, ANSWERS_PER_TURN)) answer();
+    if (answers.length > 0) answering = setImmediate(answerSome);
+    else for (const resolve of whenAnswered.splice(0)) resolve();
   }
 
-  function applyAppend(write: PendingAppend, updatedAt: string): WriteOutcome {
-    const { tableId, events, expectedVersion } = write;
-    const actualVersion = versionOf(tableId);
-    if (actualVersion !== expectedVersion) {
-      return { kind: 'refused', write, error: new VersionConflict(tableId, expectedVersion, actualVersion) };
-    }
-    // A savepoint lets a multi-event append fail halfway without undoing the rest of the batch. A single event
-    // needs none: a failed INSERT undoes itself, and it is this append's first write. (Savepoints cost a third of
-    // the batch's time.)
-    const needsSavepoint = events.length > 1;
-    if (needsSavepoint) statements.savepoint.run();
-    try {
-      events.forEach((event, index) => {
-        statements.insertEvent.run(tableId, expectedVersion + index + 1, event.type, event.at, event.dataJson);
-      });
-      const version = expectedVersion + events.length;
-      statements.upsertTable.run(tableId, version, write.statusJson ?? null, updatedAt);
-      if (needsSavepoint) statements.release.run();
-      return { kind: 'appended', write, version };
-    } catch (error) {
-      // Anything but a taken position (disk full, I/O) fails the whole batch, through the caller's rollback.
-      if (!isUniqueViolation(error)) throw error;
-      if (needsSavepoint) {
-        statements.rollbackToSavepoint.run();
-        statements.release.run();
-      }
-      // Someone wrote at a position this append meant to take: the table is at a later version than expected.
-      return { kind: 'refused', write, error: new VersionConflict(tableId, expectedVersion, null) };
-    }
-  }
-
-  function applySnapshot(write: PendingSnapshot): WriteOutcome {
-    try {
-      checkSnapshot(write.tableId, { version: write.version, snapshot: null }, versionOf(write.tableId));
-    } catch (error) {
-      return { kind: 'refused', write, error };
-    }
-    statements.upsertSnapshot.run(write.tableId, write.version, write.snapshotJson);
-    return { kind: 'snapshotSaved', write };
-  }
-
-  function reportCommit(outcomes: readonly WriteOutcome[], durationMs: number): void {
+  function reportCommit(batch: readonly PendingWrite[], outcomes: readonly WriteOutcome[], durationMs: number): void {
     if (options.onCommit === undefined) return;
     let appended = 0;
     let events = 0;
     let snapshots = 0;
     let refused = 0;
-    for (const outcome of outcomes) {
+    outcomes.forEach((outcome, index) => {
+      const { write } = batch[index];
       switch (outcome.kind) {
         case 'appended':
           appended++;
-          events += outcome.write.events.length;
+          if (write.kind === 'append') events += write.events.length;
           break;
         case 'snapshotSaved':
           snapshots++;
           break;
-        case 'refused':
+        case 'conflict':
+        case 'snapshotRefused':
           refused++;
           break;
       }
-    }
+    });
     try {
       options.onCommit({ appended, events, snapshots, refused, durationMs });
     } catch (error) {
       console.error('event store onCommit callback failed:', error);
-    }
-  }
-
-  function settle(outcome: WriteOutcome): void {
-    switch (outcome.kind) {
-      case 'appended': {
-        const { write, version } = outcome;
-        if (subscribers.size > 0) {
-          write.events.forEach((event, index) => {
-            subscribers.publish(write.tableId, storedEvent(write.expectedVersion + index + 1, event));
-          });
-        }
-        write.resolve(version);
-        break;
-      }
-      case 'snapshotSaved':
-        outcome.write.resolve();
-        break;
-      case 'refused':
-        outcome.write.reject(outcome.error);
-        break;
     }
   }
 
@@ -275,13 +201,21 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
         checkOpen();
         checkAppend(tableId, events, expectedVersion);
         // Encoded now, so the caller may reuse its objects as soon as append returns.
-        const encoded = events.map((event, index) => ({
+        const encoded: EncodedEvent[] = events.map((event, index) => ({
           type: event.type,
           at: event.at,
           dataJson: toJson(event.data, `data of event ${index + 1} (${event.type}) for table ${tableId}`),
         }));
         const statusJson = status === undefined ? undefined : toJson(status, `status of table ${tableId}`);
-        enqueue({ kind: 'append', tableId, events: encoded, expectedVersion, statusJson, resolve, reject });
+        const settle = (outcome: WriteOutcome) => {
+          if (outcome.kind !== 'appended') {
+            reject(new VersionConflict(tableId, expectedVersion, outcome.kind === 'conflict' ? outcome.actualVersion : null));
+            return;
+          }
+          if (subscribers.size > 0) encoded.forEach((event, index) => subscribers.publish(tableId, storedEvent(expectedVersion + index + 1, event)));
+          resolve(outcome.version);
+        };
+        enqueue({ write: { kind: 'append', tableId, events: encoded, expectedVersion, statusJson }, settle, reject });
       });
     },
 
@@ -323,7 +257,11 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
         checkOpen();
         checkTableId(tableId);
         const snapshotJson = toJson(snapshot.snapshot, `snapshot of table ${tableId}`);
-        enqueue({ kind: 'snapshot', tableId, version: snapshot.version, snapshotJson, resolve, reject });
+        const settle = (outcome: WriteOutcome) => {
+          if (outcome.kind === 'snapshotSaved') resolve();
+          else reject(new RangeError(outcome.kind === 'snapshotRefused' ? outcome.message : `snapshot of table ${tableId} was not saved`));
+        };
+        enqueue({ write: { kind: 'snapshot', tableId, version: snapshot.version, snapshotJson }, settle, reject });
       });
     },
 
@@ -340,13 +278,28 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
       closed = true;
       if (scheduled !== undefined) clearImmediate(scheduled);
       commitPending();
+      while (committing !== null) await committing;
+      if (answering !== undefined) await new Promise<void>((resolve) => whenAnswered.push(resolve));
+      await writer.close();
       db.close();
     },
   };
 }
 
+function isInMemory(path: string): boolean {
+  return path === ':memory:' || path === '';
+}
+
+/** The error that undid a whole batch, named as SQLite named it, with the file it is about. */
+function storageError(path: string, failed: { readonly message: string; readonly code: string | undefined }): Error {
+  if (failed.code === undefined) return new Error(failed.message);
+  const named = new Error(`SQLite database ${path}: ${failed.message}`);
+  named.name = 'StorageError';
+  return Object.assign(named, { code: failed.code });
+}
+
 function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
-  const inMemory = path === ':memory:' || path === '';
+  const inMemory = isInMemory(path);
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing at once.
   const db = withFileNamed(path, () => new Database(path, { timeout: busyTimeoutMs }));
@@ -380,23 +333,10 @@ function createSchema(db: Database.Database, path: string): void {
   }).immediate();
 }
 
+/** The reads, on the event loop's own connection; the writes are the writer's (sqliteWrites.ts). */
 function prepareStatements(db: Database.Database) {
   return {
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
-    savepoint: db.prepare('SAVEPOINT append_one'),
-    release: db.prepare('RELEASE append_one'),
-    rollbackToSavepoint: db.prepare('ROLLBACK TO append_one'),
     version: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?').pluck(),
-    insertEvent: db.prepare('INSERT INTO events (table_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)'),
-    upsertTable: db.prepare(
-      `INSERT INTO tables (table_id, version, status, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (table_id) DO UPDATE SET
-         version = excluded.version,
-         status = COALESCE(excluded.status, tables.status),
-         updated_at = excluded.updated_at`,
-    ),
     readAfter: db.prepare('SELECT seq, type, at, data FROM events WHERE table_id = ? AND seq > ? ORDER BY seq'),
     // The last event's time from the log itself, one primary-key lookup per table.
     listTables: db.prepare(
@@ -404,21 +344,8 @@ function prepareStatements(db: Database.Database) {
        FROM tables JOIN events ON events.table_id = tables.table_id AND events.seq = tables.version
        ORDER BY tables.table_id`,
     ),
-    // A snapshot older than the one kept is a stale writer's; the newer cache entry stays.
-    upsertSnapshot: db.prepare(
-      `INSERT INTO snapshots (table_id, version, snapshot) VALUES (?, ?, ?)
-       ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, snapshot = excluded.snapshot
-       WHERE excluded.version >= snapshots.version`,
-    ),
     loadSnapshot: db.prepare('SELECT version, snapshot FROM snapshots WHERE table_id = ?'),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    error instanceof Database.SqliteError &&
-    (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || error.code === 'SQLITE_CONSTRAINT_UNIQUE')
-  );
 }
 
 function storedEvent(seq: number, event: EncodedEvent): StoredEvent {
