@@ -4,8 +4,10 @@
  * client-side bots (drivers/players/) playing it over WebSocket, one socket
  * per seat, each seat with its own HTTP-issued token. No server-side bots: every move is a
  * player's socket command. Prints accepted moves/s, move latency (send to
- * the `accepted` reply), errors by kind, the gateway's memory and sockets;
- * a progress line every 10 s.
+ * the `accepted` reply), errors by kind, the gateway's memory and sockets
+ * (per table too), its event-loop lag at its worst while tables were set up
+ * and while they played, and an HTTP probe's latency (a table's view, ten
+ * times a second from an address of its own); a progress line every 10 s.
  *
  * Environment (or the flag after it, which wins: `npm run bench:gateway --
  * --tables 10`; drivers/flags.ts):
@@ -42,6 +44,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 import { latencySummary, megabytes, percentile } from '../drivers/figures/latency.js';
 import { getText, histogramPercentile, metricValue, parseMetrics, type Sample } from '../drivers/figures/metrics.js';
+import { HttpProbe } from '../drivers/figures/httpProbe.js';
 import { cpuSeconds, procStatus } from '../drivers/figures/processStatus.js';
 import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
 import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFiles.js';
@@ -90,6 +93,13 @@ async function scrapeMetrics(): Promise<Sample[] | null> {
   }
 }
 
+/** The gateway's longest event-loop lag since the last scrape (prom-client resets it when read), in ms; null without figures. */
+async function lagMaxSinceLastScrape(): Promise<number | null> {
+  const samples = await scrapeMetrics();
+  const lagMax = samples === null ? null : metricValue(samples, 'nodejs_eventloop_lag_max_seconds');
+  return lagMax === null ? null : lagMax * 1000;
+}
+
 function rssNow(): string {
   const status = procStatus(gateway.pid);
   return status === null ? 'n/a' : megabytes(status.rss);
@@ -133,15 +143,21 @@ try {
 
   // Set up every table (bounded: workers stop taking tables after BENCH_SETUP_SECONDS).
   const setupStarted = performance.now();
+  await lagMaxSinceLastScrape();
+  let setupLagMax = 0;
   const tried = await players.setUp({
     concurrency: SETUP_CONCURRENCY,
     deadline: setupStarted + SETUP_SECONDS * 1000,
     progressMs: PROGRESS_MS,
-    onProgress: () =>
-      console.log(
-        `[setup ${seconds(performance.now() - setupStarted)}] ${counters.tablesSetUp}/${TABLES} tables, ${players.openSockets()} sockets open, errors ${counters.errorCount()}, gateway RSS ${rssNow()}`,
-      ),
+    onProgress: () => {
+      const line = `[setup ${seconds(performance.now() - setupStarted)}] ${counters.tablesSetUp}/${TABLES} tables, ${players.openSockets()} sockets open, errors ${counters.errorCount()}, gateway RSS ${rssNow()}`;
+      void lagMaxSinceLastScrape().then((lag) => {
+        if (lag !== null) setupLagMax = Math.max(setupLagMax, lag);
+        console.log(line + (lag === null ? '' : `, its event-loop lag max ${lag.toFixed(0)} ms`));
+      });
+    },
   });
+  setupLagMax = Math.max(setupLagMax, (await lagMaxSinceLastScrape()) ?? 0);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   if (tried < TABLES && !players.stopping) counters.countError('tables left out: setup ran past BENCH_SETUP_SECONDS', `${TABLES - tried} tables`);
   const rssAfterSetup = procStatus(gateway.pid);
@@ -159,6 +175,13 @@ try {
   players.replaceUntil = runEndsAt;
   players.steadyFrom = started + WARMUP_MS;
   players.play();
+  let probed = 0;
+  const probe = new HttpProbe(() => {
+    const slot = players.slots[probed++ % players.slots.length];
+    return slot === undefined ? null : `${gateway.baseUrl}/api/tables/${slot.tableId}/view`;
+  }, 100, started + WARMUP_MS);
+  probe.start();
+  let playLagMax = 0;
 
   let lastTick = started;
   let acceptedAtTick = 0;
@@ -183,6 +206,7 @@ try {
       const heap = samples === null ? null : metricValue(samples, 'nodejs_heap_size_used_bytes');
       const lagP99 = samples === null ? null : metricValue(samples, 'nodejs_eventloop_lag_p99_seconds');
       const lagMax = samples === null ? null : metricValue(samples, 'nodejs_eventloop_lag_max_seconds');
+      if (lagMax !== null) playLagMax = Math.max(playLagMax, lagMax * 1000);
       console.log(
         line +
           (heap === null ? '' : `; gateway heap ${megabytes(heap)}`) +
@@ -196,6 +220,7 @@ try {
     setTimeout(resolve, Math.max(0, runEndsAt - performance.now()));
   });
   players.stopping = true;
+  probe.stop();
   const ended = performance.now();
   const acceptedInRun = counters.accepted;
   const elapsed = (ended - started) / 1000;
@@ -247,11 +272,23 @@ try {
       (heapUsed === null ? ' (no heap figures: /metrics has no process metrics)' : `, heap used ${megabytes(heapUsed)} of ${megabytes(heapTotal ?? NaN)}`) +
       (rssAfterSetup === null ? '' : `; RSS after setup, before play: ${megabytes(rssAfterSetup.rss)}`),
   );
+  if (counters.tablesSetUp > 0 && rss !== null) {
+    console.log(
+      `gateway memory per table (${counters.tablesSetUp} tables, ${SEATS} sockets each): RSS ${(rss.rss / counters.tablesSetUp / 1024).toFixed(0)} KB` +
+        (heapUsed === null ? '' : `, heap used ${(heapUsed / counters.tablesSetUp / 1024).toFixed(0)} KB`),
+    );
+  }
+  console.log(`gateway event-loop lag, max: ${setupLagMax.toFixed(0)} ms while tables were set up, ${playLagMax.toFixed(0)} ms while they played`);
+  console.log(
+    `HTTP probe (GET a table's view, 10/s from 127.0.0.1, after the first ${(WARMUP_MS / 1000).toFixed(0)} s): ${latencySummary(probe.latencies)}` +
+      ` (max ${probe.latencies.reduce((most, value) => Math.max(most, value), 0).toFixed(1)} ms, ${probe.latencies.length} answered, ${probe.failures} failed)`,
+  );
   const serverSockets = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_sockets_connected', { role: 'seat' });
   const resident = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_tables_resident');
   console.log(`connected sockets: ${clientSockets} open in the benchmark, ${serverSockets ?? 'n/a'} seat sockets by the gateway's metric; ${resident ?? 'n/a'} tables resident`);
   const lag = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_p99_seconds');
   const lagMax = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_max_seconds');
+  if (lagMax !== null) playLagMax = Math.max(playLagMax, lagMax * 1000);
   console.log(
     `CPU during play: gateway ${gatewayCpuBefore === null || gatewayCpuAfter === null ? 'n/a' : `${(((gatewayCpuAfter - gatewayCpuBefore) / elapsed) * 100).toFixed(0)}%`}` +
       `${lag === null || !lagMax ? '' : ` (event-loop lag p99 ${(lag * 1000).toFixed(1)} ms, max ${((lagMax ?? NaN) * 1000).toFixed(1)} ms, since the last progress line)`}, ` +
