@@ -3,8 +3,8 @@
  * version, built by viewFor and serialised once, however many ask for it —
  * every socket of a seat, every spectator, a socket just opened or resuming
  * (`after=`), a change heard from the log as well as from this gateway's
- * own feed. The table's latest views are kept while a socket watches it
- * (TableWatchers), and dropped with its last socket.
+ * own feed. The messages of a table's latest version are kept while a
+ * socket watches it (TableWatchers), and dropped with its last socket.
  */
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
@@ -14,14 +14,9 @@ import type { TableChange } from './tableFeed.js';
 /** The answer of GET .../view, whose schema types the states as a mutable array. */
 type ViewAnswer = VersionedView & { readonly activeStates: string[] };
 
-interface BuiltView {
-  readonly versioned: ViewAnswer;
-  /** The socket's view message, as sent. */
-  readonly message: string;
-}
-
 export class ChangeViews {
-  private readonly built = new Map<Viewer, BuiltView>();
+  /** Only the messages are kept, not the view objects: a table's views cost a gateway about their length in bytes. */
+  private readonly messages = new Map<Viewer, string>();
   private activeStates: string[] | undefined;
 
   constructor(readonly change: TableChange) {}
@@ -30,26 +25,21 @@ export class ChangeViews {
     return this.change.version;
   }
 
-  /** The viewer's view with its version, for GET .../view. */
+  /** The viewer's view with its version, for GET .../view (built for each request: a socket's message is what is kept). */
   versioned(viewer: Viewer): ViewAnswer {
-    return this.of(viewer).versioned;
+    const { change } = this;
+    this.activeStates ??= activeStatesOf(change.snapshot);
+    const view: TableView = viewFor(change.snapshot, viewer);
+    return { version: change.version, view, turnDeadline: change.turnDeadline, activeStates: this.activeStates };
   }
 
   /** The viewer's view message, serialised once for every socket that is sent it. */
   message(viewer: Viewer): string {
-    return this.of(viewer).message;
-  }
-
-  private of(viewer: Viewer): BuiltView {
-    let built = this.built.get(viewer);
-    if (built === undefined) {
-      const { change } = this;
-      this.activeStates ??= activeStatesOf(change.snapshot);
-      const view: TableView = viewFor(change.snapshot, viewer);
-      const versioned: ViewAnswer = { version: change.version, view, turnDeadline: change.turnDeadline, activeStates: this.activeStates };
-      built = { versioned, message: JSON.stringify({ type: 'view', ...versioned }) };
-      this.built.set(viewer, built);
+    let message = this.messages.get(viewer);
+    if (message === undefined) {
+      message = JSON.stringify({ type: 'view', ...this.versioned(viewer) });
+      this.messages.set(viewer, message);
     }
-    return built;
+    return message;
   }
 }

@@ -123,7 +123,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         if (caller.kind === 'seat') seatOf(caller, tableId);
         const change = await feed.current(tableId);
         const viewer = caller.kind === 'seat' ? heldSeatOf(caller, tableId, change.snapshot.context).seat : 'spectator';
-        // The view the table's sockets were sent, when they were sent this version.
+        // Built from the change as the sockets' views are.
         return watchers.viewsOf(change).versioned(viewer);
       },
     );
