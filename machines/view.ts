@@ -75,6 +75,13 @@ export interface HandView {
   readonly accusations: readonly (Seat | null)[] | null;
 }
 
+/**
+ * A scored hand as the score sheet shows it: trump, marriages, points. Its
+ * tricks (who led and won each) stay in the table's context and record: no
+ * client shows them, and they were most of a view's growth over a game.
+ */
+export type ScoredHand = Omit<HandResult, 'tricks'>;
+
 export interface TableView {
   readonly game: GameName;
   readonly title: string;
@@ -84,7 +91,7 @@ export interface TableView {
   readonly seats: readonly SeatSummary[];
   readonly awaiting: readonly AwaitedAction[];
   readonly hand: HandView | null;
-  readonly handResults: readonly HandResult[];
+  readonly handResults: readonly ScoredHand[];
   /** Each scored hand's seed and commitment, so anyone can re-derive its deal (docs/fairness.md). */
   readonly revealedDeals: readonly RevealedDeal[];
   /** Cards dealt to each seat at this table: with the game and options, what a seed's deal depends on. */
@@ -118,7 +125,7 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
     })),
     awaiting: awaitedActions(snapshot),
     hand: hand === null ? null : handView(snapshot, own, revealed),
-    handResults: context.handResults,
+    handResults: scoreSheetOf(context.handResults),
     revealedDeals: revealedDealsOf(context),
     cardsPerSeat: context.cardsPerSeat,
     lastHand: context.lastHand,
@@ -127,6 +134,18 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
     marriageCount: context.marriageCount,
     outcome: context.outcome,
   };
+}
+
+/** Each list of results is trimmed once, for every viewer and every change until the next hand is scored (it is a new array then). */
+const scoreSheets = new WeakMap<readonly HandResult[], readonly ScoredHand[]>();
+
+function scoreSheetOf(results: readonly HandResult[]): readonly ScoredHand[] {
+  let sheet = scoreSheets.get(results);
+  if (sheet === undefined) {
+    sheet = results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({ trump, marriages, handScores, marked, marriageCount }));
+    scoreSheets.set(results, sheet);
+  }
+  return sheet;
 }
 
 function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, revealed: boolean): RoleName | null {

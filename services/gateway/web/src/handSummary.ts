@@ -6,8 +6,8 @@
  * hand and its final trick.
  */
 import type { Suit } from '../../../../machines/cards/card.js';
-import type { CompletedHand, HandResult, Marriage } from '../../../../machines/table/context.js';
-import type { TableView } from '../../../../machines/view.js';
+import type { CompletedHand, Marriage } from '../../../../machines/table/context.js';
+import type { ScoredHand, TableView } from '../../../../machines/view.js';
 import { suitChip, trickOutcome, trickPlays } from './board.js';
 import { SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
@@ -15,7 +15,7 @@ import { partnershipSeats, seatsOfTeam, teamOf } from './sides.js';
 import { shortName } from './words.js';
 
 /** The result of hand `index` (0-based), if it was scored. */
-export function resultOf(view: TableView, index: number): HandResult | undefined {
+export function resultOf(view: TableView, index: number): ScoredHand | undefined {
   return view.handResults[index];
 }
 
@@ -100,7 +100,7 @@ function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
   );
 }
 
-function handPoints(view: TableView, result: HandResult): HTMLElement {
+function handPoints(view: TableView, result: ScoredHand): HTMLElement {
   if (view.game === 'sevenSuitors') {
     const marked = result.marked;
     return h(
