@@ -1,11 +1,14 @@
 /**
- * The games of the golden corpus: every game and rules option, finished and
- * stopped at each kind of moment a live table can be left at (mid-hand,
- * mid-pass, mid-accusation, waiting for a seat). Each is played by seeded
+ * The games of the golden corpus: every game and every value of each rules
+ * option, a finished game of each game, and tables stopped at each kind of
+ * moment a live table can be left at (mid-hand, mid-pass, mid-accusation,
+ * waiting for a seat). Full deals throughout, as a record cannot say its
+ * deal size; few enough games to keep the corpus to a few hundred KB. Each is played by seeded
  * random bots through a real TableHost on a fixed clock, so the same code
  * writes the same log byte for byte.
  */
-import { createRng } from '../../machines/cards/shuffle.js';
+import { createRng, type Rng } from '../../machines/cards/shuffle.js';
+import type { PlayerCommand } from '../../machines/table/events.js';
 import { nextBotMove } from '../../services/bots/botDriver.js';
 import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
@@ -13,6 +16,7 @@ import { TableHost } from '../../services/host/tableHost.js';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { GameName } from '../../machines/table/options.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { outcomeOf, type GoldenOutcome } from './outcome.js';
 
 /** Where a game of the corpus is left: at its end, or at a moment a live table can be taken over at. */
 export type StopPoint = 'finished' | 'midHand' | 'midPass' | 'midAccusation' | 'seating';
@@ -22,8 +26,6 @@ export interface GoldenCase {
   readonly game: GameName;
   readonly options: Record<string, string>;
   readonly stop: StopPoint;
-  /** Smaller deals keep the long games (a Traitor past 15, Anti-Cupid's five hands) to tens of kilobytes. */
-  readonly cardsPerSeat?: number;
   /** Lets the first seat's turn clock run out once, so the log holds a `turn.timedOut`. */
   readonly timeOutOnce?: boolean;
   /** The first seat leaves and is taken again by a person, so the log holds a seat change and a tenure. */
@@ -37,12 +39,10 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: 'sevenSuitors-hands2-off-midPass', game: 'sevenSuitors', options: { end: 'hands:2', specials: 'off' }, stop: 'midPass', timeOutOnce: true },
   { name: 'sevenSuitors-allSuits-powers-midHand', game: 'sevenSuitors', options: { end: 'allSuits', specials: 'powers' }, stop: 'midHand', seatChange: true },
   { name: 'sevenSuitors-hands3-plain-seating', game: 'sevenSuitors', options: { end: 'hands:3', specials: 'plain' }, stop: 'seating' },
-  { name: 'antiCupid-plain-none-finished', game: 'antiCupid', options: { specials: 'plain', passing: 'none' }, stop: 'finished', cardsPerSeat: 2 },
-  { name: 'antiCupid-powers-oneEach-finished', game: 'antiCupid', options: { specials: 'powers', passing: 'oneEach' }, stop: 'finished', cardsPerSeat: 4 },
+  { name: 'antiCupid-powers-oneEach-finished', game: 'antiCupid', options: { specials: 'powers', passing: 'oneEach' }, stop: 'finished' },
   { name: 'antiCupid-plain-oneEach-midPass', game: 'antiCupid', options: { specials: 'plain', passing: 'oneEach' }, stop: 'midPass' },
   { name: 'antiCupid-powers-none-midHand', game: 'antiCupid', options: { specials: 'powers', passing: 'none' }, stop: 'midHand', timeOutOnce: true },
-  { name: 'traitorOfLove-plain-finished', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'finished', cardsPerSeat: 10 },
-  { name: 'traitorOfLove-powers-finished', game: 'traitorOfLove', options: { specials: 'powers' }, stop: 'finished', cardsPerSeat: 10 },
+  { name: 'traitorOfLove-plain-finished', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'finished' },
   { name: 'traitorOfLove-plain-midPass', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'midPass', seatChange: true },
   { name: 'traitorOfLove-powers-midHand', game: 'traitorOfLove', options: { specials: 'powers' }, stop: 'midHand' },
   { name: 'traitorOfLove-plain-midAccusation', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'midAccusation', timeOutOnce: true },
@@ -50,6 +50,8 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
 
 export interface PlayedCase {
   readonly log: StoredEvent[];
+  /** Where the game stands at the end of the log. */
+  readonly expected: GoldenOutcome;
   /** The finished game's record; null for a live table. */
   readonly record: GameRecord | null;
 }
@@ -72,7 +74,6 @@ export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
       options: golden.options,
       players,
       seed: `golden-${golden.name}`,
-      ...(golden.cardsPerSeat === undefined ? {} : { cardsPerSeat: golden.cardsPerSeat }),
     });
     if (golden.seatChange) {
       await host.submit(tableId, { type: 'seat.left', seat: 0 });
@@ -95,15 +96,15 @@ export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
     }
     const log = await host.events(tableId);
     const { snapshot } = await host.snapshot(tableId);
-    return { log, record: phaseOf(snapshot) === 'gameOver' ? await host.exportRecord(tableId) : null };
+    return { log, expected: outcomeOf(snapshot), record: phaseOf(snapshot) === 'gameOver' ? await host.exportRecord(tableId) : null };
   } finally {
     await host.close();
     await store.close();
   }
 }
 
-/** The person's seat moves as a bot would: the corpus needs their seat to play on, not their skill. */
-function nextPersonMove(snapshot: TableSnapshot, rng: ReturnType<typeof createRng>) {
+/** A legal move of any seat the table awaits, people's seats too, chosen as a random bot would. */
+export function nextPersonMove(snapshot: TableSnapshot, rng: Rng): PlayerCommand | null {
   const everyoneABot = { ...snapshot, context: { ...snapshot.context, occupants: snapshot.context.occupants.map(() => ({ name: '', bot: true })) } };
   return nextBotMove(everyoneABot as TableSnapshot, rng);
 }

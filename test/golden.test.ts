@@ -1,0 +1,98 @@
+/**
+ * The golden corpus (test/fixtures/golden/) replayed through today's code:
+ * logs written by this release and by earlier ones. Every log must replay,
+ * through the replay library and through a host taking the table up (from
+ * the log and from a snapshot), to where it ended when it was written; every
+ * finished game's record must verify and still be what its log exports;
+ * every live table must take its next legal move. A failure names the log
+ * and the fields that changed: a rule changed without a new rules version
+ * (machines/games/rulebooks.ts) shows up here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRng } from '../machines/cards/shuffle.js';
+import type { GameRecord } from '../machines/record/record.js';
+import { verifyRecord } from '../machines/record/verify.js';
+import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
+import type { EventStore, StoredEvent } from '../services/eventstore/eventStore.js';
+import { recordOfLog, replayLog } from '../services/host/replay.js';
+import { TableHost } from '../services/host/tableHost.js';
+import type { GoldenCase } from './golden/cases.js';
+import { GOLDEN_CASES, nextPersonMove } from './golden/cases.js';
+import { GAME_NAMES } from '../machines/table/options.js';
+import { differences, outcomeOf, type GoldenOutcome } from './golden/outcome.js';
+
+interface GoldenFile {
+  readonly case: GoldenCase;
+  readonly expected: GoldenOutcome;
+  readonly record: GameRecord | null;
+  readonly log: StoredEvent[];
+}
+
+const CORPUS = join(import.meta.dirname, 'fixtures', 'golden');
+const goldenLogs = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((release) => readdirSync(join(CORPUS, release.name)).filter((file) => file.endsWith('.json')).map((file) => `${release.name}/${file}`));
+
+const TABLE = 'golden';
+let open: { host: TableHost; store: EventStore }[] = [];
+afterEach(async () => {
+  for (const { host, store } of open) {
+    await host.close();
+    await store.close();
+  }
+  open = [];
+});
+
+/** A host over a store holding nothing but the golden log, as a host taking the table over after a deploy finds it. */
+async function hostWithLog(log: readonly StoredEvent[]): Promise<{ host: TableHost; store: EventStore }> {
+  const store = createMemoryEventStore();
+  await store.append(TABLE, log.map(({ type, at, data }) => ({ type, at, data })), 0);
+  const host = new TableHost({ store, now: () => new Date('2026-06-01T00:00:00.000Z') });
+  open.push({ host, store });
+  return { host, store };
+}
+
+describe('the golden corpus', () => {
+  it('holds every case of this release, and a finished game of every game from the release before versions', () => {
+    expect(goldenLogs.filter((name) => name.startsWith('current/')).sort()).toEqual(GOLDEN_CASES.map((golden) => `current/${golden.name}.json`).sort());
+    for (const game of GAME_NAMES) expect(goldenLogs.some((name) => name.startsWith(`unversioned/${game}-`) && name.endsWith('-finished.json'))).toBe(true);
+  });
+
+  describe.each(goldenLogs)('%s', (name) => {
+    const golden = JSON.parse(readFileSync(join(CORPUS, name), 'utf8')) as GoldenFile;
+    const changed = (what: string, found: string[]) => `${name}: ${what} changed (the log was written by an earlier release):\n  ${found.join('\n  ')}`;
+
+    it('replays to where it ended, through the replay library and a host taking the table up from its log and from a snapshot', async () => {
+      const replayed = outcomeOf(replayLog(TABLE, golden.log).snapshot);
+      expect(differences(golden.expected, replayed), changed('where the game ends', differences(golden.expected, replayed))).toEqual([]);
+      const { host, store } = await hostWithLog(golden.log);
+      const fromLog = outcomeOf((await host.snapshot(TABLE)).snapshot);
+      expect(differences(golden.expected, fromLog), changed('the table a host takes up', differences(golden.expected, fromLog))).toEqual([]);
+      await host.passivate(TABLE);
+      expect((await store.loadSnapshot(TABLE))?.version).toBe(golden.log.length);
+      const fromSnapshot = outcomeOf((await host.snapshot(TABLE)).snapshot);
+      expect(differences(golden.expected, fromSnapshot), changed('the table resumed from a snapshot', differences(golden.expected, fromSnapshot))).toEqual([]);
+    });
+
+    if (golden.record !== null) {
+      it('verifies as a finished game, and its log still exports the record it exported', () => {
+        const verification = verifyRecord(golden.record);
+        expect(verification.problems, `${name}: its record no longer verifies`).toEqual([]);
+        const exported = differences(golden.record, recordOfLog(TABLE, golden.log));
+        expect(exported, changed('the record its log exports', exported)).toEqual([]);
+      });
+    } else {
+      it('takes its next legal move', async () => {
+        const { host } = await hostWithLog(golden.log);
+        const { snapshot } = await host.snapshot(TABLE);
+        const openSeat = snapshot.context.occupants.findIndex((occupant) => occupant === null);
+        const move = openSeat >= 0 ? { type: 'seat.joined', seat: openSeat, player: { name: 'Newcomer', bot: true } } : nextPersonMove(snapshot, createRng(name));
+        expect(move, `${name}: no seat is awaited at a live table (${golden.expected.phase})`).not.toBeNull();
+        const accepted = await host.submit(TABLE, move);
+        expect(accepted.version).toBeGreaterThan(golden.log.length);
+      });
+    }
+  });
+});
