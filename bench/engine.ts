@@ -3,8 +3,8 @@
  * random bots, per game type, on one core. Not a test: it prints figures.
  * Each game's events/s is printed beside the XState floor measured in the
  * same run (xstateFloor.ts), as a ratio: the engine's own cost, whatever
- * the machine. The floor is measured again after the games, so drift from
- * other work on a shared machine shows.
+ * the machine. The floor is measured right before each game, as other work
+ * on a shared machine changes within a run.
  * BENCH_SECONDS (--seconds, 3): how long each game is played.
  */
 import { createActor } from 'xstate';
@@ -14,6 +14,9 @@ import { machineFor } from '../machines/games/index.js';
 import { GAME_NAMES, parseOptions, type GameName } from '../machines/table/options.js';
 import { nextSimulatedEvent } from '../services/simulator/simulate.js';
 import { xstateFloor } from './xstateFloor.js';
+
+/** How long the XState floor is measured before each game. */
+const FLOOR_MS = 1500;
 
 const { seconds } = readFlags({ seconds: number({ env: 'BENCH_SECONDS', default: 3 }) }, 'npm run bench:engine [-- --seconds S]');
 
@@ -52,16 +55,13 @@ function handsPerSecond(game: GameName, budgetMs: number): { hands: number; even
 
 console.log(`engine benchmark: random bots on live actors, ${seconds}s per game after a 1s warm-up; rates per CPU-second`);
 xstateFloor(1000);
-const floor = xstateFloor(seconds * 1000).perSecond;
-console.log(`XState floor   ${floor.toFixed(0).padStart(6)} events/s  (a two-state machine, one assign per event)`);
 for (const game of GAME_NAMES) {
   handsPerSecond(game, 1000);
+  // The floor is measured right before each game: on a shared machine the load changes within a run.
+  const floor = xstateFloor(FLOOR_MS).perSecond;
   const { hands, events, perSecond, cpuSeconds } = handsPerSecond(game, seconds * 1000);
   const eventsPerSecond = events / cpuSeconds;
   console.log(
-    `${game.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} hands/s  (${hands} hands, ${eventsPerSecond.toFixed(0)} events/s = ${(eventsPerSecond / floor).toFixed(2)} of the XState floor)`,
+    `${game.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} hands/s  (${hands} hands, ${eventsPerSecond.toFixed(0)} events/s = ${(eventsPerSecond / floor).toFixed(2)} of the XState floor, ${floor.toFixed(0)} events/s just before)`,
   );
 }
-// Measured again after the games: other work on a shared machine shows as the two floors differing.
-const floorAfter = xstateFloor(seconds * 1000).perSecond;
-console.log(`XState floor   ${floorAfter.toFixed(0).padStart(6)} events/s  after the games (${(((floorAfter - floor) / floor) * 100).toFixed(0)}% from the first)`);
