@@ -1,0 +1,117 @@
+/**
+ * The rule-change policy (docs/operations.md, "Rule changes"): a table keeps
+ * the rules it was created under. Here the next release is simulated by a
+ * second rulebook in which A Traitor of Love ends after a hand in which
+ * someone has more than 10 points, not 15. Tables under way, and logs from
+ * before rules were versioned, must still play and replay by the first rules;
+ * new tables take the second. Without the rules version in the log, the old
+ * Traitor of Love games would end early and their logs stop replaying, which
+ * the last test shows.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRng } from '../machines/cards/shuffle.js';
+import { CURRENT_RULES } from '../machines/games/index.js';
+import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
+import type { EventStore, StoredEvent } from '../services/eventstore/eventStore.js';
+import { nextBotMove } from '../services/bots/botDriver.js';
+import { replayLog } from '../services/host/replay.js';
+import { TableHost } from '../services/host/tableHost.js';
+import { tableCreatedOf } from '../services/host/tableLog.js';
+import { differences, outcomeOf, type GoldenOutcome } from './golden/outcome.js';
+import { nextPersonMove } from './golden/cases.js';
+
+const CHANGED_END_SCORE = 10;
+
+vi.mock('../machines/games/rulebooks.js', async (importOriginal) => {
+  const released = await importOriginal<typeof import('../machines/games/rulebooks.js')>();
+  const { assign } = await import('xstate');
+  const { recordHandScore } = await import('../machines/fragments/scoring.js');
+  const first = released.RULEBOOKS[0];
+  const endsAboveTen = first.machines.traitorOfLove.provide({
+    actions: {
+      scoreHand: assign(({ context }) => {
+        const scored = recordHandScore(context);
+        const scores = scored.scores!;
+        if (scored.outcome !== null || !scores.some((score) => score > 10)) return scored;
+        const best = Math.max(...scores);
+        return { ...scored, outcome: { finished: true, scores, winners: scores.flatMap((score, seat) => (score === best ? [seat] : [])) } };
+      }),
+    },
+  });
+  return { RULEBOOKS: [...released.RULEBOOKS, { version: 2, machines: { ...first.machines, traitorOfLove: endsAboveTen } }] };
+});
+
+const GOLDEN = join(import.meta.dirname, 'fixtures', 'golden');
+function golden(name: string): { expected: GoldenOutcome; log: StoredEvent[] } {
+  return JSON.parse(readFileSync(join(GOLDEN, name), 'utf8'));
+}
+const FINISHED_GAMES = ['current/traitorOfLove-plain-finished.json', 'unversioned/traitorOfLove-plain-finished.json'];
+
+let open: { host: TableHost; store: EventStore }[] = [];
+afterEach(async () => {
+  for (const { host, store } of open) {
+    await host.close();
+    await store.close();
+  }
+  open = [];
+});
+async function hostWith(log: readonly StoredEvent[] = []): Promise<TableHost> {
+  const store = createMemoryEventStore();
+  if (log.length > 0) await store.append('old', log.map(({ type, at, data }) => ({ type, at, data })), 0);
+  const host = new TableHost({ store });
+  open.push({ host, store });
+  return host;
+}
+
+/** Plays every seat of a table as a random bot would until the game is over; the scores after each hand. */
+async function playToTheEnd(host: TableHost, tableId: string): Promise<number[][]> {
+  const rng = createRng(tableId);
+  for (let moves = 0; moves < 5000; moves++) {
+    const { snapshot } = await host.snapshot(tableId);
+    if (snapshot.context.outcome?.finished) {
+      let running = snapshot.context.scores.map(() => 0);
+      return snapshot.context.handResults.map((result) => (running = running.map((score, seat) => score + result.handScores[seat])));
+    }
+    await host.submit(tableId, nextBotMove(snapshot, rng) ?? nextPersonMove(snapshot, rng)!);
+  }
+  throw new Error(`table ${tableId} did not finish in 5000 moves`);
+}
+
+describe('a rule change: each table keeps the rules it started with', () => {
+  it('is the next release here: rules 2 are current, and a new table is created under them', async () => {
+    expect(CURRENT_RULES).toBe(2);
+    const host = await hostWith();
+    const { tableId } = await host.createTable({ game: 'traitorOfLove', players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+    expect(tableCreatedOf((await host.events(tableId))[0], tableId).rules).toBe(2);
+    const scoresByHand = await playToTheEnd(host, tableId);
+    // The game ends after the first hand in which someone passes 10.
+    expect(scoresByHand.findIndex((scores) => scores.some((score) => score > CHANGED_END_SCORE))).toBe(scoresByHand.length - 1);
+  });
+
+  it.each(FINISHED_GAMES)('replays %s, a game of rules 1, to the end it had', async (name) => {
+    const { expected, log } = golden(name);
+    expect(tableCreatedOf(log[0], 'old').rules ?? 1).toBe(1);
+    expect(differences(expected, outcomeOf(replayLog('old', log).snapshot))).toEqual([]);
+    const host = await hostWith(log);
+    expect(differences(expected, outcomeOf((await host.snapshot('old')).snapshot))).toEqual([]);
+  });
+
+  it('plays a table of rules 1 under way at the deploy to the end of rules 1', async () => {
+    const { log } = golden('unversioned/traitorOfLove-plain-midAccusation.json');
+    const host = await hostWith(log);
+    const scoresByHand = await playToTheEnd(host, 'old');
+    expect(scoresByHand.at(-1)!.some((score) => score > 15)).toBe(true);
+    expect(scoresByHand.slice(0, -1).every((scores) => scores.every((score) => score <= 15))).toBe(true);
+  });
+
+  it('would not, were the rules version ignored: the same old games then end early and their logs no longer replay', () => {
+    for (const name of FINISHED_GAMES) {
+      const { log } = golden(name);
+      const [created, ...rest] = log;
+      const underNewRules = [{ ...created, data: { ...(created.data as object), rules: 2 } }, ...rest];
+      expect(() => replayLog('old', underNewRules), name).toThrow(/is refused on replay/);
+    }
+  });
+});
