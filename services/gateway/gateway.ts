@@ -35,6 +35,7 @@ import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
+import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
 
 export interface GatewayOptions {
@@ -197,7 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.addHook('preClose', async () => {
     stopRelaying();
     stopCountingOwnMoves();
-    watchers.closeAll(1001, 'the service is shutting down');
+    watchers.closeAll(GATEWAY_GOING_AWAY, 'this gateway is stopping: connect again, here or to another gateway');
   });
   return app as unknown as Gateway;
 }

@@ -13,6 +13,14 @@ import type { TableView } from '../../machines/view.js';
 /** The close code a seat's sockets get when the seat is left or changes hands (its token no longer holds it). */
 export const SEAT_CHANGED_HANDS = 4001;
 
+/**
+ * The close code every socket of a gateway gets when the gateway stops
+ * (WebSocket's "service restart"): nothing is wrong with the table; connect
+ * again at once, to this address or any other gateway, resuming from the
+ * last version seen (`?after=`).
+ */
+export const GATEWAY_GOING_AWAY = 1012;
+
 /** The kind of every refusal, over HTTP (`{ error, message }`, with its status) and on a socket. */
 export type ErrorKind =
   | 'badRequest'

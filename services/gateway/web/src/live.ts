@@ -16,6 +16,8 @@ export interface LiveHandlers {
 }
 
 const SEAT_CHANGED_HANDS = 4001;
+/** socketProtocol.ts's GATEWAY_GOING_AWAY: a stopping gateway's hint to connect again at once. */
+const GATEWAY_GOING_AWAY = 1012;
 
 const MAX_DELAY_MS = 5_000;
 
@@ -55,6 +57,8 @@ export function followTable(tableId: string, token: string | null, after: number
         return;
       }
       handlers.onState('reconnecting');
+      // A stopping gateway asks for a reconnect at once; spread over a moment, so its clients do not all land together.
+      if (event.code === GATEWAY_GOING_AWAY) retryDelay = Math.random() * 250;
       retryTimer = window.setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, MAX_DELAY_MS);
     });
