@@ -14,6 +14,7 @@ import type { Seat } from '../../machines/rules/trick.js';
 import { holdersOf, seatHeldBy, type TableContext } from '../../machines/table/context.js';
 import { hashToken, looksLikeToken, type SeatGrant, type SeatHold, type SeatTokens } from '../tokens/seatTokens.js';
 import { GatewayRefusal } from './refusals.js';
+import { isTableRefusal } from '../host/errors.js';
 
 export type Caller =
   | { readonly kind: 'anyone' }
@@ -39,7 +40,11 @@ export function createAuthenticator(tokens: SeatTokens, adminToken: string | und
   /** The seat the token holds at the table, from the table's own log; null when it holds none there. */
   const heldInLog = async (token: string, tableId: string): Promise<SeatGrant | null> => {
     const holder = hashToken(token);
-    const context = await tenuresOf(tableId).catch(() => null);
+    // No such table holds no seat; any other trouble (the log unreadable now) is the service's, not a bad token.
+    const context = await tenuresOf(tableId).catch((error: unknown) => {
+      if (isTableRefusal(error) && error.kind === 'unknownTable') return null;
+      throw error;
+    });
     const seat = context === null ? -1 : holdersOf(context).indexOf(holder);
     if (seat < 0) return null;
     // Found in the log: the index lost it (a restart of a memory index, a write that failed). Index it again.

@@ -61,6 +61,12 @@ export interface AutopilotOptions {
   readonly mayAct?: (tableId: string) => boolean;
   /** A bot move or timeout failed for another reason than the table having moved on. */
   readonly onError?: (error: unknown, tableId: string) => void;
+  /**
+   * A move the table owed was not made, for another reason than the table
+   * having moved on (an append that failed, a lease in doubt): nothing is
+   * armed for the table any more, so its owner must take it up again.
+   */
+  readonly onMoveLost?: (tableId: string) => void;
   readonly now?: () => number;
 }
 
@@ -77,6 +83,7 @@ export class Autopilot {
     const report = options.onError ?? ((error, tableId) => console.error(`table ${tableId} could not move by itself:`, error));
     // A table given up between the look and the move is its new owner's to move: nothing went wrong.
     const onError = (error: unknown, tableId: string) => {
+      options.onMoveLost?.(tableId);
       if (!(error instanceof NotTheOwner)) report(error, tableId);
     };
     this.bots = createBotRunner({

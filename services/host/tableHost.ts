@@ -90,7 +90,10 @@ export class TableHost implements TableService {
     this.dealing = options.dealing ?? 'shuffled';
     this.onSnapshotError =
       options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
-    this.autopilot = options.autopilot === undefined ? null : new Autopilot(this, options.autopilot);
+    // A move lost to a failed append leaves nothing armed: the table is taken up again a moment later, from its log.
+    const takeUpAgain = (tableId: string) => setTimeout(() => void this.takeUp(tableId).catch(() => undefined), 1000).unref();
+    this.autopilot =
+      options.autopilot === undefined ? null : new Autopilot(this, { onMoveLost: takeUpAgain, ...options.autopilot });
   }
 
   get residentTables(): number {

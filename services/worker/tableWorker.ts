@@ -102,6 +102,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       botDelayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
       // Fenced twice: the lease says who may move, and the log's expected version refuses a deposed owner's move.
       mayAct: (tableId) => leases.holds(tableId),
+      // The next sweep takes the table up again if this worker still holds it, or takes it if nobody does.
+      onMoveLost: (tableId) => toTakeUp.add(tableId),
       onError: (error, tableId) => {
         if (isVersionConflict(error)) void leases.verify(tableId);
         else log(`${workerId}: table ${tableId} could not move by itself: ${(error as Error)?.message ?? String(error)}`);
@@ -110,8 +112,12 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   });
   const lastUsed = new Map<string, number>();
   const underWay = new Set<Promise<void>>();
-  /** Tables this worker made but could not claim (NATS trouble): no lease names them, so no sweep would find them. */
-  const unclaimed = new Set<string>();
+  /**
+   * Tables the next sweep must take up though no dead life names them: new
+   * tables this worker could not claim (NATS trouble), and tables whose owed
+   * move was lost (nothing is armed for them any more).
+   */
+  const toTakeUp = new Set<string>();
   let stopping = false;
   const onLost = (tableId: string, why: string): void => {
     log(`${workerId} stops serving ${tableId}: ${why}`);
@@ -197,7 +203,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
         await host.takeUp(accepted.tableId);
       } else {
         // Nobody holds the new table: its bots wait until a sweep (or a command) finds it an owner.
-        unclaimed.add(accepted.tableId);
+        toTakeUp.add(accepted.tableId);
         await host.letGo(accepted.tableId);
       }
       respond(msg, { ok: true, worker: workerId, result: accepted });
@@ -249,7 +255,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   async function adopt(tableId: string): Promise<void> {
     const take = await leases.take(tableId).catch(() => null);
     if (take === null) return; // no life now: the next sweep tries again
-    unclaimed.delete(tableId);
+    toTakeUp.delete(tableId);
     if (!take.taken) return;
     try {
       if (take.fresh) await host.passivate(tableId);
@@ -260,11 +266,12 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       await leases.release(tableId);
       return;
     }
-    if (host.hasMovesToCome(tableId)) {
+    // A command that came meanwhile (lastUsed) keeps the table too: it may have just armed a bot.
+    if (host.hasMovesToCome(tableId) || lastUsed.has(tableId)) {
       lastUsed.set(tableId, Date.now());
       log(`${workerId} took up ${tableId}, whose owner is gone`);
     } else {
-      await host.letGo(tableId);
+      await host.letGo(tableId).catch(() => undefined);
       await leases.release(tableId);
     }
   }
@@ -273,7 +280,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   function sweepOrphans(): Promise<void> {
     sweeping ??= (async () => {
       // In an order of this worker's own, so workers taking up a dead one's tables at once mostly take different ones.
-      const orphans = shuffled([...unclaimed, ...(await leases.orphans())]);
+      const orphans = shuffled([...toTakeUp, ...(await leases.orphans())]);
       let next = 0;
       const adoptInTurn = async () => {
         while (next < orphans.length && !stopping) await adopt(orphans[next++]);
