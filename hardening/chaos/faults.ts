@@ -10,7 +10,7 @@ import { Kvm, type KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { sleep } from '../../drivers/polling.js';
 import type { AcknowledgedCommand, PlayerPool } from '../../drivers/players/playerPool.js';
-import { DEFAULT_LEASE_NAMESPACE } from '../../services/worker/tableLeases.js';
+import { DEFAULT_LEASE_NAMESPACE } from '../../services/worker/leaseBuckets.js';
 import type { ServiceProcesses as ServiceUnderTest } from '../../drivers/serviceProcesses.js';
 
 /** How long a stopped nats-server node or a killed gateway stays down before it is started again. */

@@ -17,6 +17,7 @@ import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventStore, EventListener, NewEvent, StoredEvent, TableStatus, TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal, unknownTable } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
+import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import { canonicalEvent } from './canonicalEvent.js';
 import { checkTenure } from './tenure.js';
 import { RecordImports } from './recordImport/recordImports.js';
@@ -312,14 +313,7 @@ export class TableHost implements TableService {
     const underWay = (await this.store.listTables())
       .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
       .map(({ tableId }) => tableId);
-    let next = 0;
-    const takeUpInTurn = async () => {
-      while (next < underWay.length && !stopped()) {
-        const tableId = underWay[next++];
-        await this.takeUp(tableId).catch((error: unknown) => onError(error, tableId));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, underWay.length) }, takeUpInTurn));
+    await fewAtATime(underWay, concurrency, (tableId) => this.takeUp(tableId).catch((error: unknown) => onError(error, tableId)), stopped);
   }
 
   /** Whether the table has a bot move or a timeout to come here: an owner keeps such a table rather than letting it go idle. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../nats/localNats.js';
-import { openLeaseBuckets, TableLeases, type LeaseBuckets } from './tableLeases.js';
+import { openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
+import { TableLeases } from './tableLeases.js';
 
 const TTL_MS = 600;
 

@@ -18,7 +18,7 @@ import { tableSubjects } from '../bus/subjects.js';
 
 const subjects = tableSubjects();
 import { startLocalNats, type LocalNats } from '../nats/localNats.js';
-import { openLeaseBuckets } from './tableLeases.js';
+import { openLeaseBuckets } from './leaseBuckets.js';
 import { startTableWorker, type TableWorker } from './tableWorker.js';
 
 const TTL_MS = 1500;

@@ -22,6 +22,7 @@ import { isTableRefusal, TableRefusal } from '../host/errors.js';
 import { TableHost } from '../host/tableHost.js';
 import type { Accepted } from '../host/tableService.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
+import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import {
   decodeRequest,
   encode,
@@ -33,7 +34,8 @@ import {
   type TableReply,
 } from '../bus/protocol.js';
 import { isRoutableTableId, tableSubjects, WORKER_QUEUE } from '../bus/subjects.js';
-import { DEFAULT_LEASE_TTL_MS, leaseTtlOf, NoLease, openLeaseBuckets, TableLeases, type LeaseBuckets, type TableOwnership } from './tableLeases.js';
+import { DEFAULT_LEASE_TTL_MS, leaseTtlOf, openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
+import { NoLease, TableLeases, type TableOwnership } from './tableLeases.js';
 
 export interface TableWorkerOptions {
   readonly nc: NatsConnection;
@@ -281,11 +283,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     sweeping ??= (async () => {
       // In an order of this worker's own, so workers taking up a dead one's tables at once mostly take different ones.
       const orphans = shuffled([...toTakeUp, ...(await leases.orphans())]);
-      let next = 0;
-      const adoptInTurn = async () => {
-        while (next < orphans.length && !stopping) await adopt(orphans[next++]);
-      };
-      await Promise.all(Array.from({ length: Math.min(ADOPT_CONCURRENCY, orphans.length) }, adoptInTurn));
+      await fewAtATime(orphans, ADOPT_CONCURRENCY, (tableId) => adopt(tableId).catch((error: unknown) => log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`)), () => stopping);
     })()
       .catch((error: unknown) => log(`${workerId}: looking for tables whose owner is gone failed: ${(error as Error).message}`))
       .finally(() => (sweeping = null));

@@ -1,0 +1,39 @@
+/**
+ * Where table ownership is kept (tableLeases.ts says how it is used): two
+ * KV buckets named after the event stream, one for workers' lives, which
+ * expire, and one for tables' claims, which do not.
+ */
+import { jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+
+/** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
+export const DEFAULT_LEASE_NAMESPACE = 'TABLE_EVENTS';
+/**
+ * Long enough that a worker keeps its life through a NATS leader election
+ * (seconds, when a node restarts), short enough that a dead worker's tables
+ * move within it (docs/distributed.md).
+ */
+export const DEFAULT_LEASE_TTL_MS = 10_000;
+
+export interface LeaseBuckets {
+  /** Workers' lives: expire `ttlMs` after their last renewal. */
+  readonly lives: KV;
+  /** Tables' claims: never expire; they are worth what the life they name is worth. */
+  readonly claims: KV;
+}
+
+/** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
+export async function openLeaseBuckets(nc: NatsConnection, ttlMs: number, replicas = 1, namespace = DEFAULT_LEASE_NAMESPACE): Promise<LeaseBuckets> {
+  // A renewal that hangs through a leader election must give up well within the TTL, so the next one can be tried.
+  const kvm = new Kvm(jetstream(nc, { timeout: Math.max(250, Math.min(2000, Math.floor(ttlMs / 4))) }));
+  // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.
+  const lives = await kvm.create(`${namespace}-worker-leases`, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
+  const claims = await kvm.create(`${namespace}-table-owners`, { history: 1, replicas, allow_direct: false });
+  return { lives, claims };
+}
+
+/** The TTL the lives bucket really has: the one that expires leases. */
+export async function leaseTtlOf(buckets: LeaseBuckets): Promise<number> {
+  return (await buckets.lives.status()).ttl;
+}
