@@ -26,7 +26,7 @@ import { foldLog } from '../services/host/replay.js';
 import { startLocalNats } from '../services/nats/localNats.js';
 import { measureRawPublishRate, type PublishRate } from '../services/nats/publishRate.js';
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
-import { gameOf, nextRemoteMove, remotePlayers } from '../test/nats/remotePlay.js';
+import { gameOf, nextRemoteMove, remotePlayers } from '../drivers/remotePlay.js';
 import { latencySummary } from '../drivers/figures/latency.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 

@@ -7,7 +7,7 @@ import { awaitedActions } from '../../machines/table/refusal.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
-import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../test/nats/remotePlay.js';
+import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../drivers/remotePlay.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';

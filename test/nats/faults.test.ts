@@ -19,7 +19,7 @@ import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js
 import type { TableOwnership } from '../../services/worker/tableLeases.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
-import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from './remotePlay.js';
+import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../drivers/remotePlay.js';
 
 const LEASE_TTL_MS = 2000;
 const subjects = tableSubjects();

@@ -22,7 +22,7 @@ import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js
 import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
 import { waitFor } from '../../drivers/polling.js';
 import { createRng } from '../../machines/cards/shuffle.js';
-import { nextRemoteMove } from './remotePlay.js';
+import { nextRemoteMove } from '../../drivers/remotePlay.js';
 import { EVENT_SCHEMA } from '../../services/host/upcasters.js';
 
 const LEASE_TTL_MS = 2000;

@@ -7,14 +7,14 @@
  * (TableUnavailable), a read model one event behind (a refusal), a conflict
  * with another writer.
  */
-import { createRng, type Rng } from '../../machines/cards/shuffle.js';
-import { GAME_NAMES, GAMES, type GameName } from '../../machines/table/options.js';
-import { randomMove } from '../../machines/bots/randomBot.js';
-import { awaitedActions } from '../../machines/table/refusal.js';
-import type { TableSnapshot } from '../../machines/table/snapshot.js';
-import type { PlayerCommand } from '../../machines/table/events.js';
-import type { Accepted } from '../../services/host/tableService.js';
-import type { TableService } from '../../services/host/tableService.js';
+import { createRng, type Rng } from '../machines/cards/shuffle.js';
+import { GAME_NAMES, GAMES, type GameName } from '../machines/table/options.js';
+import { randomMove } from '../machines/bots/randomBot.js';
+import { awaitedActions } from '../machines/table/refusal.js';
+import type { TableSnapshot } from '../machines/table/snapshot.js';
+import type { PlayerCommand } from '../machines/table/events.js';
+import type { Accepted } from '../services/host/tableService.js';
+import type { TableService } from '../services/host/tableService.js';
 
 /** People in every seat, seated without tokens: the test stands in for all their clients. */
 export function remotePlayers(game: GameName) {
