@@ -18,7 +18,7 @@
  */
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { TableSummary } from '../eventstore/eventStore.js';
-import { statusOf } from '../host/tableHost.js';
+import { statusOf } from '../host/tableStatus.js';
 import type { GatewayLimits } from './limits.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableChange } from './tableFeed.js';

@@ -5,31 +5,30 @@
  * new hand), appended to the log with the expected version, and only then
  * acknowledged and shown to anyone.
  */
-import { randomUUID } from 'node:crypto';
 import { fairDeal } from '../../machines/fragments/dealing.js';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
-import { isGameName, parseOptions } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
-import { offer, phaseOf, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { offer, phaseOf, resumeTable, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
-import type { EventStore, EventListener, NewEvent, StoredEvent, TableStatus, TableSummary } from '../eventstore/eventStore.js';
-import { TableRefusal, unknownTable } from './errors.js';
+import type { EventStore, EventListener, NewEvent, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
+import { TableRefusal } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import { canonicalEvent } from './canonicalEvent.js';
 import { checkTenure } from './tenure.js';
 import { RecordImports } from './recordImport/recordImports.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
-import { foldLog, applyLogEvents, readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
+import { readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
 import { handSeed } from './dealer.js';
 import { createdEvent, rulesOfNewTable, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { newTableId, planNewTable } from './newTable.js';
+import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js';
+import { statusOf } from './tableStatus.js';
 import { withSchema } from './upcasters.js';
-import { loadSavedTable, savedTableOf } from './savedTable.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
-import { Autopilot, type AutopilotOptions, type OwnMoveListener, type TableState } from './autopilot.js';
-import { settingsOf, type TableSettings } from './tableSettings.js';
+import { Autopilot, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
 import type { Accepted, CreateTableRequest, TableService } from './tableService.js';
 
 export interface TableHostOptions {
@@ -53,20 +52,6 @@ export interface TableHostOptions {
   readonly autopilot?: AutopilotOptions;
 }
 
-interface LiveTable {
-  readonly tableId: string;
-  readonly created: TableCreated;
-  readonly settings: TableSettings;
-  readonly actor: TableActor;
-  /** The state as of the last durable event: what views and reads see. */
-  committed: TableSnapshot;
-  version: number;
-  snapshotVersion: number;
-  lastUsed: number;
-  /** When the last event was accepted (ISO); '' for a table not yet committed. */
-  lastEventAt: string;
-}
-
 const DEFAULT_SNAPSHOT_EVERY = 100;
 
 export class TableHost implements TableService {
@@ -75,8 +60,7 @@ export class TableHost implements TableService {
   private readonly now: () => Date;
   private readonly dealing: 'shuffled' | 'external';
   private readonly onSnapshotError: (error: unknown, tableId: string) => void;
-  private readonly live = new Map<string, LiveTable>();
-  private readonly loading = new Map<string, Promise<LiveTable>>();
+  private readonly tables: ResidentTables;
   /** Commands for one table run one at a time. */
   private readonly queues = new TableQueues();
   private readonly imports = new RecordImports();
@@ -95,35 +79,21 @@ export class TableHost implements TableService {
     const takeUpAgain = (tableId: string) => setTimeout(() => void this.takeUp(tableId).catch(() => undefined), 1000).unref();
     this.autopilot =
       options.autopilot === undefined ? null : new Autopilot(this, { onMoveLost: takeUpAgain, ...options.autopilot });
+    // A table rebuilt here has just been taken up: what it awaits is armed again from its log.
+    this.tables = new ResidentTables({
+      store: this.store,
+      onSnapshotError: this.onSnapshotError,
+      onRebuilt: (table) => this.autopilot?.tableChanged(stateOf(table)),
+    });
   }
 
   get residentTables(): number {
-    return this.live.size;
+    return this.tables.size;
   }
 
   async createTable(request: CreateTableRequest): Promise<Accepted> {
-    const { game } = request;
-    if (!isGameName(game)) {
-      throw new TableRefusal('malformed', `game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
-    }
-    const given = request.options ?? {};
-    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-      throw new TableRefusal('malformed', 'options must be an object of option names to values');
-    }
-    const parsed = parseOptions(game, given as Record<string, unknown>);
-    if (!parsed.ok) throw new TableRefusal('malformed', parsed.errors.join('; '));
-    const created: TableCreated = {
-      game,
-      options: parsed.options,
-      ...rulesOfNewTable(game),
-      ...(request.seed === undefined ? {} : { seed: request.seed }),
-      ...(request.cardsPerSeat === undefined ? {} : { cardsPerSeat: request.cardsPerSeat }),
-      ...(request.settings === undefined ? {} : { settings: request.settings }),
-    };
-    const seating: TableEvent[] = (request.players ?? []).flatMap((player, seat) =>
-      player === null ? [] : [{ type: 'seat.joined' as const, seat, player }],
-    );
-    return this.startNewTable(created, seating);
+    const plan = planNewTable(request);
+    return this.startNewTable(plan.created, plan.events);
   }
 
   /**
@@ -137,7 +107,7 @@ export class TableHost implements TableService {
     const created: TableCreated = { game: plan.game, options: plan.options, ...rulesOfNewTable(plan.game) };
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
+      const table = this.tables.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
       const at = this.now().toISOString();
       return this.commit(table, [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))]);
     });
@@ -165,13 +135,13 @@ export class TableHost implements TableService {
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.adopt(tableId, created, startTable(created), 0, '');
+      const table = this.tables.adopt(tableId, created, startTable(created), 0, '');
       const at = this.now().toISOString();
       const logged: NewEvent[] = [];
       for (const event of events) {
         const revealedBefore = revealedDealsOf(table.actor.getSnapshot().context).length;
         if (!offer(table.actor, event)) {
-          this.evict(tableId);
+          this.tables.evict(tableId);
           throw new TableRefusal('malformed', `the new table refuses its ${event.type} ${JSON.stringify(event)}`);
         }
         logged.push(toNewEvent(event, at), ...revealedSince(table, revealedBefore, at));
@@ -194,10 +164,10 @@ export class TableHost implements TableService {
    */
   async submit(tableId: string, command: unknown, holder?: string, seenVersion?: number): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
-      let table = await this.load(tableId);
+      let table = await this.tables.load(tableId);
       if (seenVersion !== undefined && seenVersion > table.version) {
-        this.evict(tableId);
-        table = await this.load(tableId);
+        this.tables.evict(tableId);
+        table = await this.tables.load(tableId);
       }
       if ((command as { type?: unknown } | null)?.type === 'hand.dealt') {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
@@ -214,7 +184,7 @@ export class TableHost implements TableService {
    */
   async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
-      const table = await this.load(tableId);
+      const table = await this.tables.load(tableId);
       if (table.version !== version) {
         throw new TableRefusal('notNow', `table ${tableId} moved on from version ${version}; the turn did not time out`);
       }
@@ -227,7 +197,7 @@ export class TableHost implements TableService {
    * the host owes the table after it, and commits them in one append,
    * after `note` (a host event explaining the command) when there is one.
    */
-  private accept(table: LiveTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
+  private accept(table: ResidentTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
     const refusal = explainRefusal(table.committed, command);
     if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
     const event = canonicalEvent(command as TableEvent);
@@ -241,7 +211,7 @@ export class TableHost implements TableService {
   }
 
   async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
-    const table = await this.load(tableId);
+    const table = await this.tables.load(tableId);
     return { version: table.version, snapshot: table.committed };
   }
 
@@ -274,7 +244,7 @@ export class TableHost implements TableService {
   async passivateIdle(idleMs: number): Promise<number> {
     const cutoff = Date.now() - idleMs;
     let count = 0;
-    for (const table of [...this.live.values()]) {
+    for (const table of this.tables.all()) {
       if (table.lastUsed > cutoff || this.queues.isBusy(table.tableId)) continue;
       await this.passivate(table.tableId);
       count++;
@@ -299,7 +269,7 @@ export class TableHost implements TableService {
   async takeUp(tableId: string): Promise<void> {
     await this.queues.run(tableId, async () => {
       // Armed when loaded; a table already here is armed again, as its owner may have just changed.
-      const table = await this.load(tableId);
+      const table = await this.tables.load(tableId);
       this.autopilot?.tableChanged(stateOf(table));
     });
   }
@@ -332,19 +302,14 @@ export class TableHost implements TableService {
   }
 
   async passivate(tableId: string): Promise<void> {
-    await this.queues.run(tableId, async () => {
-      const table = this.live.get(tableId);
-      if (table === undefined) return;
-      if (table.version > table.snapshotVersion) await this.saveSnapshot(table);
-      this.evict(tableId);
-    });
+    await this.queues.run(tableId, () => this.tables.passivate(tableId));
   }
 
   async close(): Promise<void> {
     await this.autopilot?.close();
     await this.imports.close();
     await this.queues.idle();
-    for (const tableId of [...this.live.keys()]) this.evict(tableId);
+    this.tables.evictAll();
   }
 
   /** Deals the next hand of a table whose host deals externally; checked like any command. */
@@ -353,7 +318,7 @@ export class TableHost implements TableService {
       if (this.dealing !== 'external') {
         throw new TableRefusal('malformed', 'this host shuffles and deals itself; deals are not sent to it');
       }
-      const table = await this.load(tableId);
+      const table = await this.tables.load(tableId);
       if ((deal as { type?: unknown } | null)?.type !== 'hand.dealt') {
         throw new TableRefusal('malformed', 'a deal is a hand.dealt event');
       }
@@ -362,7 +327,7 @@ export class TableHost implements TableService {
   }
 
   /** What the host owes a table after its last event: the deal of the next hand, when it deals itself. */
-  private owedEvents(table: LiveTable): TableEvent[] {
+  private owedEvents(table: ResidentTable): TableEvent[] {
     const owed: TableEvent[] = [];
     if (this.dealing === 'external') return owed;
     while (phaseOf(table.actor.getSnapshot()) === 'dealing') {
@@ -379,14 +344,14 @@ export class TableHost implements TableService {
    * do reads see the new state; if the append fails the actor is discarded
    * and the table is rebuilt from its log on next use.
    */
-  private async commit(table: LiveTable, unstamped: readonly NewEvent[]): Promise<Accepted> {
+  private async commit(table: ResidentTable, unstamped: readonly NewEvent[]): Promise<Accepted> {
     const next = table.actor.getSnapshot();
     const events = unstamped.map(withSchema);
     let version: number;
     try {
       version = await this.store.append(table.tableId, events, table.version, statusOf(next));
     } catch (error) {
-      this.evict(table.tableId);
+      this.tables.evict(table.tableId);
       throw error;
     }
     const first = table.version + 1;
@@ -398,121 +363,15 @@ export class TableHost implements TableService {
     if (version - table.snapshotVersion >= this.snapshotEvery) {
       // The events are durable already: a snapshot that cannot be saved must not fail the command.
       // It is a cache; the log stays the truth and the next snapshot tries again.
-      await this.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
+      await this.tables.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
     }
     return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
   }
-
-  private async saveSnapshot(table: LiveTable): Promise<void> {
-    const saved = savedTableOf(table.created, table.actor.getPersistedSnapshot(), table.lastEventAt);
-    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: saved });
-    table.snapshotVersion = table.version;
-  }
-
-  private async load(tableId: string): Promise<LiveTable> {
-    const resident = this.live.get(tableId);
-    if (resident !== undefined) {
-      resident.lastUsed = Date.now();
-      return resident;
-    }
-    let pending = this.loading.get(tableId);
-    if (pending === undefined) {
-      pending = this.rehydrate(tableId).finally(() => this.loading.delete(tableId));
-      this.loading.set(tableId, pending);
-    }
-    return pending;
-  }
-
-  /**
-   * Rebuilds a table from its latest snapshot and the events after it (or
-   * from its whole log), and re-arms what it awaits: the table is taken up.
-   */
-  private async rehydrate(tableId: string): Promise<LiveTable> {
-    const table = await this.rebuild(tableId);
-    this.autopilot?.tableChanged(stateOf(table));
-    return table;
-  }
-
-  /**
-   * A snapshot is used only when the machine that wrote it is the one that
-   * would resume it (savedTable.ts); otherwise the table is folded from its
-   * whole log, and the snapshot written again by the machine of today.
-   */
-  private async rebuild(tableId: string): Promise<LiveTable> {
-    const stored = await this.store.loadSnapshot(tableId);
-    const saved = stored === null ? null : loadSavedTable(tableId, stored.snapshot);
-    if (stored !== null && saved !== null) {
-      const actor = resumeTable(saved.persisted, saved.created.rules);
-      const later = await this.store.read(tableId, stored.version);
-      applyLogEvents(tableId, actor, later);
-      const lastAt = later.at(-1)?.at ?? saved.lastEventAt ?? (await this.store.read(tableId, stored.version - 1)).at(-1)?.at ?? '';
-      return this.adopt(tableId, saved.created, actor, stored.version + later.length, lastAt, stored.version);
-    }
-    const events = await this.store.read(tableId);
-    if (events.length === 0) throw unknownTable(tableId);
-    const { created, actor } = foldLog(tableId, events);
-    const lastEventAt = events[events.length - 1].at;
-    // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.
-    const rewritten = stored !== null && (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
-    return this.adopt(tableId, created, actor, events.length, lastEventAt, rewritten ? events.length : 0);
-  }
-
-  /** Saves a snapshot in place of one that could not be used; tells whether it was saved. */
-  private async rewriteSnapshot(tableId: string, version: number, saved: ReturnType<typeof savedTableOf>): Promise<boolean> {
-    try {
-      await this.store.saveSnapshot(tableId, { version, snapshot: saved });
-      return true;
-    } catch (error) {
-      this.onSnapshotError(error, tableId);
-      return false;
-    }
-  }
-
-  private adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, lastEventAt: string, snapshotVersion = 0): LiveTable {
-    const table: LiveTable = {
-      tableId,
-      created,
-      settings: settingsOf(created),
-      actor,
-      committed: actor.getSnapshot(),
-      version,
-      snapshotVersion,
-      lastUsed: Date.now(),
-      lastEventAt,
-    };
-    this.live.set(tableId, table);
-    return table;
-  }
-
-  private evict(tableId: string): void {
-    this.live.get(tableId)?.actor.stop();
-    this.live.delete(tableId);
-  }
-}
-
-function stateOf(table: LiveTable): TableState {
-  return { tableId: table.tableId, version: table.version, snapshot: table.committed, settings: table.settings, lastEventAt: table.lastEventAt };
 }
 
 /** The `hand.revealed` events of the hands scored since the table had revealed `revealedBefore`. */
-function revealedSince(table: LiveTable, revealedBefore: number, at: string): NewEvent[] {
+function revealedSince(table: ResidentTable, revealedBefore: number, at: string): NewEvent[] {
   return revealedDealsOf(table.actor.getSnapshot().context)
     .slice(revealedBefore)
     .map((revealed): NewEvent => ({ type: HAND_REVEALED, at, data: revealed }));
-}
-
-function newTableId(): string {
-  return `t-${randomUUID().slice(0, 13)}`;
-}
-
-/** The status the store keeps beside a table, so a lobby lists tables without replaying them. */
-export function statusOf(snapshot: TableSnapshot): TableStatus {
-  const { context } = snapshot;
-  return {
-    game: context.game,
-    phase: phaseOf(snapshot),
-    openSeats: context.occupants.flatMap((occupant, seat) => (occupant === null ? [seat] : [])),
-    hand: context.hand === null ? 0 : context.hand.index + 1,
-    finished: context.outcome?.finished ?? false,
-  };
 }

@@ -1,0 +1,166 @@
+/**
+ * The tables a host holds in memory: each one's actor, the state as of its
+ * last durable event, and its snapshot bookkeeping. A table that is not here
+ * is rebuilt on first use from its latest snapshot and the events after it,
+ * or from its whole log; one that goes idle is saved and dropped. Loading,
+ * saving and dropping happen here; the host decides when, in the table's
+ * queue, so nothing here runs twice at once for one table.
+ */
+import { resumeTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
+import type { EventStore } from '../eventstore/eventStore.js';
+import { unknownTable } from './errors.js';
+import { applyLogEvents, foldLog } from './replay.js';
+import { loadSavedTable, savedTableOf } from './savedTable.js';
+import type { TableCreated } from './tableLog.js';
+import { settingsOf, type TableSettings } from './tableSettings.js';
+import type { TableState } from './autopilot.js';
+
+export interface ResidentTable {
+  readonly tableId: string;
+  readonly created: TableCreated;
+  readonly settings: TableSettings;
+  readonly actor: TableActor;
+  /** The state as of the last durable event: what views and reads see. */
+  committed: TableSnapshot;
+  version: number;
+  snapshotVersion: number;
+  lastUsed: number;
+  /** When the last event was accepted (ISO); '' for a table not yet committed. */
+  lastEventAt: string;
+}
+
+export interface ResidentTablesOptions {
+  readonly store: EventStore;
+  /** Told when a snapshot cannot be saved; the log stays the truth. */
+  readonly onSnapshotError: (error: unknown, tableId: string) => void;
+  /** Told of every table rebuilt from the store: it has just been taken up here. */
+  readonly onRebuilt: (table: ResidentTable) => void;
+}
+
+export class ResidentTables {
+  private readonly store: EventStore;
+  private readonly onSnapshotError: (error: unknown, tableId: string) => void;
+  private readonly onRebuilt: (table: ResidentTable) => void;
+  private readonly live = new Map<string, ResidentTable>();
+  private readonly loading = new Map<string, Promise<ResidentTable>>();
+
+  constructor(options: ResidentTablesOptions) {
+    this.store = options.store;
+    this.onSnapshotError = options.onSnapshotError;
+    this.onRebuilt = options.onRebuilt;
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  get(tableId: string): ResidentTable | undefined {
+    return this.live.get(tableId);
+  }
+
+  /** The tables held now, as a list that stays put while tables come and go. */
+  all(): ResidentTable[] {
+    return [...this.live.values()];
+  }
+
+  /** The table, from memory or rebuilt from the store; concurrent loads of one table share one rebuild. */
+  async load(tableId: string): Promise<ResidentTable> {
+    const resident = this.live.get(tableId);
+    if (resident !== undefined) {
+      resident.lastUsed = Date.now();
+      return resident;
+    }
+    let pending = this.loading.get(tableId);
+    if (pending === undefined) {
+      pending = this.rebuild(tableId)
+        .then((table) => {
+          this.onRebuilt(table);
+          return table;
+        })
+        .finally(() => this.loading.delete(tableId));
+      this.loading.set(tableId, pending);
+    }
+    return pending;
+  }
+
+  /** Holds a table whose actor the caller has just made (a new table) or rebuilt. */
+  adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, lastEventAt: string, snapshotVersion = 0): ResidentTable {
+    const table: ResidentTable = {
+      tableId,
+      created,
+      settings: settingsOf(created),
+      actor,
+      committed: actor.getSnapshot(),
+      version,
+      snapshotVersion,
+      lastUsed: Date.now(),
+      lastEventAt,
+    };
+    this.live.set(tableId, table);
+    return table;
+  }
+
+  /** Stops the table's actor and forgets it: its next use rebuilds it from the store. */
+  evict(tableId: string): void {
+    this.live.get(tableId)?.actor.stop();
+    this.live.delete(tableId);
+  }
+
+  /** Saves a snapshot, then drops the table. */
+  async passivate(tableId: string): Promise<void> {
+    const table = this.live.get(tableId);
+    if (table === undefined) return;
+    if (table.version > table.snapshotVersion) await this.saveSnapshot(table);
+    this.evict(tableId);
+  }
+
+  async saveSnapshot(table: ResidentTable): Promise<void> {
+    const saved = savedTableOf(table.created, table.actor.getPersistedSnapshot(), table.lastEventAt);
+    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: saved });
+    table.snapshotVersion = table.version;
+  }
+
+  evictAll(): void {
+    for (const tableId of [...this.live.keys()]) this.evict(tableId);
+  }
+
+  /**
+   * A snapshot is used only when the machine that wrote it is the one that
+   * would resume it (savedTable.ts); otherwise the table is folded from its
+   * whole log, and the snapshot written again by the machine of today.
+   */
+  private async rebuild(tableId: string): Promise<ResidentTable> {
+    const stored = await this.store.loadSnapshot(tableId);
+    const saved = stored === null ? null : loadSavedTable(tableId, stored.snapshot);
+    if (stored !== null && saved !== null) {
+      const actor = resumeTable(saved.persisted, saved.created.rules);
+      const later = await this.store.read(tableId, stored.version);
+      applyLogEvents(tableId, actor, later);
+      const lastAt = later.at(-1)?.at ?? saved.lastEventAt ?? (await this.store.read(tableId, stored.version - 1)).at(-1)?.at ?? '';
+      return this.adopt(tableId, saved.created, actor, stored.version + later.length, lastAt, stored.version);
+    }
+    const events = await this.store.read(tableId);
+    if (events.length === 0) throw unknownTable(tableId);
+    const { created, actor } = foldLog(tableId, events);
+    const lastEventAt = events[events.length - 1].at;
+    // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.
+    const rewritten = stored !== null && (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
+    return this.adopt(tableId, created, actor, events.length, lastEventAt, rewritten ? events.length : 0);
+  }
+
+  /** Saves a snapshot in place of one that could not be used; tells whether it was saved. */
+  private async rewriteSnapshot(tableId: string, version: number, saved: ReturnType<typeof savedTableOf>): Promise<boolean> {
+    try {
+      await this.store.saveSnapshot(tableId, { version, snapshot: saved });
+      return true;
+    } catch (error) {
+      this.onSnapshotError(error, tableId);
+      return false;
+    }
+  }
+}
+
+/** What the autopilot is told of a resident table. */
+export function stateOf(table: ResidentTable): TableState {
+  return { tableId: table.tableId, version: table.version, snapshot: table.committed, settings: table.settings, lastEventAt: table.lastEventAt };
+}
