@@ -10,11 +10,11 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../test/browser/browser.js';
-import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByClicking } from '../test/browser/flows.js';
+import { launchChromium } from '../drivers/browser/chromium.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByClicking } from '../drivers/browser/pageFlows.js';
 import { readFlags } from '../drivers/flags.js';
 import { waitFor } from '../drivers/polling.js';
-import { apiCall, PAGE_WAIT, startService } from '../test/browser/service.js';
+import { apiCall, PAGE_WAIT, startWebService } from '../drivers/browser/webService.js';
 
 readFlags({}, 'npm run screenshots');
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
   const started = Date.now();
   console.log('starting the service and Chromium…');
-  const service = await startService();
+  const service = await startWebService();
   const browser = await launchChromium();
   try {
     const url = service.url;

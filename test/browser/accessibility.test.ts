@@ -8,9 +8,9 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { pageErrors } from './browser.js';
-import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from './flows.js';
-import { apiCall } from './service.js';
+import { pageErrors } from '../../drivers/browser/chromium.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
+import { apiCall } from '../../drivers/browser/webService.js';
 import { browserSession } from './session.js';
 
 const session = browserSession();

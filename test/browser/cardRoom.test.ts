@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
-import { pageErrors, screenshot } from './browser.js';
-import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from './flows.js';
-import { apiCall } from './service.js';
+import { pageErrors } from '../../drivers/browser/chromium.js';
+import { screenshot } from './artifacts.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
+import { apiCall } from '../../drivers/browser/webService.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();

@@ -10,10 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { modelOfGame } from '../../services/diagram/files.js';
-import { pageErrors, screenshot, SCREENSHOTS } from './browser.js';
-import { finishedBotGame, PLAYABLE } from './flows.js';
+import { pageErrors } from '../../drivers/browser/chromium.js';
+import { screenshot, SCREENSHOTS } from './artifacts.js';
+import { finishedBotGame, PLAYABLE } from '../../drivers/browser/pageFlows.js';
 import { waitFor } from '../../drivers/polling.js';
-import { apiCall, PAGE_WAIT } from './service.js';
+import { apiCall, PAGE_WAIT } from '../../drivers/browser/webService.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();

@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
-import { pageErrors, screenshot } from './browser.js';
-import { openTableAsPerson, passByClicking, PLAYABLE } from './flows.js';
-import { apiCall } from './service.js';
+import { pageErrors } from '../../drivers/browser/chromium.js';
+import { screenshot } from './artifacts.js';
+import { openTableAsPerson, passByClicking, PLAYABLE } from '../../drivers/browser/pageFlows.js';
+import { apiCall } from '../../drivers/browser/webService.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();

@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReplayStep } from '../../services/gateway/web/src/api.js';
-import { pageErrors, screenshot } from './browser.js';
-import { finishedBotGame } from './flows.js';
-import { apiCall } from './service.js';
+import { pageErrors } from '../../drivers/browser/chromium.js';
+import { screenshot } from './artifacts.js';
+import { finishedBotGame } from '../../drivers/browser/pageFlows.js';
+import { apiCall } from '../../drivers/browser/webService.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();

@@ -6,22 +6,22 @@
  */
 import { afterAll, beforeEach, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser.js';
-import { startService, type RunningService } from './service.js';
+import { launchChromium } from '../../drivers/browser/chromium.js';
+import { startWebService, type RunningWebService } from '../../drivers/browser/webService.js';
 
 export interface BrowserSession {
   /** The running service; set before each test. */
-  readonly service: RunningService;
+  readonly service: RunningWebService;
   /** A page in a browser context of its own (its own localStorage), 1200×900 unless told. */
   newPage(options?: { viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' }): Promise<Page>;
 }
 
 export function browserSession(): BrowserSession {
   let browser: Promise<Browser> | undefined;
-  let running: Promise<RunningService> | undefined;
-  let service: RunningService | undefined;
+  let running: Promise<RunningWebService> | undefined;
+  let service: RunningWebService | undefined;
   beforeEach(async () => {
-    running ??= startService();
+    running ??= startWebService();
     service = await running;
   });
   afterAll(async () => {

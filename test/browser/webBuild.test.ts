@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildWeb } from '../../scripts/build-web.js';
+import { buildWeb } from '../../drivers/browser/webBuild.js';
 
 describe('the web client build', () => {
   it('bundles only the client sources and loads nothing from another host', async () => {

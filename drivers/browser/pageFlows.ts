@@ -1,12 +1,12 @@
 /**
- * What a person does in the web client, as steps the browser tests and
- * `npm run screenshots` share: open a table from the lobby, pass, play the
+ * What a person does in the web client, as steps the browser tests
+ * (test/browser/) and `npm run screenshots` share: open a table from the lobby, pass, play the
  * hand, dismiss a hand's summary; and an all-bot game finished through the
  * API. Every step waits on what the page shows, never on a timer.
  */
 import type { Page } from 'playwright-core';
-import { waitFor } from '../../drivers/polling.js';
-import { apiCall, PAGE_WAIT } from './service.js';
+import { waitFor } from '../polling.js';
+import { apiCall, PAGE_WAIT } from './webService.js';
 
 /** Opens a table from the lobby form with the person at seat 0 and bots in every other seat; returns its id. */
 export async function openTableAsPerson(page: Page, url: string, game: string, options: Record<string, string> = {}, name = 'Ada'): Promise<string> {

@@ -1,15 +1,12 @@
 /**
- * Debian's Chromium, driven by playwright-core. A missing browser fails the
- * test with how to install it: a browser test never skips (.ci/run installs it).
+ * Debian's Chromium, driven by playwright-core, for the browser tests and
+ * `npm run screenshots`. A missing browser is an error that says how to
+ * install it: a browser test never skips (.ci/run installs it).
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-artifacts', 'browser');
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -32,15 +29,7 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot as a test artifact: test-artifacts/browser/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  const path = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
-}
-
-/** Collects the page's uncaught errors and console errors, so a test can insist there were none. */
+/** Collects the page's uncaught errors and console errors, so a caller can insist there were none. */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
