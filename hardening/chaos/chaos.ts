@@ -25,6 +25,7 @@
  * failed audit, stuck table, duplicate or refused bot move.
  *
  * Options: --game (sevenSuitors), --think-ms (0), --every-seconds (15),
+ * --faults (worker,nats,gateway: the kinds to rotate through),
  * --bots (1), --absent (3), --turn-seconds (5), --worker-logs <folder>
  * (where to write each worker's log at the end).
  */
@@ -38,7 +39,7 @@ import { connectToNats } from '../../services/bus/natsSettings.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
-import { Faults } from './faults.js';
+import { Faults, type FaultKind } from './faults.js';
 import { auditTable, type TableAudit } from './tableAudit.js';
 import { stallsOf, type StallReport } from './stalls.js';
 import { positiveFlag } from '../../drivers/flags.js';
@@ -50,6 +51,7 @@ const { values } = parseArgs({
     game: { type: 'string', default: 'sevenSuitors' },
     'think-ms': { type: 'string', default: '0' },
     'every-seconds': { type: 'string', default: '15' },
+    faults: { type: 'string', default: 'worker,nats,gateway' },
     bots: { type: 'string', default: '1' },
     absent: { type: 'string', default: '3' },
     'turn-seconds': { type: 'string', default: '5' },
@@ -62,6 +64,12 @@ const game = values.game!;
 if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
 const minutes = positiveFlag('minutes', values.minutes);
 const everyMs = positiveFlag('every-seconds', values['every-seconds']) * 1000;
+const FAULT_NAMES: Record<string, FaultKind> = { worker: 'worker kill', nats: 'NATS node restart', gateway: 'gateway drop' };
+const faultKinds = (values.faults ?? '').split(',').map((name) => {
+  const kind = FAULT_NAMES[name];
+  if (kind === undefined) throw new Error(`--faults: worker, nats or gateway, comma-separated, not ${JSON.stringify(name)}`);
+  return kind;
+});
 const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
 const seatsFlag = (name: 'bots' | 'absent'): number[] =>
   (values[name] ?? '').split(',').filter((part) => part !== '').map((part) => {
@@ -119,7 +127,7 @@ try {
   faults = new Faults(service, run.players, (line) => console.log(line));
   await faults.watchOwners(nc);
   run.extraProgress = () => faults!.progress();
-  const summary = await run.play(minutes, (endsAt) => faults!.run(everyMs, endsAt - QUIET_END_MS));
+  const summary = await run.play(minutes, (endsAt) => faults!.run(everyMs, endsAt - QUIET_END_MS, faultKinds));
   faults.stop();
   console.log('');
   for (const line of run.summarize(summary)) console.log(line);

@@ -71,12 +71,12 @@ export class Faults {
     kill.maxMs = Math.max(kill.maxMs, waited);
   }
 
-  /** Makes faults in rotation, one every `everyMs`, until `until` (performance.now()). */
-  async run(everyMs: number, until: number): Promise<void> {
+  /** Makes faults of `kinds` in rotation, one every `everyMs`, until `until` (performance.now()). */
+  async run(everyMs: number, until: number, kinds: readonly FaultKind[] = FAULT_ROTATION): Promise<void> {
     for (let turn = 0; performance.now() + everyMs < until && !this.players.stopping; turn++) {
       await sleep(everyMs);
       if (this.players.stopping) return;
-      const kind = FAULT_ROTATION[turn % FAULT_ROTATION.length];
+      const kind = kinds[turn % kinds.length];
       try {
         await this.make(kind);
       } catch (error) {
