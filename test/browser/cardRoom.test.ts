@@ -81,6 +81,41 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     await friend.page.close();
   });
 
+  it('sends a join whose answer was lost again with the token it made, and is given the same seat', async () => {
+    const url = session.service.url;
+    const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3] });
+    const { page, errors } = await openPage();
+    const sent: { name: string; token?: string }[] = [];
+    const answers: number[] = [];
+    // The first join reaches the service and takes the seat, but its answer never reaches the page.
+    await page.route(`**/api/tables/${tableId}/seats/0`, async (route) => {
+      sent.push(route.request().postDataJSON() as { name: string; token?: string });
+      if (sent.length > 1) return route.continue();
+      answers.push((await route.fetch()).status());
+      return route.abort('connectionreset');
+    });
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/api/tables/${tableId}/seats/0`)) answers.push(response.status());
+    });
+    await page.goto(`${url}/#/join/${tableId}/0`);
+    await page.getByLabel('Your name').fill('Grace');
+    await page.getByRole('button', { name: 'Take the seat' }).click();
+    await page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await settle(() => page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0/);
+
+    expect(answers).toEqual([201, 201]);
+    expect(sent).toHaveLength(2);
+    expect(sent[0].token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent[1]).toEqual(sent[0]);
+    const kept = await page.evaluate((id) => ({ held: localStorage.getItem(`suitors.seat.${id}`), pending: Object.keys(localStorage).filter((key) => key.startsWith('suitors.joining.')) }), tableId);
+    expect(JSON.parse(kept.held!)).toEqual({ seat: 0, token: sent[0].token });
+    expect(kept.pending).toEqual([]);
+    const { events } = await apiCall<{ events: { type: string; data: { seat?: number } }[] }>(url, 'GET', `/api/tables/${tableId}/log`, undefined, session.service.admin);
+    expect(events.filter((event) => event.type === 'seat.joined' && event.data.seat === 0)).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says at the end whether you won or lost, ranks the standings, and opens a rematch with the same options and seats', async () => {
     const url = session.service.url;
     const { page, errors } = await openPage();

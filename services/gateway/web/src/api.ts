@@ -118,8 +118,9 @@ export const api = {
   listTables: (page = 1) => request<LobbyPage>('GET', `/api/tables?page=${page}`),
   recentTables: (page = 1) => request<LobbyPage>('GET', `/api/tables/recent?page=${page}`),
   createTable: (body: NewTable) => request<{ tableId: string; version: number }>('POST', '/api/tables', { body }),
-  takeSeat: (tableId: string, seat: number, name: string) =>
-    request<SeatTaken>('POST', `${table(tableId)}/seats/${seat}`, { body: { name } }),
+  /** `token`: one the client made (32 random bytes, base64url), so the same join may be sent again (seatJoin.ts). */
+  takeSeat: (tableId: string, seat: number, name: string, token: string) =>
+    request<SeatTaken>('POST', `${table(tableId)}/seats/${seat}`, { body: { name, token } }),
   leaveSeat: (tableId: string, seat: number, token: string) => request<unknown>('DELETE', `${table(tableId)}/seats/${seat}`, { token }),
   view: (tableId: string, token: string | null) => request<VersionedView>('GET', `${table(tableId)}/view`, { token }),
   send: (tableId: string, token: string, command: PlayerCommand) =>

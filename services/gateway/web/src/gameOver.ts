@@ -8,7 +8,8 @@ import type { TableView } from '../../../../machines/view.js';
 import { api, type BotKind, type NewTable } from './api.js';
 import { suitChip } from './board.js';
 import { h } from './dom.js';
-import { holdSeat, openedTables, rememberOpenedTable } from './seatTokens.js';
+import { joinSeat } from './seatJoin.js';
+import { openedTables, rememberOpenedTable } from './seatTokens.js';
 import { seatsOfTeam, teamOf } from './sides.js';
 import { outcomeForViewer, outcomeSentence, shortName } from './words.js';
 
@@ -39,8 +40,7 @@ export async function rematch(view: TableView, tableId: string, seat: number, na
   const turnSeconds = openedTables()[tableId]?.turnSeconds ?? null;
   const { tableId: next } = await api.createTable(rematchRequest(view, turnSeconds));
   rememberOpenedTable(next, { turnSeconds, rematchOf: tableId });
-  const taken = await api.takeSeat(next, seat, name);
-  holdSeat(next, { seat: taken.seat, token: taken.token });
+  await joinSeat(next, seat, name);
   return next;
 }
 

@@ -8,7 +8,8 @@ import type { TableView } from '../../../../machines/view.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { isTakeable } from './felt.js';
-import { holdSeat, playerName, rememberLeftSeat, rememberPlayerName } from './seatTokens.js';
+import { joinSeat } from './seatJoin.js';
+import { playerName, rememberLeftSeat, rememberPlayerName } from './seatTokens.js';
 import { gameTitle } from './words.js';
 
 export function inviteLink(tableId: string, seat: number): string {
@@ -48,8 +49,7 @@ export function invitePanel(view: TableView, tableId: string): HTMLElement | nul
 
 /** Takes `seat` at `tableId` as `name`, keeps the token, and opens the table. */
 export async function sitAt(tableId: string, seat: number, name: string): Promise<void> {
-  const taken = await api.takeSeat(tableId, seat, name);
-  holdSeat(tableId, { seat: taken.seat, token: taken.token });
+  await joinSeat(tableId, seat, name);
   rememberLeftSeat(tableId, null);
   rememberPlayerName(name);
   if (location.hash === `#/table/${tableId}`) window.dispatchEvent(new HashChangeEvent('hashchange'));

@@ -6,7 +6,8 @@
 import type { GameName } from '../../../../machines/table/options.js';
 import { api, type BotKind } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { holdSeat, rememberOpenedTable } from './seatTokens.js';
+import { joinSeat } from './seatJoin.js';
+import { rememberOpenedTable } from './seatTokens.js';
 import { teamOf } from './sides.js';
 import { GAME_TITLES } from './words.js';
 
@@ -143,8 +144,7 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
       const { tableId } = await api.createTable({ game, options, bots, ...(turnSeconds === null ? {} : { turnSeconds }) });
       rememberOpenedTable(tableId, { turnSeconds });
       if (mine !== -1) {
-        const taken = await api.takeSeat(tableId, mine, player);
-        holdSeat(tableId, { seat: taken.seat, token: taken.token });
+        await joinSeat(tableId, mine, player);
         location.hash = `#/table/${tableId}`;
       } else {
         location.hash = `#/watch/${tableId}`;
