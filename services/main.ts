@@ -1,16 +1,16 @@
 /**
  * The embedded service (`npm start`): one process with the gateway and the
  * table host, whose tables play their bots and run their turn clocks, on the
- * SQLite file of services/config.ts. No other service is needed.
+ * SQLite file SUITORS_DB names. No other service is needed.
  *
- * Environment: PORT (3000), HOST (127.0.0.1), SUITORS_DB (data/suitors.db),
- * SUITORS_ADMIN_TOKEN (none), SUITORS_BOT_DELAY_MS (600),
- * SUITORS_IDLE_SECONDS (600: tables idle this long leave memory),
- * LOG_LEVEL (info), SUITORS_TRUST_PROXY and the limits of docs/api.md
- * ("Limits"). A damaged database file is refused at start, naming it.
+ * Settings (services/settings.ts has each one's default and meaning): PORT,
+ * HOST, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
+ * SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
+ * docs/api.md ("Limits"); all are read, and a bad one refused, before the
+ * database is opened. A damaged database file is refused at start, naming it.
  */
-import { databasePath } from './config.js';
 import { openSqliteEventStore } from './eventstore/sqliteEventStore.js';
+import { databasePath } from './settings.js';
 import { createGateway } from './gateway/gateway.js';
 import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';

@@ -18,17 +18,3 @@ export function notWholeNumber(name: string, text: string): string {
   const shown = text.length > 40 ? `${JSON.stringify(text.slice(0, 37))}...` : JSON.stringify(text);
   return `${name} must be a whole number written in decimal digits (like 3), not ${shown}`;
 }
-
-/**
- * The environment setting `name` as a whole number from `min` to `max`, or
- * `fallback` when it is not set: the gateway's and the worker's settings.
- */
-export function wholeNumberFromEnv(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
-  const given = process.env[name];
-  if (given === undefined || given === '') return fallback;
-  const value = parseWholeNumber(given);
-  if (value === null || value < min || value > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
-  }
-  return value;
-}

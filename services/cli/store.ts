@@ -1,6 +1,6 @@
 /** The CLI works on the embedded service's event store (--db, else SUITORS_DB, else ./data/suitors.db). */
 import { existsSync } from 'node:fs';
-import { databasePath } from '../config.js';
+import { databasePath } from '../settings.js';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { TableHost } from '../host/tableHost.js';

@@ -5,18 +5,20 @@
  * a KV bucket every gateway shares. Views are built here, from the
  * gateway's own copy of each table folded from the JetStream log.
  *
- * Environment: NATS_URL (required), NATS_REPLICAS, NATS_STREAM, NATS_PREFIX
- * (services/bus/natsSettings.ts); PORT (3000), HOST (127.0.0.1),
- * SUITORS_ADMIN_TOKEN, SUITORS_IDLE_SECONDS
- * (600: copies of tables idle this long leave memory), LOG_LEVEL (info).
+ * Settings (services/settings.ts has each one's default and meaning): NATS_URL
+ * (required), NATS_REPLICAS, NATS_STREAM, NATS_PREFIX; PORT, HOST,
+ * SUITORS_ADMIN_TOKEN, SUITORS_IDLE_SECONDS (copies of tables idle this long
+ * leave memory), LOG_LEVEL, SUITORS_TRUST_PROXY and the limits; all are read,
+ * and a bad one refused, before it connects.
  */
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
-import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
+import { connectToNats } from '../bus/natsSettings.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
+import { natsSettingsFrom } from '../settings.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
+import { defaultLogLevel } from '../settings.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
@@ -79,7 +80,7 @@ const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export function defaultLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info') });
+  return pino({ level: defaultLogLevel() });
 }
 
 export function createGateway(options: GatewayOptions): Gateway {

@@ -1,12 +1,11 @@
 /**
  * What both gateway processes — the embedded service (`npm start`) and the
  * distributed gateway (`npm run start:gateway`) — do around createGateway:
- * read their settings from the environment, listen and say where, let idle
+ * read their settings (services/settings.ts), listen and say where, let idle
  * tables go, and stop cleanly on a signal.
  */
 import pino, { type Logger } from 'pino';
-import { wholeNumberFromEnv } from '../wholeNumber.js';
-import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
+import { gatewayEnvironment, type Environment } from '../settings.js';
 import type { Gateway } from './gateway.js';
 import { DEFAULT_LIMITS, type GatewayLimitSettings } from './limits.js';
 
@@ -24,54 +23,20 @@ export interface GatewaySettings {
   readonly trustProxy: boolean | string[];
 }
 
-/**
- * PORT (3000), HOST (127.0.0.1), SUITORS_IDLE_SECONDS (600), SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS, LOG_LEVEL
- * (info), SUITORS_TRUST_PROXY (off), and the limits of limitsFromEnv.
- */
-export function gatewaySettingsFromEnv(): GatewaySettings {
+/** The settings of services/settings.ts a gateway process runs with (its environment's, by default). */
+export function gatewaySettingsFromEnv(env: Environment = process.env): GatewaySettings {
+  const given = gatewayEnvironment(env);
+  const { maxEventLoopDelayMs, ...limits } = given.limits;
   return {
-    port: wholeNumberFromEnv('PORT', 3000, { max: 65_535 }),
-    hostName: process.env.HOST || '127.0.0.1',
-    idleMs: wholeNumberFromEnv('SUITORS_IDLE_SECONDS', 600, { min: 1 }) * 1000,
-    adminToken: process.env.SUITORS_ADMIN_TOKEN || undefined,
-    botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
-    logger: pino({ level: process.env.LOG_LEVEL || 'info' }),
-    limits: limitsFromEnv(),
-    trustProxy: trustProxyFromEnv(),
+    port: given.port,
+    hostName: given.hostName,
+    idleMs: given.idleSeconds * 1000,
+    adminToken: given.adminToken,
+    botDelayMs: given.botDelayMs,
+    logger: pino({ level: given.logLevel }),
+    limits: { ...limits, loadShedding: { ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs } },
+    trustProxy: given.trustProxy,
   };
-}
-
-/**
- * The limits an operator may set from the environment, each a whole number:
- * SUITORS_SOCKETS_PER_CLIENT (64), SUITORS_SEATING_TABLES_PER_CLIENT (10),
- * SUITORS_SEATING_TABLES (1000), SUITORS_SEATING_IDLE_SECONDS (600),
- * SUITORS_FINISHED_IN_LOBBY_SECONDS (600), SUITORS_MIN_TURN_SECONDS (5),
- * SUITORS_SHED_LAG_MS (500).
- */
-export function limitsFromEnv(): GatewayLimitSettings {
-  const d = DEFAULT_LIMITS;
-  return {
-    socketsPerClient: wholeNumberFromEnv('SUITORS_SOCKETS_PER_CLIENT', d.socketsPerClient, { min: 1 }),
-    seatingTablesPerClient: wholeNumberFromEnv('SUITORS_SEATING_TABLES_PER_CLIENT', d.seatingTablesPerClient, { min: 1 }),
-    seatingTablesInAll: wholeNumberFromEnv('SUITORS_SEATING_TABLES', d.seatingTablesInAll, { min: 1 }),
-    seatingIdleSeconds: wholeNumberFromEnv('SUITORS_SEATING_IDLE_SECONDS', d.seatingIdleSeconds, { min: 1 }),
-    finishedInLobbySeconds: wholeNumberFromEnv('SUITORS_FINISHED_IN_LOBBY_SECONDS', d.finishedInLobbySeconds),
-    minTurnSeconds: wholeNumberFromEnv('SUITORS_MIN_TURN_SECONDS', d.minTurnSeconds, { min: 1 }),
-    loadShedding: { ...d.loadShedding, maxEventLoopDelayMs: wholeNumberFromEnv('SUITORS_SHED_LAG_MS', d.loadShedding.maxEventLoopDelayMs, { min: 1 }) },
-  };
-}
-
-/**
- * SUITORS_TRUST_PROXY: unset or "false", X-Forwarded-For is ignored and each
- * client is its TCP peer; "true" believes any proxy (only when nothing but the
- * proxy can reach the service); otherwise the proxies' addresses and CIDR
- * ranges, comma-separated ("127.0.0.1,10.0.0.0/8").
- */
-export function trustProxyFromEnv(): boolean | string[] {
-  const given = (process.env.SUITORS_TRUST_PROXY ?? '').trim();
-  if (given === '' || given === 'false') return false;
-  if (given === 'true') return true;
-  return given.split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
 /** Listens and returns the URL the gateway answers on. */

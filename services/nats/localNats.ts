@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { natsServerProgram } from '../settings.js';
 
 export interface NatsNode {
   readonly name: string;
@@ -31,7 +32,7 @@ export interface LocalNats {
   stop(): Promise<void>;
 }
 
-const BINARY = process.env.NATS_SERVER ?? 'nats-server';
+const BINARY = natsServerProgram();
 
 /** Throws, with what to do, when no nats-server can be run here. */
 export function requireNatsServer(): void {

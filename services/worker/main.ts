@@ -2,22 +2,29 @@
  * A table worker process (`npm run start:worker`): serves the tables whose
  * leases it holds, over the NATS cluster named by NATS_URL, with the event
  * log in JetStream, playing their bots and running their turn clocks.
- * Settings: services/bus/natsSettings.ts; WORKER_ID names it (a subject
- * token; unique by default); SUITORS_IDLE_SECONDS (300) is how long a table
- * goes without a command before the worker lets it go (unless a bot move or
- * a timeout is to come); SUITORS_BOT_DELAY_MS (600) is the wait before each
- * bot move. Prints `ready <worker id>` once it
+ * Settings (services/settings.ts has each one's default and meaning): NATS_URL,
+ * NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
+ * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS; all are read, and a bad one
+ * refused (status 2), before it connects. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
  * finish and its leases are given up, so other workers take its tables at
  * once.
  */
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
-import { connectToNats, natsSettingsFrom } from '../bus/natsSettings.js';
-import { wholeNumberFromEnv } from '../wholeNumber.js';
-import { DEFAULT_IDLE_RELEASE_MS, startTableWorker } from './tableWorker.js';
-import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
+import { connectToNats } from '../bus/natsSettings.js';
+import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
+import { startTableWorker } from './tableWorker.js';
 
-const settings = natsSettingsFrom();
+function readSettings() {
+  try {
+    return { nats: natsSettingsFrom(), own: workerEnvironment() };
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    console.error(`the table worker could not start: ${error.message}`);
+    process.exit(2);
+  }
+}
+const { nats: settings, own } = readSettings();
 if (settings === null) {
   console.error('NATS_URL is not set: a table worker serves tables over NATS. Set NATS_URL=nats://host:4222[,nats://...]; the single-process service is `npm start`.');
   process.exit(2);
@@ -29,10 +36,10 @@ const store = await openJetStreamEventStore({ connection: nc, replicas, streamNa
 const worker = await startTableWorker({
   nc,
   store,
-  ...(process.env.WORKER_ID ? { workerId: process.env.WORKER_ID } : {}),
+  ...(own.workerId === undefined ? {} : { workerId: own.workerId }),
   leaseTtlMs: settings.leaseTtlMs,
-  idleReleaseMs: wholeNumberFromEnv('SUITORS_IDLE_SECONDS', DEFAULT_IDLE_RELEASE_MS / 1000, { min: 1 }) * 1000,
-  botDelayMs: wholeNumberFromEnv('SUITORS_BOT_DELAY_MS', DEFAULT_BOT_DELAY_MS),
+  idleReleaseMs: own.idleSeconds * 1000,
+  botDelayMs: own.botDelayMs,
   leaseReplicas: replicas,
   leaseNamespace: streamName,
   prefix,

@@ -1,0 +1,288 @@
+/**
+ * Every setting the service takes from its environment, in one place: each
+ * variable's name, its default and what it means, and its one reading. An
+ * unset or empty variable takes its default; a value that will not do stops
+ * the process as it starts, before it opens a file or a connection, with a
+ * SettingError naming the variable and saying what would do. Numbers are
+ * read by the one whole-number reading (wholeNumber.ts: decimal digits, no
+ * "1e3", no " 3").
+ *
+ * The commands that drive the service from outside (bench/, hardening/,
+ * scripts/, the tests) have variables of their own (BENCH_*, BOT_GAMES, CLI_GAMES,
+ * LEAK_GAMES, CHROMIUM_PATH, ...), mostly through drivers/flags.ts: they are
+ * not the service's.
+ *
+ * The defaults of the bot delay, the limits, a worker's idle time and the
+ * lease TTL are also the defaults of the modules that use them when no
+ * environment is involved (DEFAULT_BOT_DELAY_MS, DEFAULT_LIMITS, ...);
+ * settings.test.ts holds the two to the same numbers.
+ */
+import { join } from 'node:path';
+import { jetstreamLayout } from './eventstore/jetstream/index.js';
+import { parseWholeNumber } from './wholeNumber.js';
+
+/** The environment a process was started with (process.env, or a test's own). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A variable set to a value that will not do: the process stops, saying which and what would do. */
+export class SettingError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SettingError';
+  }
+}
+
+/** One environment variable: what the catalogue (and docs) show of it. */
+export interface Variable {
+  readonly name: string;
+  /** Its default, as a person would write it. */
+  readonly default: string;
+  readonly meaning: string;
+}
+
+interface WholeNumberVariable extends Variable {
+  read(env: Environment, fallback?: number): number;
+}
+
+interface TextVariable<T extends string | undefined> extends Variable {
+  read(env: Environment): T;
+}
+
+/** The value of `name`, or undefined when it is unset or empty (as docker-compose writes a blank). */
+function given(env: Environment, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function wholeNumber(name: string, fallback: number, meaning: string, { min = 0, max = Number.MAX_SAFE_INTEGER, shown = String(fallback) } = {}): WholeNumberVariable {
+  return {
+    name,
+    default: shown,
+    meaning,
+    read(env, otherFallback = fallback) {
+      const text = given(env, name);
+      if (text === undefined) return otherFallback;
+      const value = parseWholeNumber(text);
+      if (value === null || value < min || value > max) {
+        const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+        throw new SettingError(name, `${name} must be a whole number ${range} in decimal digits, not ${JSON.stringify(text)}`);
+      }
+      return value;
+    },
+  };
+}
+
+function text(name: string, fallback: string, meaning: string, check?: (value: string) => string | null): TextVariable<string> {
+  return { name, default: fallback, meaning, read: (env) => checked(name, given(env, name) ?? fallback, check) };
+}
+
+function optionalText(name: string, shownDefault: string, meaning: string, check?: (value: string) => string | null): TextVariable<string | undefined> {
+  return {
+    name,
+    default: shownDefault,
+    meaning,
+    read: (env) => {
+      const value = given(env, name);
+      return value === undefined ? undefined : checked(name, value, check);
+    },
+  };
+}
+
+/** `value`, or a SettingError with what `check` says is wrong with it (what follows the variable's name). */
+function checked(name: string, value: string, check?: (value: string) => string | null): string {
+  const wrong = check?.(value) ?? null;
+  if (wrong !== null) throw new SettingError(name, `${name} ${wrong}`);
+  return value;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Worker ids become subject tokens and KV keys, as table ids do (services/bus/subjects.ts). */
+const WORKER_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export const DEFAULT_DATABASE = join('data', 'suitors.db');
+
+/** Every variable the service reads, by name. */
+export const SETTINGS = {
+  // Every process with a gateway (`npm start`, `npm run start:gateway`).
+  PORT: wholeNumber('PORT', 3000, 'the port the gateway listens on (0: any free one, printed at start)', { max: 65_535 }),
+  HOST: text('HOST', '127.0.0.1', 'the address the gateway listens on (0.0.0.0: every interface)'),
+  LOG_LEVEL: optionalText('LOG_LEVEL', 'info', `how much the service logs: ${LOG_LEVELS.join(', ')}`, (value) =>
+    (LOG_LEVELS as readonly string[]).includes(value) ? null : `must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(value)}`,
+  ),
+  SUITORS_ADMIN_TOKEN: optionalText('SUITORS_ADMIN_TOKEN', 'none', "the operator's bearer token, which reads any log and record (unset: no operator)"),
+  SUITORS_TRUST_PROXY: text(
+    'SUITORS_TRUST_PROXY',
+    'false',
+    'whose X-Forwarded-For to believe: false (each client is its TCP peer), true (any proxy), or the proxies\' addresses and CIDR ranges, comma-separated',
+  ),
+  SUITORS_IDLE_SECONDS: wholeNumber(
+    'SUITORS_IDLE_SECONDS',
+    600,
+    'how long a table goes without a command before a gateway drops its copy (600) or a worker lets it go (300, unless a bot move or a timeout is to come)',
+    { min: 1, shown: '600 (gateway), 300 (worker)' },
+  ),
+  SUITORS_BOT_DELAY_MS: wholeNumber('SUITORS_BOT_DELAY_MS', 600, 'the wait before each bot move, so people can follow the play (the embedded service and the workers)'),
+  // The limits of docs/api.md ("Limits") an operator may change.
+  SUITORS_SOCKETS_PER_CLIENT: wholeNumber('SUITORS_SOCKETS_PER_CLIENT', 64, 'sockets one client may hold open at once', { min: 1 }),
+  SUITORS_SEATING_TABLES_PER_CLIENT: wholeNumber('SUITORS_SEATING_TABLES_PER_CLIENT', 10, 'tables waiting for players one client may have made', { min: 1 }),
+  SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
+  SUITORS_SEATING_IDLE_SECONDS: wholeNumber('SUITORS_SEATING_IDLE_SECONDS', 600, 'how long a table nobody sits at stays open without an event', { min: 1 }),
+  SUITORS_FINISHED_IN_LOBBY_SECONDS: wholeNumber('SUITORS_FINISHED_IN_LOBBY_SECONDS', 600, 'how long a finished game stays in the lobby after its last event'),
+  SUITORS_MIN_TURN_SECONDS: wholeNumber('SUITORS_MIN_TURN_SECONDS', 5, 'the shortest turn clock a table may be made with', { min: 1 }),
+  SUITORS_SHED_LAG_MS: wholeNumber('SUITORS_SHED_LAG_MS', 500, 'the event-loop lag over which the gateway sheds load (503 + Retry-After)', { min: 1 }),
+  // The embedded service (`npm start`) and the CLI.
+  SUITORS_DB: text('SUITORS_DB', DEFAULT_DATABASE, "the embedded service's SQLite file: its event logs and seat tokens (the CLI's --db wins)"),
+  // The distributed service (docs/distributed.md).
+  NATS_URL: optionalText('NATS_URL', 'none: the embedded service', 'the NATS servers, comma-separated (any will do; the client learns the rest of the cluster)', (value) =>
+    serversOf(value).length === 0 && value.trim() !== '' ? `must name at least one server (nats://host:4222[,nats://...]), not ${JSON.stringify(value)}` : null,
+  ),
+  NATS_REPLICAS: wholeNumber(
+    'NATS_REPLICAS',
+    1,
+    'replicas of the event stream and the buckets a process creates (an existing stream keeps its own)',
+    { min: 1, max: 5, shown: '3 when NATS_URL names three or more servers, else 1' },
+  ),
+  NATS_STREAM: optionalText('NATS_STREAM', 'TABLE_EVENTS', 'the event stream, after which the buckets are named: another keeps two deployments apart on one NATS', (value) =>
+    layoutComplaint({ streamName: value }),
+  ),
+  NATS_PREFIX: optionalText('NATS_PREFIX', 'tables', 'the subject prefix of commands and events: another keeps two deployments apart on one NATS', (value) =>
+    layoutComplaint({ prefix: value }),
+  ),
+  LEASE_TTL_MS: wholeNumber('LEASE_TTL_MS', 10_000, "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move", { min: 100 }),
+  WORKER_ID: optionalText('WORKER_ID', 'generated, unique', "a worker's name in leases and subjects", (value) =>
+    WORKER_ID.test(value) ? null : `must be 1 to 100 letters, digits, - and _ (it is a subject token), not ${JSON.stringify(value)}`,
+  ),
+  // Starting nats-server here (the tests, `npm run cluster`).
+  NATS_SERVER: text('NATS_SERVER', 'nats-server', 'the nats-server program a local cluster runs'),
+} as const satisfies Record<string, Variable>;
+
+function serversOf(urls: string): string[] {
+  return urls
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
+}
+
+/** What the JetStream layout says is wrong with a stream name or prefix, or null. */
+function layoutComplaint(layout: { streamName?: string; prefix?: string }): string | null {
+  try {
+    jetstreamLayout(layout);
+    return null;
+  } catch (error) {
+    return `is refused by the JetStream layout: ${(error as Error).message}`;
+  }
+}
+
+/** The SQLite file of the embedded service: `override` (the CLI's --db), else SUITORS_DB, else ./data/suitors.db. */
+export function databasePath(override?: string, env: Environment = process.env): string {
+  return override ?? SETTINGS.SUITORS_DB.read(env);
+}
+
+/** What a gateway process takes from its environment (services/gateway/serve.ts makes its logger and limits of it). */
+export interface GatewayEnvironment {
+  readonly port: number;
+  readonly hostName: string;
+  readonly idleSeconds: number;
+  readonly adminToken: string | undefined;
+  readonly botDelayMs: number;
+  readonly logLevel: LogLevel;
+  readonly trustProxy: boolean | string[];
+  readonly limits: {
+    readonly socketsPerClient: number;
+    readonly seatingTablesPerClient: number;
+    readonly seatingTablesInAll: number;
+    readonly seatingIdleSeconds: number;
+    readonly finishedInLobbySeconds: number;
+    readonly minTurnSeconds: number;
+    readonly maxEventLoopDelayMs: number;
+  };
+}
+
+export function gatewayEnvironment(env: Environment = process.env): GatewayEnvironment {
+  const s = SETTINGS;
+  return {
+    port: s.PORT.read(env),
+    hostName: s.HOST.read(env),
+    idleSeconds: s.SUITORS_IDLE_SECONDS.read(env),
+    adminToken: s.SUITORS_ADMIN_TOKEN.read(env),
+    botDelayMs: s.SUITORS_BOT_DELAY_MS.read(env),
+    logLevel: (s.LOG_LEVEL.read(env) as LogLevel | undefined) ?? 'info',
+    trustProxy: trustProxyOf(s.SUITORS_TRUST_PROXY.read(env)),
+    limits: {
+      socketsPerClient: s.SUITORS_SOCKETS_PER_CLIENT.read(env),
+      seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
+      seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
+      seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),
+      finishedInLobbySeconds: s.SUITORS_FINISHED_IN_LOBBY_SECONDS.read(env),
+      minTurnSeconds: s.SUITORS_MIN_TURN_SECONDS.read(env),
+      maxEventLoopDelayMs: s.SUITORS_SHED_LAG_MS.read(env),
+    },
+  };
+}
+
+/** "false" (or unset): nobody's X-Forwarded-For; "true": any proxy's; else the proxies named. */
+function trustProxyOf(given: string): boolean | string[] {
+  const trimmed = given.trim();
+  if (trimmed === '' || trimmed === 'false') return false;
+  if (trimmed === 'true') return true;
+  return serversOf(trimmed);
+}
+
+/** How a distributed process (table worker or gateway) finds NATS and what it names there. */
+export interface NatsSettings {
+  readonly servers: string[];
+  readonly replicas: number;
+  readonly streamName: string;
+  readonly prefix: string;
+  readonly leaseTtlMs: number;
+}
+
+/** The NATS settings, or null when NATS_URL is not set (the embedded service). */
+export function natsSettingsFrom(env: Environment = process.env): NatsSettings | null {
+  const urls = SETTINGS.NATS_URL.read(env);
+  if (urls === undefined || urls.trim() === '') return null;
+  const servers = serversOf(urls);
+  const replicas = SETTINGS.NATS_REPLICAS.read(env, servers.length >= 3 ? 3 : 1);
+  const streamName = SETTINGS.NATS_STREAM.read(env);
+  const prefix = SETTINGS.NATS_PREFIX.read(env);
+  const layout = jetstreamLayout({ ...(streamName === undefined ? {} : { streamName }), ...(prefix === undefined ? {} : { prefix }) });
+  return { servers, replicas, streamName: layout.streamName, prefix: layout.prefix, leaseTtlMs: SETTINGS.LEASE_TTL_MS.read(env) };
+}
+
+/** What a table worker process takes from its environment, besides NATS. */
+export interface WorkerEnvironment {
+  /** Undefined: the worker makes up a unique one. */
+  readonly workerId: string | undefined;
+  readonly idleSeconds: number;
+  readonly botDelayMs: number;
+}
+
+/** A worker lets a table go after 300 s without a command, where a gateway keeps its copy 600 s. */
+const WORKER_IDLE_SECONDS = 300;
+
+export function workerEnvironment(env: Environment = process.env): WorkerEnvironment {
+  return {
+    workerId: SETTINGS.WORKER_ID.read(env),
+    idleSeconds: SETTINGS.SUITORS_IDLE_SECONDS.read(env, WORKER_IDLE_SECONDS),
+    botDelayMs: SETTINGS.SUITORS_BOT_DELAY_MS.read(env),
+  };
+}
+
+/** The nats-server program to run (NATS_SERVER, else the one on the PATH). */
+export function natsServerProgram(env: Environment = process.env): string {
+  return SETTINGS.NATS_SERVER.read(env);
+}
+
+/**
+ * The log level of a gateway made without a logger (the tests make most):
+ * LOG_LEVEL, else silent under the test runner (VITEST, which vitest sets),
+ * else info.
+ */
+export function defaultLogLevel(env: Environment = process.env): LogLevel {
+  return (SETTINGS.LOG_LEVEL.read(env) as LogLevel | undefined) ?? (given(env, 'VITEST') === undefined ? 'info' : 'silent');
+}
