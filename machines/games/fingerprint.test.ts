@@ -6,6 +6,9 @@ import { dealingState } from '../fragments/dealing.js';
 import { passingState } from '../fragments/passing.js';
 import { trickPlayState } from '../fragments/trickPlay.js';
 import { gameOverState, scoringState } from '../fragments/scoring.js';
+import type { TableContext } from '../table/context.js';
+import { DEFAULT_OPTIONS } from '../table/options.js';
+import { CONTEXT_SHAPE, type ShapeOf } from './contextShape.js';
 import { canonicalJson, fingerprintOf } from './fingerprint.js';
 import { MACHINES, sevenSuitorsMachine } from './index.js';
 
@@ -32,6 +35,27 @@ describe('a machine fingerprint', () => {
     expect(fingerprintOf(renamed, 'sevenSuitors')).not.toBe(original);
     const unguarded = sevenSuitorsWith((states) => ({ ...states, dealing: { on: { 'hand.dealt': { actions: 'dealHand', target: 'passing' } } } }));
     expect(fingerprintOf(unguarded, 'sevenSuitors')).not.toBe(original);
+  });
+
+  it('changes when the context changes shape below its top level: a field of a hand, a trick or a proof', () => {
+    const original = fingerprintOf(sevenSuitorsMachine, 'sevenSuitors');
+    const { hand } = CONTEXT_SHAPE;
+    const handWithField = { ...CONTEXT_SHAPE, hand: { nullable: { ...hand.nullable, leadSuit: { nullable: 'number' } } } };
+    expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', handWithField)).not.toBe(original);
+    const trickRetyped = { ...CONTEXT_SHAPE, hand: { nullable: { ...hand.nullable, trick: { nullable: { leader: 'string', plays: hand.nullable.trick.nullable.plays } } } } };
+    expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', trickRetyped)).not.toBe(original);
+    expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', { ...CONTEXT_SHAPE })).toBe(original);
+  });
+
+  it('covers the context the machines start with, and tsc refuses a shape that misses a nested field of TableContext', () => {
+    for (const game of Object.keys(MACHINES) as (keyof typeof MACHINES)[]) {
+      const context = initialContext({ game, options: DEFAULT_OPTIONS[game] as never });
+      expect(Object.keys(context).sort()).toEqual([...Object.keys(CONTEXT_SHAPE), 'options'].sort());
+    }
+    const { turn: _turn, ...handWithoutTurn } = CONTEXT_SHAPE.hand.nullable;
+    // @ts-expect-error: hand.turn is a field of TableContext, so a shape without it is not its shape.
+    const missingTurn: Omit<ShapeOf<TableContext>, 'options'> = { ...CONTEXT_SHAPE, hand: { nullable: handWithoutTurn } };
+    expect(missingTurn.hand).not.toHaveProperty('nullable.turn');
   });
 
   it('reads its definition as canonical JSON: keys sorted, arrays in order', () => {

@@ -3,7 +3,8 @@
  * depends on. XState restores a snapshot by state names and reads the
  * context as it was saved, so the fingerprint covers the states (names,
  * nesting, initial states), every transition (event, guard, actions,
- * targets) and the fields of the context, and nothing a snapshot does not
+ * targets) and the shape of the context, nested all the way down
+ * (contextShape.ts), and nothing a snapshot does not
  * depend on (descriptions, the order the source lists things in). Two
  * releases whose machines have one fingerprint can resume each other's
  * snapshots; any other pair rebuilds tables from their logs.
@@ -14,8 +15,8 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { sha256, toHex } from '../fairness/sha256.js';
-import { initialContext } from '../table/context.js';
 import { DEFAULT_OPTIONS, type GameName } from '../table/options.js';
+import { CONTEXT_SHAPE, contextShapeWith } from './contextShape.js';
 
 interface StateShape {
   readonly type: string;
@@ -54,14 +55,18 @@ interface TransitionLike {
 
 const fingerprints = new WeakMap<AnyStateMachine, string>();
 
-/** The fingerprint of `machine`, a table machine of `game`: 64 hex digits. */
-export function fingerprintOf(machine: AnyStateMachine, game: GameName): string {
-  let fingerprint = fingerprints.get(machine);
+/**
+ * The fingerprint of `machine`, a table machine of `game`: 64 hex digits.
+ * `contextShape` is the context's shape of this release unless a test
+ * brings another.
+ */
+export function fingerprintOf(machine: AnyStateMachine, game: GameName, contextShape: object = CONTEXT_SHAPE): string {
+  const ofThisRelease = contextShape === CONTEXT_SHAPE;
+  let fingerprint = ofThisRelease ? fingerprints.get(machine) : undefined;
   if (fingerprint === undefined) {
-    const contextFields = Object.keys(initialContext({ game, options: DEFAULT_OPTIONS[game] as never })).sort();
-    const shape = { id: machine.id, states: shapeOf(machine.root as unknown as StateNodeLike), contextFields };
+    const shape = { id: machine.id, states: shapeOf(machine.root as unknown as StateNodeLike), context: contextShapeWith(DEFAULT_OPTIONS[game], contextShape) };
     fingerprint = toHex(sha256(new TextEncoder().encode(canonicalJson(shape))));
-    fingerprints.set(machine, fingerprint);
+    if (ofThisRelease) fingerprints.set(machine, fingerprint);
   }
   return fingerprint;
 }
