@@ -8,50 +8,34 @@
  * and the fields that changed: a rule changed without a new rules version
  * (machines/games/rulebooks.ts) shows up here.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRng } from '../machines/cards/shuffle.js';
 import type { GameRecord } from '../machines/record/record.js';
 import { verifyRecord } from '../machines/record/verify.js';
-import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
-import type { EventStore, StoredEvent } from '../services/eventstore/eventStore.js';
 import { recordOfLog, replayLog } from '../services/host/replay.js';
-import { TableHost } from '../services/host/tableHost.js';
-import type { GoldenCase } from './golden/cases.js';
+import { tableCreatedOf } from '../services/host/tableLog.js';
 import { GOLDEN_CASES, nextPersonMove } from './golden/cases.js';
 import { GAME_NAMES } from '../machines/table/options.js';
-import { differences, outcomeOf, type GoldenOutcome } from './golden/outcome.js';
+import { differences, outcomeOf } from './golden/outcome.js';
+import { GOLDEN_CORPUS, hostsOverLogs, readGolden } from './golden/goldenHosts.js';
 
-interface GoldenFile {
-  readonly case: GoldenCase;
-  readonly expected: GoldenOutcome;
-  readonly record: GameRecord | null;
-  readonly log: StoredEvent[];
-}
-
-const CORPUS = join(import.meta.dirname, 'fixtures', 'golden');
-const goldenLogs = readdirSync(CORPUS, { withFileTypes: true })
+const goldenLogs = readdirSync(GOLDEN_CORPUS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .flatMap((release) => readdirSync(join(CORPUS, release.name)).filter((file) => file.endsWith('.json')).map((file) => `${release.name}/${file}`));
+  .flatMap((release) => readdirSync(join(GOLDEN_CORPUS, release.name)).filter((file) => file.endsWith('.json')).map((file) => `${release.name}/${file}`));
 
 const TABLE = 'golden';
-let open: { host: TableHost; store: EventStore }[] = [];
-afterEach(async () => {
-  for (const { host, store } of open) {
-    await host.close();
-    await store.close();
-  }
-  open = [];
-});
+const hostWithLog = hostsOverLogs(() => new Date('2026-06-01T00:00:00.000Z'));
 
-/** A host over a store holding nothing but the golden log, as a host taking the table over after a deploy finds it. */
-async function hostWithLog(log: readonly StoredEvent[]): Promise<{ host: TableHost; store: EventStore }> {
-  const store = createMemoryEventStore();
-  await store.append(TABLE, log.map(({ type, at, data }) => ({ type, at, data })), 0);
-  const host = new TableHost({ store, now: () => new Date('2026-06-01T00:00:00.000Z') });
-  open.push({ host, store });
-  return { host, store };
+/**
+ * The record a log exports now, less the fields records gained after `old`
+ * was written (`rules`, which such a record leaves to be read as rules 1).
+ */
+function exportedAsOf(old: GameRecord, exported: GameRecord): GameRecord {
+  if (old.rules !== undefined) return exported;
+  const { rules: _rules, ...rest } = exported;
+  return rest;
 }
 
 describe('the golden corpus', () => {
@@ -61,13 +45,13 @@ describe('the golden corpus', () => {
   });
 
   describe.each(goldenLogs)('%s', (name) => {
-    const golden = JSON.parse(readFileSync(join(CORPUS, name), 'utf8')) as GoldenFile;
+    const golden = readGolden(name);
     const changed = (what: string, found: string[]) => `${name}: ${what} changed (the log was written by an earlier release):\n  ${found.join('\n  ')}`;
 
     it('replays to where it ended, through the replay library and a host taking the table up from its log and from a snapshot', async () => {
       const replayed = outcomeOf(replayLog(TABLE, golden.log).snapshot);
       expect(differences(golden.expected, replayed), changed('where the game ends', differences(golden.expected, replayed))).toEqual([]);
-      const { host, store } = await hostWithLog(golden.log);
+      const { host, store } = await hostWithLog(TABLE, golden.log);
       const fromLog = outcomeOf((await host.snapshot(TABLE)).snapshot);
       expect(differences(golden.expected, fromLog), changed('the table a host takes up', differences(golden.expected, fromLog))).toEqual([]);
       await host.passivate(TABLE);
@@ -80,14 +64,16 @@ describe('the golden corpus', () => {
       it('verifies as a finished game, and its log still exports the record it exported', () => {
         const verification = verifyRecord(golden.record);
         expect(verification.problems, `${name}: its record no longer verifies`).toEqual([]);
-        const exported = differences(golden.record, recordOfLog(TABLE, golden.log));
+        const now = recordOfLog(TABLE, golden.log);
+        expect(now.rules, `${name}: the record names the rules its log was played under`).toBe(tableCreatedOf(golden.log[0], TABLE).rules);
+        const exported = differences(golden.record, exportedAsOf(golden.record, now));
         expect(exported, changed('the record its log exports', exported)).toEqual([]);
       });
     } else {
       it('takes its next legal move', async () => {
-        const { host } = await hostWithLog(golden.log);
+        const { host } = await hostWithLog(TABLE, golden.log);
         const { snapshot } = await host.snapshot(TABLE);
-        const openSeat = snapshot.context.occupants.findIndex((occupant) => occupant === null);
+        const openSeat = snapshot.context.occupants.indexOf(null);
         const move = openSeat >= 0 ? { type: 'seat.joined', seat: openSeat, player: { name: 'Newcomer', bot: true } } : nextPersonMove(snapshot, createRng(name));
         expect(move, `${name}: no seat is awaited at a live table (${golden.expected.phase})`).not.toBeNull();
         const accepted = await host.submit(TABLE, move);

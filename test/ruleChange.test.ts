@@ -8,19 +8,23 @@
  * Traitor of Love games would end early and their logs stop replaying, which
  * the last test shows.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { verifyRecord } from '../machines/record/verify.js';
+import { parseArgs } from '../services/cli/args.js';
+import { checkCommand } from '../services/cli/commands/check.js';
 import { createRng } from '../machines/cards/shuffle.js';
 import { CURRENT_RULES } from '../machines/games/index.js';
-import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
-import type { EventStore, StoredEvent } from '../services/eventstore/eventStore.js';
 import { nextBotMove } from '../services/bots/botDriver.js';
 import { replayLog } from '../services/host/replay.js';
-import { TableHost } from '../services/host/tableHost.js';
+import type { StoredEvent } from '../services/eventstore/eventStore.js';
+import type { TableHost } from '../services/host/tableHost.js';
 import { tableCreatedOf } from '../services/host/tableLog.js';
-import { differences, outcomeOf, type GoldenOutcome } from './golden/outcome.js';
+import { differences, outcomeOf } from './golden/outcome.js';
 import { nextPersonMove } from './golden/cases.js';
+import { hostsOverLogs, readGolden as golden } from './golden/goldenHosts.js';
 
 const CHANGED_END_SCORE = 10;
 
@@ -43,26 +47,11 @@ vi.mock('../machines/games/rulebooks.js', async (importOriginal) => {
   return { RULEBOOKS: [...released.RULEBOOKS, { version: 2, machines: { ...first.machines, traitorOfLove: endsAboveTen } }] };
 });
 
-const GOLDEN = join(import.meta.dirname, 'fixtures', 'golden');
-function golden(name: string): { expected: GoldenOutcome; log: StoredEvent[] } {
-  return JSON.parse(readFileSync(join(GOLDEN, name), 'utf8'));
-}
 const FINISHED_GAMES = ['current/traitorOfLove-plain-finished.json', 'unversioned/traitorOfLove-plain-finished.json'];
 
-let open: { host: TableHost; store: EventStore }[] = [];
-afterEach(async () => {
-  for (const { host, store } of open) {
-    await host.close();
-    await store.close();
-  }
-  open = [];
-});
-async function hostWith(log: readonly StoredEvent[] = []): Promise<TableHost> {
-  const store = createMemoryEventStore();
-  if (log.length > 0) await store.append('old', log.map(({ type, at, data }) => ({ type, at, data })), 0);
-  const host = new TableHost({ store });
-  open.push({ host, store });
-  return host;
+const hostsOver = hostsOverLogs();
+async function hostWith(log?: readonly StoredEvent[]): Promise<TableHost> {
+  return (await hostsOver('old', log)).host;
 }
 
 /** Plays every seat of a table as a random bot would until the game is over; the scores after each hand. */
@@ -112,6 +101,44 @@ describe('a rule change: each table keeps the rules it started with', () => {
       const [created, ...rest] = log;
       const underNewRules = [{ ...created, data: { ...(created.data as object), rules: 2 } }, ...rest];
       expect(() => replayLog('old', underNewRules), name).toThrow(/is refused on replay/);
+    }
+  });
+
+  it('checks a record against the rules it was played under: a record of rules 1 verifies, the same game claimed for rules 2 does not', async () => {
+    const { record } = golden('first-fingerprints/traitorOfLove-plain-finished.json');
+    // Written before records named their rules: read as rules 1.
+    expect(record!.rules).toBeUndefined();
+    expect(verifyRecord(record).problems).toEqual([]);
+    expect(verifyRecord({ ...record, rules: 1 }).problems).toEqual([]);
+    expect(verifyRecord({ ...record, rules: 2 }).problems.length).toBeGreaterThan(0);
+    const unknown = verifyRecord({ ...record, rules: 3 });
+    expect(unknown.problems).toEqual([{ field: 'rules', message: expect.stringMatching(/rules version 3; this checker knows rules 1, 2/) }]);
+
+    const host = await hostWith();
+    const { tableId } = await host.createTable({ game: 'traitorOfLove', players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+    await playToTheEnd(host, tableId);
+    const underNewRules = await host.exportRecord(tableId);
+    expect(underNewRules.rules).toBe(2);
+    expect(verifyRecord(underNewRules).problems).toEqual([]);
+    expect(verifyRecord({ ...underNewRules, rules: 1 }).ok).toBe(false);
+
+    // `suitors check`, the command a player runs, says the same.
+    const folder = mkdtempSync(join(tmpdir(), 'rule-change-'));
+    try {
+      writeFileSync(join(folder, 'a-rules1.json'), JSON.stringify(record));
+      writeFileSync(join(folder, 'b-rules2.json'), JSON.stringify(underNewRules));
+      writeFileSync(join(folder, 'c-rules3.json'), JSON.stringify({ ...record, rules: 3 }));
+      const printed: string[] = [];
+      const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+      const status = await checkCommand.run(parseArgs([folder]));
+      log.mockRestore();
+      expect(printed.filter((line) => !line.includes('deals unverified'))).toEqual([
+        `${join(folder, 'c-rules3.json')}: rules: the game was played under rules version 3; this checker knows rules 1, 2: check it with a release that knows them`,
+        '2 passed, 1 failed',
+      ]);
+      expect(status).toBe(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -18,11 +18,23 @@ export function machineFor(game: GameName, rules: number = CURRENT_RULES): Table
   return rulebookOf(rules).machines[game];
 }
 
+/** Every rules version this release can play and replay, oldest first. */
+export const KNOWN_RULES: readonly number[] = RULEBOOKS.map((each) => each.version);
+
+/** The rules of a record or log that names none: everything before rules were versioned was played under the first. */
+export const FIRST_RULES = 1;
+
+export function knowsRules(rules: unknown): rules is number {
+  return KNOWN_RULES.includes(rules as number);
+}
+
+/** Why `rules` cannot be played here, in words that say what would serve. */
+export function unknownRulesMessage(rules: unknown): string {
+  return `rules version ${JSON.stringify(rules)} is not known to this release (it knows ${KNOWN_RULES.join(', ')}); a table keeps its rules, so deploy a release that has them`;
+}
+
 function rulebookOf(rules: number): Rulebook {
   const rulebook = RULEBOOKS.find((each) => each.version === rules);
-  if (rulebook === undefined) {
-    const known = RULEBOOKS.map((each) => each.version).join(', ');
-    throw new RangeError(`rules version ${JSON.stringify(rules)} is not known to this release (it knows ${known}); a table keeps its rules, so deploy a release that has them`);
-  }
+  if (rulebook === undefined) throw new RangeError(unknownRulesMessage(rules));
   return rulebook;
 }

@@ -39,6 +39,12 @@ export interface GameRecord {
   format: RecordFormat;
   game: GameName;
   options: TableOptions & Record<string, unknown>;
+  /**
+   * The rules version the game was played under (machines/games/rulebooks.ts).
+   * Absent from records written before records carried it: those games were
+   * all played under rules 1.
+   */
+  rules?: number;
   seats: number;
   hands: RecordedHand[];
   result: GameOutcome;
@@ -63,6 +69,7 @@ export function recordOf(input: TableInput, hands: RecordedHand[], snapshot: Tab
     format: RECORD_FORMAT,
     game: input.game,
     options: { ...input.options },
+    ...(input.rules === undefined ? {} : { rules: input.rules }),
     seats: GAMES[input.game].seats,
     hands,
     result: outcomeSoFar(snapshot.context),

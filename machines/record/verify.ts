@@ -6,6 +6,7 @@
  * (docs/fairness.md) and checks the seed against its commitment.
  */
 import { DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
+import { FIRST_RULES, KNOWN_RULES, knowsRules } from '../games/index.js';
 import { DEFAULT_OPTIONS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
 import type { TableEvent } from '../table/events.js';
 import { refusalOf } from '../table/refusal.js';
@@ -37,7 +38,7 @@ export function verifyRecord(document: unknown): Verification {
   const header = checkHeader(document, report);
   if (header === null) return { ok: false, problems, unverifiedDeals };
   const record = document as GameRecord;
-  const table = startTable({ game: header.game, options: header.options });
+  const table = startTable({ game: header.game, options: header.options, rules: header.rules });
   try {
     for (let seat = 0; seat < record.seats; seat++) {
       offer(table, { type: 'seat.joined', seat, player: importedOccupant(seat) });
@@ -62,7 +63,7 @@ export function verifyRecord(document: unknown): Verification {
 
 type Report = (field: string, message: string) => void;
 
-function checkHeader(document: unknown, report: Report): { game: GameName; options: GameRecord['options'] } | null {
+function checkHeader(document: unknown, report: Report): { game: GameName; options: GameRecord['options']; rules: number } | null {
   if (typeof document !== 'object' || document === null) {
     report('', 'a record is a JSON object');
     return null;
@@ -76,6 +77,12 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
     return null;
   }
   const game = record.game;
+  // A record names the rules it was played under, and is checked against those, not today's.
+  const rules = record.rules ?? FIRST_RULES;
+  if (!knowsRules(rules)) {
+    report('rules', `the game was played under rules version ${JSON.stringify(rules)}; this checker knows rules ${KNOWN_RULES.join(', ')}: check it with a release that knows them`);
+    return null;
+  }
   if (record.seats !== GAMES[game].seats) report('seats', `${game} has ${GAMES[game].seats} seats, not ${JSON.stringify(record.seats)}`);
   const given = (typeof record.options === 'object' && record.options !== null ? record.options : {}) as Record<string, unknown>;
   const rulesOptions: Record<string, unknown> = {};
@@ -88,7 +95,7 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
   if (!Array.isArray(record.hands)) report('hands', 'must be an array of hands');
   if (typeof record.result !== 'object' || record.result === null) report('result', 'must be an object');
   if (!parsed.ok || !Array.isArray(record.hands) || record.seats !== GAMES[game].seats) return null;
-  return { game, options: { ...given, ...parsed.options } };
+  return { game, options: { ...given, ...parsed.options }, rules };
 }
 
 /** Replays one hand's events; false when one is refused (reported with its field). */

@@ -6,6 +6,7 @@
  */
 import { RECORD_FORMAT_1, eventsFromRecord, type GameRecord } from '../../../machines/record/record.js';
 import { verifyRecord } from '../../../machines/record/verify.js';
+import { FIRST_RULES } from '../../../machines/games/index.js';
 import type { TableEvent } from '../../../machines/table/events.js';
 import { DEFAULT_OPTIONS, parseOptions, type GameName, type TableOptions } from '../../../machines/table/options.js';
 import { offer, startTable } from '../../../machines/table/snapshot.js';
@@ -21,6 +22,8 @@ export type ImportPlan =
       readonly ok: true;
       readonly game: GameName;
       readonly options: TableOptions;
+      /** The rules the game was played under: the imported table keeps them, as any table does. */
+      readonly rules: number;
       readonly events: readonly TableEvent[];
       /** The table after every event, as XState persists it: the host resumes it rather than folding the events again. */
       readonly persisted: unknown;
@@ -56,11 +59,12 @@ function prepare(document: unknown): ImportPlan {
   if (!parsed.ok) return { ok: false, message: parsed.errors.join('; ') };
   // Format 1 has no proofs: a fairness field in it is no part of the record.
   const events = eventsFromRecord(record.format === RECORD_FORMAT_1 ? { ...record, hands: record.hands.map(({ fairness: _, ...hand }) => hand) } : record);
-  const table = startTable({ game: record.game, options: parsed.options });
+  const rules = record.rules ?? FIRST_RULES;
+  const table = startTable({ game: record.game, options: parsed.options, rules });
   for (const event of events) {
     if (!offer(table, event)) return { ok: false, message: `the record's ${event.type} is refused on replay: ${JSON.stringify(event)}` };
   }
   const persisted = table.getPersistedSnapshot();
   table.stop();
-  return { ok: true, game: record.game, options: parsed.options, events, persisted };
+  return { ok: true, game: record.game, options: parsed.options, rules, events, persisted };
 }
