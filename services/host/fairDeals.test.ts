@@ -52,6 +52,9 @@ describe('fair deals at the host', () => {
     }
     seenSeeds.add((await host.snapshot(tableId)).snapshot.context.hand!.fairness!.seed);
     expect(seenSeeds.size).toBe(3);
+    // Fresh for every table too: a table made just like this one deals from seeds of its own, not from its hand numbers.
+    const twin = await host.createTable({ game: 'traitorOfLove', options: {}, players: BOTS(6) });
+    expect(seenSeeds.has((await host.snapshot(twin.tableId)).snapshot.context.hand!.fairness!.seed)).toBe(false);
 
     const log = await store.read(tableId);
     expect(log[0].type).toBe(TABLE_CREATED);
