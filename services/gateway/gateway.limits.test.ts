@@ -93,6 +93,43 @@ describe('whole numbers', () => {
     await socket.next((message) => message.type === 'view', 'the view');
     await socket.close();
   });
+
+  it('in a body and a socket message are JSON integers, never read from a string or cut from a fraction: 400, and nothing changes', async () => {
+    const { call, base, host } = await start();
+    const { tableId } = (await call('POST', '/api/tables', { body: { game: 'sevenSuitors', bots: [1, 2, 3] } })).body;
+    const { token } = (await call('POST', `/api/tables/${tableId}/seats/0`, { body: { name: 'Ann' } })).body;
+    const { view } = (await call('GET', `/api/tables/${tableId}/view`, { headers: bearer(token) })).body;
+    const card = view.hand.cards[0] as string;
+    const commands: [unknown, string][] = [
+      [{ type: 'cards.passed', seat: '0', passes: [{ to: 1, card }] }, 'seat must be an integer, not "0"'],
+      [{ type: 'cards.passed', seat: 0.5, passes: [{ to: 1, card }] }, 'seat must be an integer, not 0.5'],
+      [{ type: 'cards.passed', passes: [{ to: 1.5, card }] }, 'passes[0].to must be an integer, not 1.5'],
+      [{ type: 'cards.passed', passes: [{ to: '0x1', card }] }, 'passes[0].to must be an integer, not "0x1"'],
+    ];
+    const socket = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${token}`);
+    await socket.next((message) => message.type === 'view', 'the seat view');
+    for (const [command, problem] of commands) {
+      const posted = await call('POST', `/api/tables/${tableId}/commands`, { body: command, headers: bearer(token) });
+      expect(posted.status, JSON.stringify(command)).toBe(400);
+      expect(posted.body).toEqual({ error: 'badRequest', message: `body.${problem}` });
+      const sent = await socket.request(JSON.stringify({ type: 'command', id: 'c', command }));
+      expect(sent, JSON.stringify(command)).toEqual({ type: 'refused', id: 'c', error: 'badRequest', message: `command.${problem}` });
+    }
+    await socket.close();
+    // The bots pass meanwhile; seat 0 has not.
+    const { hand } = (await host.snapshot(tableId)).snapshot.context;
+    expect(hand!.passChoices?.[0] ?? null).toBeNull();
+    expect(hand!.holdings[0]).toContain(card);
+    const tables: [unknown, string][] = [
+      [{ game: 'sevenSuitors', turnSeconds: '30' }, 'body.turnSeconds must be a number, not "30"'],
+      [{ game: 'sevenSuitors', bots: [{ seat: 1.5, kind: 'random' }] }, 'body.bots[0] must be a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }, not {"seat":1.5,"kind":"random"}'],
+    ];
+    for (const [body, message] of tables) {
+      const created = await call('POST', '/api/tables', { body });
+      expect(created.status, JSON.stringify(body)).toBe(400);
+      expect(created.body).toEqual({ error: 'badRequest', message });
+    }
+  });
 });
 
 describe('the turn clock', () => {
