@@ -10,7 +10,7 @@ import { phaseOf } from '../../machines/table/snapshot.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { recordOfLog, replayLog } from '../../services/host/replay.js';
 import { toTableEvent } from '../../services/host/tableLog.js';
-import { cardConservation } from '../../test/model/invariants.js';
+import { cardConservation } from '../../drivers/tableChecks.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 
 export interface TableAudit {

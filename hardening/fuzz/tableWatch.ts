@@ -17,8 +17,7 @@ import { foldLog, recordOfLog, replayLog } from '../../services/host/replay.js';
 import type { TableService } from '../../services/host/tableService.js';
 import { HAND_REVEALED, isMachineEvent, toTableEvent } from '../../services/host/tableLog.js';
 import { upcast } from '../../services/host/upcasters.js';
-import { canonicalFields } from '../../test/model/hostDriver.js';
-import { cardConservation, oneActorWhenExpected } from '../../test/model/invariants.js';
+import { canonicalFields, cardConservation, oneActorWhenExpected } from '../../drivers/tableChecks.js';
 
 /**
  * crash: an exception escaped, a 5xx, a dropped connection. invariantBreak:

@@ -30,6 +30,7 @@ import { TableHost, type TableHostOptions } from '../../services/host/tableHost.
 import type { Accepted } from '../../services/host/tableService.js';
 import { replayLog } from '../../services/host/replay.js';
 import { isMachineEvent, toTableEvent } from '../../services/host/tableLog.js';
+import { canonicalFields } from '../../drivers/tableChecks.js';
 import type { DriverSnapshot, TableDriver } from './driver.js';
 
 export class HostCheckFailure extends Error {
@@ -76,30 +77,6 @@ export interface HostDriverOptions {
   readonly createStore?: () => EventStore;
   /** The host under test (the production TableHost by default); tests of the driver's checks break it. */
   readonly createHost?: (options: TableHostOptions) => TableHost;
-}
-
-/**
- * The fields each event type has, and nothing else: how the log must store
- * a command. Written out here rather than taken from the host, so the check
- * does not share the host's code.
- */
-export function canonicalFields(event: TableEvent): Record<string, unknown> {
-  switch (event.type) {
-    case 'seat.joined': {
-      const player = { name: event.player.name, bot: event.player.bot };
-      return event.holder === undefined ? { type: event.type, seat: event.seat, player } : { type: event.type, seat: event.seat, player, holder: event.holder };
-    }
-    case 'seat.left':
-      return { type: event.type, seat: event.seat };
-    case 'hand.dealt':
-      return event.fairness === undefined ? { type: event.type, deal: event.deal, roles: event.roles } : { type: event.type, deal: event.deal, roles: event.roles, fairness: event.fairness };
-    case 'cards.passed':
-      return { type: event.type, seat: event.seat, passes: event.passes.map(({ to, card }) => ({ to, card })) };
-    case 'card.played':
-      return { type: event.type, seat: event.seat, card: event.card };
-    case 'traitor.accused':
-      return { type: event.type, seat: event.seat, accused: event.accused };
-  }
 }
 
 /** What survives the store's JSON: undefined fields vanish. */
