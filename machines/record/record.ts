@@ -2,7 +2,7 @@
  * The game record (docs/record-format.md): the types of the document, and
  * the conversions between a table's events and a record.
  */
-import type { Card, Suit } from '../cards/card.js';
+import { inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
 import type { DealScheme } from '../fairness/fairDeal.js';
 import { revealedDealsOf, type GameOutcome, type HandResult, type TableInput } from '../table/context.js';
 import type { Occupant, TableEvent } from '../table/events.js';
@@ -81,7 +81,8 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
   const { context } = after;
   if (event.type === 'hand.dealt') {
     hands.push({
-      deal: event.deal.map((cards) => cards.slice()),
+      // A log written before deals were provable holds each seat's cards in dealt order, which can give its shuffle away.
+      deal: event.deal.map((cards) => inCanonicalOrder(cards)),
       roles: event.roles === null ? null : event.roles.slice(),
       antiCupid: context.hand!.antiCupid,
       passes: [],

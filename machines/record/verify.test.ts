@@ -582,6 +582,14 @@ describe('fair deals (format 2)', () => {
     expect(problemsOf(record)[0]).toEqual({ field: 'hands[0]', message: 'a hand needs deal, passes, plays and result' });
   });
 
+  it('writes each seat’s cards in canonical order, also from a log that holds them in dealt order (before deals were provable), and the record verifies', () => {
+    const dealtOrder = SS_DEAL.map((cards) => cards.slice().reverse());
+    const game = playGame('sevenSuitors', {}, 'verify-ss', [{ type: 'hand.dealt', deal: dealtOrder, roles: null }, ...SS_PREFIX.slice(1)]);
+    const record = recordOf(game);
+    expect(record.hands[0].deal).toEqual(SS_DEAL);
+    expect(verifyRecord(record).ok).toBe(true);
+  });
+
   it('reports deals made without a seed as unverified, not as problems', () => {
     const record = recordOf(sevenSuitors);
     expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: record.hands.map((_, index) => index) });
