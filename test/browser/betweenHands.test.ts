@@ -5,13 +5,16 @@
  * the hand so far beside the felt, and at the hand's end a summary (the
  * Traitor revealed, who named whom, the last trick) that stays until the
  * player goes on although the service has dealt the next hand, with the
- * score sheet's first row. Screenshots: test-artifacts/browser/between-*.png.
+ * score sheet's first row; and an Anti-Cupid hand's summary in words (whom
+ * each marriage scored for, the split suits that scored for Anti-Cupid).
+ * Screenshots: test-artifacts/browser/between-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { Suit } from '../../machines/cards/card.js';
 import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
-import { openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
 import { screenshot } from './artifacts.js';
 import { browserSession, settle } from './session.js';
@@ -79,7 +82,8 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
         const now = await newest();
         return now.count === now.service.length && now.count > 0 && JSON.stringify(now.cards) === JSON.stringify(now.service.at(-1)!.plays.map((play) => play.card));
       }).toBe(true);
-      expect(await page.locator('.tricks-so-far summary').textContent()).toMatch(/^Tricks this hand \(\d+\)$/);
+      const count = await page.locator('.tricks-so-far .trick-list > li').count();
+      expect(await page.locator('.tricks-so-far summary').textContent()).toBe(`Tricks this hand (${count})`);
       tricksChecked = true;
     });
     expect(tricksChecked).toBe(true);
@@ -113,6 +117,52 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     await summary.waitFor({ state: 'detached' });
     await page.getByText('Your turn: choose one card').waitFor();
     await settle(() => page.evaluate(() => document.activeElement?.closest('.hand-cards') != null)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says whom each marriage of an Anti-Cupid hand scored for, and which split suits scored for Anti-Cupid', async () => {
+    const url = session.service.url;
+    const tableId = await finishedBotGame(url, 'antiCupid');
+    const view = await spectatorView(tableId);
+    const last = view.lastHand!;
+    const result = view.handResults[last.index];
+    const names = view.seats.map((seat) => seat.occupant!.name);
+    const antiCupid = names[last.antiCupid!];
+
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/watch/${tableId}`);
+    const panel = page.locator('aside .last-hand');
+    await panel.waitFor();
+    expect(await panel.locator('.hand-summary > p').first().textContent()).toMatch(new RegExp(`Anti-Cupid was ${antiCupid}\\.$`));
+    const lines = await panel.locator('.marriages li').allTextContents();
+    const sides = [...new Set(result.marriages.map((marriage) => marriage.by))];
+    expect(lines).toHaveLength(sides.length);
+    for (const [index, by] of sides.entries()) {
+      const suits = result.marriages.filter((marriage) => marriage.by === by).length;
+      const points = `${suits} point${suits === 1 ? '' : 's'}`;
+      if (typeof by === 'number') {
+        const others = names.filter((_, seat) => seat !== by);
+        expect(lines[index]).toMatch(new RegExp(`^Anti-Cupid \\(${antiCupid}\\) captured both 7s of .+: ${points} to each of the other four \\(`));
+        for (const other of others) expect(lines[index]).toContain(other);
+      } else {
+        expect(lines[index]).toMatch(new RegExp(`^.+ \\(partnership ${by}\\) married .+: ${points} each\\.$`));
+      }
+    }
+    const married = new Set<Suit>(result.marriages.map((marriage) => marriage.suit));
+    const split = ([1, 2, 3, 4, 5, 6, 7] as Suit[]).filter((suit) => !married.has(suit));
+    if (split.length === 0) expect(await panel.locator('.split').count()).toBe(0);
+    else {
+      expect(await panel.locator('.split').textContent()).toMatch(new RegExp(`^Not married \\(1 point each to Anti-Cupid, ${antiCupid}\\): `));
+      expect(await panel.locator('.split .suit-chip').count()).toBe(split.length);
+    }
+    expect(await panel.textContent()).not.toMatch(/Anti-Cupid married/);
+    // The winner is marked in words in the standings, not by a picture some browsers lack a font for.
+    const winners = view.outcome!.winners;
+    const marked = await page.locator('.game-over-dialog .standings tbody tr').evaluateAll((rows) => rows.filter((row) => row.querySelector('.winner-mark')?.textContent === ' winner').map((row) => row.querySelector('th')!.firstChild!.textContent));
+    expect(marked.sort()).toEqual(winners.map((seat) => names[seat]).sort());
+    await screenshot(page, 'between-anti-cupid-last-hand');
     expect(errors).toEqual([]);
     await page.close();
   });

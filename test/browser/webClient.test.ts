@@ -158,12 +158,18 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     expect(await page.locator('.felt-info .trump').textContent()).toMatch(/Trump: \S+ (Spades|Moons|Diamonds|Clubs|Stars|Pyramids|Hearts)/);
     expect(page.url()).toContain(`?at=${middle}`);
     await settle(() => page.locator('.open-hands li').count()).toBe(4); // a finished game's replay opens every hand
+    // Each hand in words: whose, its cards, and the cards it passed to whom, by name.
+    for (const hand of await page.locator('.open-hands li').allTextContents()) {
+      expect(hand).toMatch(/^.+: .+ — passed .+ to .+, .+ to .+, .+ to .+$/);
+      expect(hand).not.toMatch(/no cards|to seat \d/);
+    }
     await screenshot(page, 'replay-middle');
 
     await page.getByRole('button', { name: 'Previous event' }).click();
     await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle - 1} of ${last}: `));
     await page.getByRole('button', { name: 'Last event' }).click();
     await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${last} of ${last}: `));
+    for (const hand of await page.locator('.open-hands li').allTextContents()) expect(hand).toMatch(/^.+: all cards played( — passed .+)?$/);
     await screenshot(page, 'replay-end');
     expect(errors).toEqual([]);
     await page.close();

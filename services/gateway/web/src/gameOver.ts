@@ -94,7 +94,7 @@ export function standings(view: TableView): HTMLElement {
           'tr',
           { class: seat === view.viewer ? 'own' : '', 'data-seat': seat },
           h('td', {}, String(rank)),
-          h('th', { scope: 'row' }, `${shortName(view, seat)}${view.outcome?.winners.includes(seat) ? ' 🏆' : ''}`),
+          h('th', { scope: 'row' }, shortName(view, seat), view.outcome?.winners.includes(seat) ? h('span', { class: 'winner-mark' }, ' winner') : null),
           h('td', {}, String(view.scores[seat] ?? 0)),
         );
       }),
