@@ -21,6 +21,8 @@ export interface LeaseBuckets {
   readonly lives: KV;
   /** Tables' claims: never expire; they are worth what the life they name is worth. */
   readonly claims: KV;
+  /** What the buckets are named after; the lives' presence subjects too. */
+  readonly namespace: string;
 }
 
 /** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
@@ -30,10 +32,19 @@ export async function openLeaseBuckets(nc: NatsConnection, ttlMs: number, replic
   // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.
   const lives = await kvm.create(`${namespace}-worker-leases`, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
   const claims = await kvm.create(`${namespace}-table-owners`, { history: 1, replicas, allow_direct: false });
-  return { lives, claims };
+  return { lives, claims, namespace };
 }
 
 /** The TTL the lives bucket really has: the one that expires leases. */
 export async function leaseTtlOf(buckets: LeaseBuckets): Promise<number> {
   return (await buckets.lives.status()).ttl;
+}
+
+/**
+ * The subject a worker's life answers on (tableLeases.ts): named after the
+ * buckets, so two deployments on one NATS stay apart. Worker ids are
+ * subject tokens already (bus/subjects.ts).
+ */
+export function lifeSubject(buckets: LeaseBuckets, workerId: string): string {
+  return `${buckets.namespace}.worker-lives.${workerId}`;
 }

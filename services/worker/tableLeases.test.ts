@@ -130,4 +130,73 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect(logged.some((line) => line.includes('could not check its claim on t-cut-off'))).toBe(true);
     await a.stop(false);
   });
+
+  describe('presence: a life whose worker is not connected ends within about a renewal', () => {
+    // Long enough that ending a life by age alone (0.75 of it) is far from ending it by presence (a renewal and a half).
+    const LONG_TTL_MS = 6000;
+    const RENEW_EVERY_MS = 600;
+    let longBuckets: LeaseBuckets;
+
+    beforeAll(async () => {
+      longBuckets = await openLeaseBuckets(nc, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+    });
+
+    /** A worker's leases on its own connection, as a worker has them: its renewals and its presence die together. */
+    async function presentLeases(workerId: string, connection: NatsConnection, lost: string[] = [], renewEveryMs = RENEW_EVERY_MS) {
+      const buckets = await openLeaseBuckets(connection, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      return TableLeases.start({ buckets, workerId, ttlMs: LONG_TTL_MS, renewEveryMs, onLost: (tableId) => lost.push(tableId), presence: connection });
+    }
+
+    async function orphanedAfter(leases: TableLeases, tableId: string, since: number): Promise<number> {
+      while (!(await leases.orphans()).includes(tableId)) await new Promise((resolve) => setTimeout(resolve, 50));
+      return Date.now() - since;
+    }
+
+    it("counts a worker whose connection is gone over after a missed renewal, and ends its life so it cannot come back to it", async () => {
+      const own = await connect({ servers: nats.urls });
+      const a = await presentLeases('p-dead', own);
+      const b = await presentLeases('p-alive', nc);
+      await a.take('t-presence-dead');
+      await own.close(); // as if killed: the life's key stays until its TTL, nobody answers for it
+      const waited = await orphanedAfter(b, 't-presence-dead', Date.now());
+      // By age alone it would be 0.75 of the TTL after the last renewal (at most a renewal before the close): 3.9 s or more.
+      expect(waited).toBeLessThan(LONG_TTL_MS / 2);
+      expect((await longBuckets.lives.get('p-dead'))?.operation).not.toBe('PUT');
+      expect(await b.take('t-presence-dead')).toEqual({ taken: true, fresh: true });
+      await a.stop(false);
+      await b.stop(true);
+    });
+
+    it('keeps a life that misses renewals while its worker answers, until its age ends it', async () => {
+      const own = await connect({ servers: nats.urls });
+      // Renews far less often than the others expect: late every time, but connected.
+      const a = await presentLeases('p-slow', own, [], LONG_TTL_MS * 10);
+      const b = await presentLeases('p-judge', nc);
+      await a.take('t-presence-slow');
+      const waited = await orphanedAfter(b, 't-presence-slow', Date.now());
+      expect(waited).toBeGreaterThanOrEqual(LONG_TTL_MS * 0.75 - RENEW_EVERY_MS);
+      await a.stop(false);
+      await own.close();
+      await b.stop(true);
+    });
+
+    it('distrusts its own life from a dropped connection until a renewal gets through again', async () => {
+      const own = await connect({ servers: nats.urls, reconnectTimeWait: 50 });
+      const a = await presentLeases('p-dropped', own);
+      await a.take('t-presence-dropped');
+      const heldDuringDrop: boolean[] = [];
+      const statuses = (async () => {
+        for await (const status of own.status()) {
+          if (status.type === 'disconnect') heldDuringDrop.push(a.holds('t-presence-dropped'));
+          if (status.type === 'reconnect') return;
+        }
+      })();
+      await own.reconnect();
+      await statuses;
+      expect(heldDuringDrop).toEqual([false]);
+      await until(() => a.holds('t-presence-dropped'), 3000);
+      await a.stop(true);
+      await own.close();
+    });
+  });
 });

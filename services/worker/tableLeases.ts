@@ -25,6 +25,16 @@
  * whose owner's life is gone (`orphans`) and take them up itself: a table
  * whose bot or clock is due must not wait for someone to send it a command.
  *
+ * A worker that dies need not cost its tables most of a TTL, though: each
+ * life answers on a subject of its own (`presence`). A life that has missed
+ * a renewal is asked there, and when NATS answers that nobody listens (the
+ * worker's connection is gone), it is ended at once by deleting its key at
+ * the revision seen: a renewal that raced the delete makes the delete fail,
+ * and a worker that comes back finds its life gone and gives up its tables
+ * before serving any. A worker distrusts its own life from the moment it
+ * loses its connection until a renewal gets through again, so it never
+ * serves a table while others may count it gone.
+ *
  * NATS does the agreeing; nothing here votes or elects. And the event log's
  * expected version stays the real fence: a worker that wrongly believes it
  * owns a table still cannot append over another's events.
@@ -32,7 +42,8 @@
 import { randomBytes } from 'node:crypto';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
-import type { LeaseBuckets } from './leaseBuckets.js';
+import { RequestError, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import { lifeSubject, type LeaseBuckets } from './leaseBuckets.js';
 
 export interface TableLeasesOptions {
   readonly buckets: LeaseBuckets;
@@ -44,6 +55,12 @@ export interface TableLeasesOptions {
   /** Called once for each table this worker stops holding without releasing it. */
   readonly onLost: (tableId: string, why: string) => void;
   readonly log?: (line: string) => void;
+  /**
+   * The worker's connection, to answer on its life's subject and to ask on
+   * others': a dead worker's life then ends within about a renewal, not 0.75
+   * of the TTL. Without it, lives end by age alone.
+   */
+  readonly presence?: NatsConnection;
 }
 
 /** `fresh`: the table was not this life's before, so it may have moved on since this worker last saw it. */
@@ -54,6 +71,8 @@ interface Life {
   revision: number;
   /** This worker serves its tables until then (ms since the epoch) unless the life is renewed. */
   validUntil: number;
+  /** The connection was lost since the last renewal that got through: others may be ending this life. */
+  suspended: boolean;
 }
 
 interface Claim {
@@ -83,6 +102,10 @@ const OVER_SHARE = 0.75;
 const OVER_REMEMBERED_MS = 1000;
 /** How soon a renewal that failed is tried again (a leader election lasts seconds; a renewal interval may be longer). */
 const RETRY_RENEWAL_MS = 200;
+/** How late a renewal may be before the life's worker is asked whether it is still connected. */
+const PRESENCE_GRACE_MS = 500;
+/** How long a presence question waits: an answer late or lost says nothing; only "no responders" says gone. */
+const PRESENCE_TIMEOUT_MS = 500;
 
 /** Thrown by `take` while the worker has no valid life (NATS unreachable, or a new life not yet begun). */
 export class NoLease extends Error {
@@ -105,6 +128,7 @@ export interface TableOwnership {
 }
 
 export class TableLeases implements TableOwnership {
+  private readonly buckets: LeaseBuckets;
   private readonly lives: KV;
   private readonly claims: KV;
   private readonly workerId: string;
@@ -125,9 +149,12 @@ export class TableLeases implements TableOwnership {
   private life: Life | null = null;
   private renewing: Promise<void> | null = null;
   private watching: { stop(): void } | null = null;
+  private readonly presence: NatsConnection | null;
+  private answering: Subscription | null = null;
   private stopped = false;
 
   private constructor(options: TableLeasesOptions) {
+    this.buckets = options.buckets;
     this.lives = options.buckets.lives;
     this.claims = options.buckets.claims;
     this.workerId = options.workerId;
@@ -135,12 +162,14 @@ export class TableLeases implements TableOwnership {
     this.onLost = options.onLost;
     this.log = options.log ?? (() => undefined);
     this.renewEveryMs = options.renewEveryMs ?? Math.max(50, Math.floor(options.ttlMs / 5));
+    this.presence = options.presence ?? null;
     this.timer = setInterval(() => void this.renewIfDue(), Math.min(RETRY_RENEWAL_MS, this.renewEveryMs));
   }
 
   /** Begins the worker's first life (waiting for NATS if need be) and watches its claims. */
   static async start(options: TableLeasesOptions): Promise<TableLeases> {
     const leases = new TableLeases(options);
+    await leases.answerPresence();
     await leases.watchClaims();
     while (leases.life === null) {
       await leases.renew();
@@ -222,10 +251,59 @@ export class TableLeases implements TableOwnership {
     // A dead worker's hundreds of tables are taken one by one: one look at its life serves them all for a moment.
     if ((this.overSince.get(key) ?? -Infinity) > Date.now() - OVER_REMEMBERED_MS) return false;
     const life = await this.lives.get(claim.worker);
-    const alive = life !== null && life.operation === 'PUT' && life.string() === claim.incarnation && Date.now() - life.created.getTime() < this.ttlMs * OVER_SHARE;
+    const age = life === null ? Infinity : Date.now() - life.created.getTime();
+    let alive = life !== null && life.operation === 'PUT' && life.string() === claim.incarnation && age < this.ttlMs * OVER_SHARE;
+    if (alive && age > this.renewEveryMs + PRESENCE_GRACE_MS) alive = !(await this.endedForAbsence(claim.worker, life!.revision));
     if (alive) this.overSince.delete(key);
     else this.overSince.set(key, Date.now());
     return alive;
+  }
+
+  /**
+   * Asks a life that missed a renewal whether its worker is still connected;
+   * if NATS says nobody listens, ends the life by deleting its key at
+   * `revision`. True when it was ended so (by this worker or just before by
+   * another); false when the worker answered, or may have (a timeout, NATS
+   * trouble), or renewed meanwhile.
+   */
+  private async endedForAbsence(workerId: string, revision: number): Promise<boolean> {
+    if (this.presence === null) return false;
+    try {
+      await this.presence.request(lifeSubject(this.buckets, workerId), undefined, { timeout: PRESENCE_TIMEOUT_MS });
+      return false;
+    } catch (error) {
+      if (!(error instanceof RequestError && error.isNoResponders())) return false;
+    }
+    try {
+      await this.lives.delete(workerId, { previousSeq: revision });
+      this.log(`${this.workerId}: ${workerId} missed its renewal and is not connected; its life is over`);
+      return true;
+    } catch (error) {
+      if (!isWrongRevision(error)) return false;
+      // Renewed, or ended by another worker a moment ago: only the second means gone.
+      const now = await this.lives.get(workerId).catch(() => null);
+      return now !== null && now.operation !== 'PUT';
+    }
+  }
+
+  /**
+   * Answers on this worker's life subject for as long as it runs, and
+   * distrusts the life whenever the connection drops (others may be asking
+   * then and hear nobody): the next renewal that gets through restores it,
+   * or finds the life ended and gives up every table.
+   */
+  private async answerPresence(): Promise<void> {
+    const nc = this.presence;
+    if (nc === null) return;
+    this.answering = nc.subscribe(lifeSubject(this.buckets, this.workerId), { callback: (_error, message) => message.respond() });
+    await nc.flush();
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'disconnect' && this.life !== null) this.life.suspended = true;
+        // Renew at the next tick rather than after a whole interval: until then the life is distrusted.
+        if (status.type === 'reconnect') this.lastTry = { at: 0, ok: false };
+      }
+    })().catch(() => undefined);
   }
 
   /**
@@ -265,6 +343,7 @@ export class TableLeases implements TableOwnership {
     this.stopped = true;
     clearInterval(this.timer);
     this.watching?.stop();
+    this.answering?.unsubscribe();
     await this.renewing;
     const life = this.life;
     this.life = null;
@@ -307,7 +386,7 @@ export class TableLeases implements TableOwnership {
   }
 
   private alive(): boolean {
-    return this.life !== null && Date.now() < this.life.validUntil;
+    return this.life !== null && !this.life.suspended && Date.now() < this.life.validUntil;
   }
 
   /** Renews every `renewEveryMs`, and soon again after a renewal that failed. */
@@ -334,7 +413,7 @@ export class TableLeases implements TableOwnership {
         revision = await this.orRaced(this.lives.update(this.workerId, incarnation, entry?.revision ?? 0));
         if (revision === 0) return; // try again on the next tick
       }
-      this.life = { incarnation, revision, validUntil: sentAt + this.ttlMs * TRUSTED_SHARE };
+      this.life = { incarnation, revision, validUntil: sentAt + this.ttlMs * TRUSTED_SHARE, suspended: false };
       this.lastTry = { at: sentAt, ok: true };
       this.log(`${this.workerId} began a life (incarnation ${incarnation})`);
     } catch {
@@ -348,6 +427,8 @@ export class TableLeases implements TableOwnership {
     try {
       life.revision = await this.lives.update(this.workerId, life.incarnation, life.revision);
       life.validUntil = sentAt + this.ttlMs * TRUSTED_SHARE;
+      // Got through, so the life was not ended meanwhile (a delete would have changed its revision).
+      life.suspended = false;
       this.lastTry = { at: sentAt, ok: true };
     } catch (error) {
       if (isWrongRevision(error)) {

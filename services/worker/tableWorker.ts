@@ -334,6 +334,7 @@ async function startLeases(
     ...(options.renewEveryMs === undefined ? {} : { renewEveryMs: options.renewEveryMs }),
     onLost,
     log,
+    presence: nc,
   });
   return { leases, leaseTtlMs };
 }
