@@ -52,6 +52,8 @@ const HOST_KINDS: Record<RefusalKind, ErrorKind> = {
   invalidRecord: 'invalidRecord',
   notHolder: 'forbidden',
   busy: 'unavailable',
+  // Another process of the service (one of the newer release) can serve the table; this one cannot, now.
+  newerRelease: 'unavailable',
 };
 
 /** What Fastify's own errors (body parsing, validation) mean to a client. */

@@ -7,9 +7,10 @@ import type { RefusalKind as RuleRefusalKind } from '../../machines/table/refusa
 /**
  * The machine's kinds of refusal, plus the host's own: no such table, a
  * record that does not verify, a token that no longer holds its seat, too
- * much costly work (imports) already under way.
+ * much costly work (imports) already under way, a table whose log a newer
+ * release wrote (rules or an event schema this release does not know).
  */
-export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord' | 'notHolder' | 'busy';
+export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord' | 'notHolder' | 'busy' | 'newerRelease';
 
 export class TableRefusal extends Error {
   constructor(
