@@ -60,13 +60,14 @@ describe('the golden corpus', () => {
       expect(differences(golden.expected, fromSnapshot), changed('the table resumed from a snapshot', differences(golden.expected, fromSnapshot))).toEqual([]);
     });
 
-    if (golden.record !== null) {
+    const { record } = golden;
+    if (record !== null) {
       it('verifies as a finished game, and its log still exports the record it exported', () => {
-        const verification = verifyRecord(golden.record);
+        const verification = verifyRecord(record);
         expect(verification.problems, `${name}: its record no longer verifies`).toEqual([]);
         const now = recordOfLog(TABLE, golden.log);
         expect(now.rules, `${name}: the record names the rules its log was played under`).toBe(tableCreatedOf(golden.log[0], TABLE).rules);
-        const exported = differences(golden.record, exportedAsOf(golden.record, now));
+        const exported = differences(record, exportedAsOf(record, now));
         expect(exported, changed('the record its log exports', exported)).toEqual([]);
       });
     } else {

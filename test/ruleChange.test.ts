@@ -17,7 +17,7 @@ import { parseArgs } from '../services/cli/args.js';
 import { checkCommand } from '../services/cli/commands/check.js';
 import { createRng } from '../machines/cards/shuffle.js';
 import { CURRENT_RULES } from '../machines/games/index.js';
-import { nextBotMove } from '../services/bots/botDriver.js';
+import { nextBotMove } from '../drivers/botTurns.js';
 import { replayLog } from '../services/host/replay.js';
 import type { StoredEvent } from '../services/eventstore/eventStore.js';
 import type { TableHost } from '../services/host/tableHost.js';
@@ -25,6 +25,10 @@ import { tableCreatedOf } from '../services/host/tableLog.js';
 import { differences, outcomeOf } from './golden/outcome.js';
 import { nextPersonMove } from './golden/cases.js';
 import { hostsOverLogs, readGolden as golden } from './golden/goldenHosts.js';
+import { servicesClosedAfterEach } from './servicesPerTest.js';
+import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
+import { EVENT_SCHEMA } from '../services/host/upcasters.js';
+import { waitFor } from '../drivers/polling.js';
 
 const CHANGED_END_SCORE = 10;
 
@@ -140,5 +144,40 @@ describe('a rule change: each table keeps the rules it started with', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a table written by a newer release, met by this one', () => {
+  const startService = servicesClosedAfterEach();
+
+  it('is refused with 503 naming the rules version or event schema it lacks, never a 500, while other tables play on', async () => {
+    const store = createMemoryEventStore();
+    const { log } = golden('current/traitorOfLove-plain-midPass.json');
+    const [created, ...rest] = log.map(({ type, at, data }) => ({ type, at, data }));
+    // A table created under rules 3, which only a later release has.
+    await store.append('rules3', [{ ...created, data: { ...(created.data as object), rules: 3 } }, ...rest], 0);
+    // A table of rules 1 to which a later release wrote an event in an event schema this one cannot read.
+    const last = rest.at(-1)!;
+    await store.append('schema3', [created, ...rest, { ...last, data: { ...(last.data as object), schema: EVENT_SCHEMA + 1 } }], 0);
+    const service = startService({ store, botDelayMs: 5 });
+    const { tableId: playing } = await service.host.createTable({ game: 'sevenSuitors', players: Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+
+    for (const [tableId, lacking] of [['rules3', /table rules3: rules version 3 is not known to this release \(it knows 1, 2\)/], ['schema3', /event 12 \(cards\.passed\) is in event schema 3, written by a newer release; this release reads schemas 1 to 2/]] as const) {
+      for (const request of [
+        { method: 'GET' as const, url: `/api/tables/${tableId}/view` },
+        { method: 'GET' as const, url: `/api/tables/${tableId}/replay?at=2` },
+        { method: 'POST' as const, url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada' } },
+      ]) {
+        const answer = await service.app.inject(request);
+        expect(answer.statusCode, `${request.method} ${request.url}: ${answer.body}`).toBe(503);
+        expect(answer.json()).toEqual({ error: 'unavailable', message: expect.stringMatching(lacking) });
+      }
+    }
+    const list = await service.app.inject({ method: 'GET', url: '/api/tables' });
+    expect(list.statusCode, list.body).toBe(200);
+    // The table of this release plays on beside them.
+    await waitFor(async () => (await store.version(playing)) > 40, 'the bots to play on', { everyMs: 20 });
+    expect(await store.version('rules3')).toBe(log.length);
+    expect(await store.version('schema3')).toBe(log.length + 1);
   });
 });

@@ -7,11 +7,12 @@
  * upcasters, so what comes out is always in the current schema.
  */
 import { fingerprintOf } from '../../machines/games/fingerprint.js';
-import { CURRENT_RULES, machineFor } from '../../machines/games/index.js';
+import { CURRENT_RULES, knowsRules, machineFor, unknownRulesMessage } from '../../machines/games/index.js';
 import type { TableInput } from '../../machines/table/context.js';
 import type { TableEvent } from '../../machines/table/events.js';
 import { isGameName, type GameName } from '../../machines/table/options.js';
 import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
+import { TableRefusal } from './errors.js';
 import { upcast } from './upcasters.js';
 
 export const TABLE_CREATED = 'table.created';
@@ -63,11 +64,17 @@ export function toTableEvent(stored: StoredEvent): TableEvent {
   return { type: current.type, ...current.data } as TableEvent;
 }
 
-/** The creation event of a log, in the current schema, checked: a log that does not start with one is not a table's. */
+/**
+ * The creation event of a log, in the current schema, checked: a log that
+ * does not start with one is not a table's, and a table of rules this
+ * release does not know (a newer release's) is refused, naming them, before
+ * anything tries to play or replay it.
+ */
 export function tableCreatedOf(first: StoredEvent | undefined, tableId: string): TableCreated {
   const data = first === undefined ? undefined : (upcast(first).data as Partial<TableCreated>);
   if (first?.type !== TABLE_CREATED || !isGameName(data?.game)) {
     throw new Error(`the log of table ${tableId} does not start with ${TABLE_CREATED}`);
   }
+  if (!knowsRules(data.rules)) throw new TableRefusal('newerRelease', `table ${tableId}: ${unknownRulesMessage(data.rules)}`);
   return data as TableCreated;
 }

@@ -37,9 +37,10 @@ describe('events of every schema, read as today’s', () => {
     expect(upcast(stored('table.created', { game: 'sevenSuitors', options: {} }, 1), next).data).toEqual({ game: 'sevenSuitors', options: {}, rules: 1 });
   });
 
-  it('refuses an event of a schema this release does not know, saying which', () => {
-    expect(() => upcast(stored('card.played', { seat: 1, card: '3-9', schema: EVENT_SCHEMA + 1 }, 7))).toThrow(
-      `event 7 (card.played) is in event schema ${EVENT_SCHEMA + 1}; this release reads schemas 1 to ${EVENT_SCHEMA}`,
-    );
+  it('refuses an event of a schema this release does not know, saying which, as a refusal of a newer release', () => {
+    const reading = () => upcast(stored('card.played', { seat: 1, card: '3-9', schema: EVENT_SCHEMA + 1 }, 7));
+    expect(reading).toThrow(`event 7 (card.played) is in event schema ${EVENT_SCHEMA + 1}, written by a newer release; this release reads schemas 1 to ${EVENT_SCHEMA}`);
+    expect(reading).toThrow(expect.objectContaining({ kind: 'newerRelease' }));
+    expect(() => upcast(stored('card.played', { seat: 1, card: '3-9', schema: 0 }, 7))).toThrow(RangeError);
   });
 });

@@ -8,26 +8,12 @@
  * changes an event's shape adds one upcaster here and nothing anywhere else.
  */
 import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
+import { TableRefusal } from './errors.js';
+import { UPCASTERS, type LoggedEvent, type Upcaster } from './schemaSteps.js';
+
+export { UPCASTERS, type LoggedEvent, type Upcaster };
 
 const SCHEMA_FIELD = 'schema';
-
-/** An event's type and its own fields, without its schema. */
-export interface LoggedEvent {
-  readonly type: string;
-  readonly data: Readonly<Record<string, unknown>>;
-}
-
-/** Turns an event of one schema into the same event in the next. */
-export type Upcaster = (event: LoggedEvent) => LoggedEvent;
-
-/** `UPCASTERS[n - 1]` turns schema n into schema n + 1; there is one for every schema before EVENT_SCHEMA. */
-export const UPCASTERS: readonly Upcaster[] = [
-  // Each upcaster names event types as its schema spelled them, not through today's constants (nor tableLog.ts,
-  // which reads through this file).
-  // 1 -> 2: tables created before rules were versioned all played by the first rules; the machine they
-  // were created with is unknown, so they have no fingerprint. Every other event kept its shape.
-  (event) => (event.type === 'table.created' ? { type: event.type, data: { rules: 1, ...event.data } } : event),
-];
 
 /** The schema of the events this release writes: the one the last upcaster reaches. */
 export const EVENT_SCHEMA = UPCASTERS.length + 1;
@@ -47,12 +33,19 @@ export function schemaOf(data: unknown): number {
  * The stored event in the current schema, its `data` without the schema
  * field. `upcasters` are this release's own unless a test brings the next
  * release's. An event from a later schema than the upcasters reach is
- * refused: this release cannot know what it means.
+ * refused (`newerRelease`, naming the schema): this release cannot know what
+ * it means, and a release that does can serve the table.
  */
 export function upcast(stored: StoredEvent, upcasters: readonly Upcaster[] = UPCASTERS): StoredEvent<Record<string, unknown>> {
   const { [SCHEMA_FIELD]: written = 1, ...fields } = (stored.data ?? {}) as Record<string, unknown>;
   const current = upcasters.length + 1;
-  if (typeof written !== 'number' || !Number.isInteger(written) || written < 1 || written > current) {
+  if (typeof written === 'number' && Number.isInteger(written) && written > current) {
+    throw new TableRefusal(
+      'newerRelease',
+      `event ${stored.seq} (${stored.type}) is in event schema ${written}, written by a newer release; this release reads schemas 1 to ${current}: a release that knows schema ${written} can serve it`,
+    );
+  }
+  if (typeof written !== 'number' || !Number.isInteger(written) || written < 1) {
     throw new RangeError(
       `event ${stored.seq} (${stored.type}) is in event schema ${JSON.stringify(written)}; this release reads schemas 1 to ${current}: deploy a release that knows it`,
     );
