@@ -17,6 +17,15 @@ import { offer, startTable } from '../../../machines/table/snapshot.js';
  */
 export const MAX_IMPORT_HANDS = 100;
 
+/**
+ * The most entries (deals, passes, plays, accusations) a record may hold to
+ * be imported, counted before it is verified: the hands cap alone would let
+ * one hand hold a megabyte of plays for the checker to walk. A hand of any
+ * game holds fewer than 100 (60 plays at most), so no record within the
+ * hands cap is refused by it.
+ */
+export const MAX_IMPORT_ENTRIES = 100 * MAX_IMPORT_HANDS;
+
 export type ImportPlan =
   | {
       readonly ok: true;
@@ -44,6 +53,10 @@ function prepare(document: unknown): ImportPlan {
   if (Array.isArray(hands) && hands.length > MAX_IMPORT_HANDS) {
     return { ok: false, message: `the record holds ${hands.length} hands; at most ${MAX_IMPORT_HANDS} can be imported` };
   }
+  const entries = Array.isArray(hands) ? hands.reduce((sum: number, hand: unknown) => sum + entriesOf(hand), 0) : 0;
+  if (entries > MAX_IMPORT_ENTRIES) {
+    return { ok: false, message: `the record holds ${entries} deals, passes, plays and accusations; at most ${MAX_IMPORT_ENTRIES} can be imported` };
+  }
   const verification = verifyRecord(document);
   if (!verification.ok) {
     const problems = verification.problems.map((problem) => `${problem.field}: ${problem.message}`);
@@ -67,4 +80,11 @@ function prepare(document: unknown): ImportPlan {
   const persisted = table.getPersistedSnapshot();
   table.stop();
   return { ok: true, game: record.game, options: parsed.options, rules, events, persisted };
+}
+
+/** A hand's deal and the passes, plays and accusations listed in it, whatever their shape. */
+function entriesOf(hand: unknown): number {
+  const { passes, plays, accusations } = (hand ?? {}) as { passes?: unknown; plays?: unknown; accusations?: unknown };
+  const length = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  return 1 + length(passes) + length(plays) + length(accusations);
 }
