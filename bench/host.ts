@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../machines/cards/shuffle.js';
 import { GAME_NAMES, GAMES } from '../machines/table/options.js';
-import { nextBotMove } from '../services/bots/botDriver.js';
+import { nextBotMove } from '../drivers/botTurns.js';
 import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
 import { foldLog } from '../services/host/replay.js';
 import { TableHost } from '../services/host/tableHost.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { viewFor } from '../../machines/view.js';
-import { playBotTurns } from '../bots/botDriver.js';
+import { playBotTurns } from '../../drivers/botTurns.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';

@@ -13,7 +13,7 @@ import { verifyRecord } from '../../machines/record/verify.js';
 import type { HandDealt } from '../../machines/table/events.js';
 import { offer, phaseOf, startTable } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
-import { nextBotMove } from '../bots/botDriver.js';
+import { nextBotMove } from '../../drivers/botTurns.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { TableHost } from './tableHost.js';
 import { HAND_REVEALED, TABLE_CREATED } from './tableLog.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import type { EventStore } from '../eventstore/eventStore.js';
-import { playBotTurns } from '../bots/botDriver.js';
+import { playBotTurns } from '../../drivers/botTurns.js';
 import { replayLog } from './replay.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { TableHost } from './tableHost.js';

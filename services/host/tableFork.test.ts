@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { seatHeldBy, type TableContext } from '../../machines/table/context.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
-import { playBotTurns } from '../bots/botDriver.js';
+import { playBotTurns } from '../../drivers/botTurns.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';

@@ -7,7 +7,7 @@ import { randomMove } from '../../machines/bots/randomBot.js';
 import { shuffleDeal } from '../../machines/fragments/dealing.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
-import { nextBotMove, playBotTurns } from '../bots/botDriver.js';
+import { nextBotMove, playBotTurns } from '../../drivers/botTurns.js';
 import { TableHost } from './tableHost.js';
 import { HELD_BY_A_BOT } from './tenure.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';

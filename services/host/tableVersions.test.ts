@@ -5,7 +5,7 @@ import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { TableHost } from './tableHost.js';
 import { createRng } from '../../machines/cards/shuffle.js';
-import { nextBotMove } from '../bots/botDriver.js';
+import { nextBotMove } from '../../drivers/botTurns.js';
 import { EVENT_SCHEMA, schemaOf } from './upcasters.js';
 import { tableCreatedOf } from './tableLog.js';
 

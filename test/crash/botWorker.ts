@@ -7,7 +7,7 @@
 import { createRng } from '../../machines/cards/shuffle.js';
 import { openSqliteEventStore } from '../../services/eventstore/sqliteEventStore.js';
 import { TableHost } from '../../services/host/tableHost.js';
-import { playBotTurns } from '../../services/bots/botDriver.js';
+import { playBotTurns } from '../../drivers/botTurns.js';
 import { GAME_NAMES } from '../../machines/table/options.js';
 import { GAMES } from '../../machines/table/options.js';
 

@@ -9,7 +9,7 @@
  */
 import { createRng, type Rng } from '../../machines/cards/shuffle.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
-import { nextBotMove } from '../../services/bots/botDriver.js';
+import { nextBotMove } from '../../drivers/botTurns.js';
 import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { TableHost } from '../../services/host/tableHost.js';

@@ -1,20 +1,21 @@
 /**
- * Plays the bot seats of a table through the host's command API, exactly as
- * a remote player would: every bot move is validated, logged and announced
- * like anyone else's.
+ * Plays the bot seats of a table from outside, through the host's command
+ * API, exactly as a remote player would: every bot move is validated, logged
+ * and announced like anyone else's. For the tests and the host benchmark,
+ * which want a table's bots played now and in order, with a seeded random
+ * bot; the service plays its own bots with services/bots/botRunner.ts.
  */
-import type { Rng } from '../../machines/cards/shuffle.js';
-import { randomMove } from '../../machines/bots/randomBot.js';
-import { awaitedActions } from '../../machines/table/refusal.js';
-import type { TableSnapshot } from '../../machines/table/snapshot.js';
-import type { PlayerCommand } from '../../machines/table/events.js';
-import type { TableHost } from '../host/tableHost.js';
-import type { Accepted } from '../host/tableService.js';
+import type { Rng } from '../machines/cards/shuffle.js';
+import { randomMove } from '../machines/bots/randomBot.js';
+import type { TableSnapshot } from '../machines/table/snapshot.js';
+import type { PlayerCommand } from '../machines/table/events.js';
+import { awaitedBots } from '../services/bots/botRunner.js';
+import type { TableHost } from '../services/host/tableHost.js';
+import type { Accepted } from '../services/host/tableService.js';
 
 /** The move one of the table's bot seats would make now, or null when no bot is awaited. */
 export function nextBotMove(snapshot: TableSnapshot, rng: Rng): PlayerCommand | null {
-  const { occupants } = snapshot.context;
-  const awaited = awaitedActions(snapshot).filter(({ seat }) => occupants[seat]?.bot === true);
+  const awaited = awaitedBots(snapshot);
   if (awaited.length === 0) return null;
   const { seat, action } = awaited[rng.below(awaited.length)];
   return randomMove(snapshot, seat, action, rng);
