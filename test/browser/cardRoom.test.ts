@@ -219,6 +219,15 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('My tables only').check();
     await settle(() => page.locator('.table-list, .tables p').first().textContent()).toMatch(/No table matches these filters/);
     await screenshot(page, 'room-lobby');
+    // Once this browser sits at a table, "my tables" shows that one alone.
+    await page.getByLabel('My tables only').uncheck();
+    await page.getByLabel('Your name').fill('Cy');
+    await row(waiting).getByRole('button', { name: 'Sit at seat 0' }).click();
+    await page.waitForURL(new RegExp(`#/table/${waiting}$`));
+    await page.goto(`${url}/#/`);
+    await row(playing).waitFor();
+    await page.getByLabel('My tables only').check();
+    await settle(() => page.locator('tr[data-table]').evaluateAll((rows) => rows.map((each) => each.getAttribute('data-table')))).toEqual([waiting]);
     expect(errors).toEqual([]);
     await page.close();
   });
