@@ -10,11 +10,19 @@
  * measures the JetStream event store by itself (appends with no service
  * around them): the most the service could reach with that store.
  *
+ * And what a command costs: the CPU time each process spent while the games
+ * were played (this process as the gateway, less the load generator's move
+ * picking; each worker; each nats-server) per accepted command, against the
+ * nats-servers' CPU time per raw R3 append measured in the same run (issue
+ * 17's goal: service CPU per command / raw append CPU per message <= 2.5).
+ *
  * BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 20),
  * BENCH_WORKERS (--workers, 2), BENCH_LEASE_TTL_MS (--lease-ttl-ms, 3000),
  * BENCH_REPLICAS (--replicas, 3), BENCH_RAW_MESSAGES (--raw-messages,
  * 40000); BENCH_WORKER_NODE_ARGS (--worker-node-args, e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof` to profile the workers).
+ * --cpu-prof-dir=/tmp/prof` to profile the workers), BENCH_GATEWAY_PROFILE
+ * (--gateway-profile, a .cpuprofile file: this process while the games are
+ * played).
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { createRng } from '../machines/cards/shuffle.js';
@@ -28,6 +36,7 @@ import { measureRawPublishRate, type PublishRate } from '../services/nats/publis
 import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
 import { gameOf, nextRemoteMove, remotePlayers } from '../drivers/remotePlay.js';
 import { latencySummary } from '../drivers/figures/latency.js';
+import { cpuSpent, markCpu, microsEach, profileStretch, sumOf, type CpuProcess } from './cpuShares.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
 const SETTINGS = readFlags(
@@ -39,8 +48,9 @@ const SETTINGS = readFlags(
     replicas: wholeNumber({ env: 'BENCH_REPLICAS', default: 3 }),
     'raw-messages': wholeNumber({ env: 'BENCH_RAW_MESSAGES', default: 40_000 }),
     'worker-node-args': text({ env: 'BENCH_WORKER_NODE_ARGS', default: '' }),
+    'gateway-profile': text({ env: 'BENCH_GATEWAY_PROFILE', default: '' }),
   },
-  'npm run bench:nats [-- --tables N --seconds S --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..."]',
+  'npm run bench:nats [-- --tables N --seconds S --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..." --gateway-profile FILE]',
 );
 const TABLES = SETTINGS.tables;
 const SECONDS = SETTINGS.seconds;
@@ -58,12 +68,16 @@ console.log(
 step('starting 3 nats-server processes');
 const nats = await startLocalNats(3);
 const workers: WorkerProcess[] = [];
+const natsProcesses: CpuProcess[] = nats.nodes.map((node) => ({ name: `nats-server ${node.name}`, pid: node.process?.pid ?? -1 }));
+const isNats = (name: string) => name.startsWith('nats-server');
 try {
   const nc = await connectToNats(nats.urls.split(','), 'suitors-bench-gateway');
   const store = await openJetStreamEventStore({ connection: nc, replicas: REPLICAS });
 
   const rawBefore = await rawPublishRates(nc, 'before');
+  const storeAloneCpuBefore = markCpu(natsProcesses);
   const storeAlone = await storeAppendRate(store);
+  const storeAloneCpu = sumOf(cpuSpent(storeAloneCpuBefore, markCpu(natsProcesses)), () => true) / storeAlone.appended;
   step(`starting ${WORKERS} table workers`);
   for (let i = 0; i < WORKERS; i++) {
     workers.push(
@@ -94,6 +108,7 @@ try {
   let troubles = 0;
   let games = 0;
   const rng = createRng('bench-nats');
+  let pickingMicros = 0;
   const deadline = performance.now() + SECONDS * 1000;
   const progress = setInterval(() => step(`${accepted} commands accepted, ${games} games finished, ${troubles} retried`), 5000);
 
@@ -102,7 +117,10 @@ try {
     let tableId = tableIds[index];
     while (performance.now() < deadline) {
       const { snapshot } = await tables.snapshot(tableId);
+      const picking = process.cpuUsage();
       const move = nextRemoteMove(snapshot, rng);
+      const picked = process.cpuUsage(picking);
+      pickingMicros += picked.user + picked.system;
       if (move === null) {
         games++;
         const game = gameOf(index);
@@ -120,10 +138,23 @@ try {
       accepted++;
     }
   };
+  const serviceProcesses: CpuProcess[] = [
+    { name: 'gateway', pid: null },
+    ...workers.map((worker) => ({ name: worker.workerId, pid: worker.child.pid ?? -1 })),
+    ...natsProcesses,
+  ];
+  const profiled = await profileStretch(SETTINGS['gateway-profile']);
+  const cpuBefore = markCpu(serviceProcesses);
   const started = performance.now();
   await Promise.all(tableIds.map((_, index) => playTable(index)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = cpuSpent(cpuBefore, markCpu(serviceProcesses));
+  await profiled();
   clearInterval(progress);
+  // The load generator shares the gateway's process: its move picking is counted in CPU time (wall time would count
+  // the time other processes had the core).
+  const loadGenerator = pickingMicros / 1e6;
+  cpu.set('gateway', (cpu.get('gateway') ?? 0) - loadGenerator);
   const commandsPerSecond = accepted / elapsed;
 
   const rawAfter = await rawPublishRates(nc, 'after');
@@ -150,10 +181,22 @@ try {
   console.log(`  awaited, 1 in flight:                                  ${awaited.toFixed(0).padStart(6)} msgs/s`);
   console.log(`  windowed, ${rawBefore.windowed.window} in flight on one subject:               ${windowed.toFixed(0).padStart(6)} msgs/s`);
   console.log(`  windowed, ${rawBefore.spread.window} in flight, a subject each (as tables):    ${spread.toFixed(0).padStart(6)} msgs/s`);
-  console.log(`event store alone, ${TABLES} tables, an append in flight each: ${storeAlone.toFixed(0).padStart(6)} appends/s`);
+  console.log(`event store alone, ${TABLES} tables, an append in flight each: ${storeAlone.perSecond.toFixed(0).padStart(6)} appends/s, nats-servers' CPU ${microsEach(storeAloneCpu, 1)} an append`);
+  const serviceCpu = sumOf(cpu, () => true);
+  const rawCpu = Math.min(rawBefore.spreadCpuSeconds, rawAfter.spreadCpuSeconds) / RAW_MESSAGES;
+  console.log(`CPU per accepted command, by process (${accepted} commands; load generator apart: ${microsEach(loadGenerator, accepted)} of move picking):`);
+  for (const [name, seconds] of cpu) console.log(`  ${name.padEnd(22)} ${microsEach(seconds, accepted).padStart(8)}`);
+  console.log(`  ${'nats-servers'.padEnd(22)} ${microsEach(sumOf(cpu, isNats), accepted).padStart(8)}`);
+  console.log(`  ${'service'.padEnd(22)} ${microsEach(serviceCpu, accepted).padStart(8)}`);
+  console.log(
+    `raw R${REPLICAS} append, nats-servers' CPU per message (windowed over table subjects, least of before and after): ${microsEach(rawCpu, 1)}; ` +
+      `windowed on one subject: ${microsEach(Math.min(rawBefore.windowedCpuSeconds, rawAfter.windowedCpuSeconds) / RAW_MESSAGES, 1)}; ` +
+      `awaited one by one: ${microsEach(Math.min(rawBefore.awaitedCpuSeconds, rawAfter.awaitedCpuSeconds) / rawBefore.awaited.messages, 1)}`,
+  );
+  console.log(`service CPU per command / raw append CPU per message: ${(serviceCpu / accepted / rawCpu).toFixed(2)} (goal ≤ 2.5)`);
   console.log(
     `service / raw windowed publish rate: ${share(windowed)} (goal ≥ 50%); / windowed over table subjects: ${share(spread)}; ` +
-      `/ event store alone: ${share(storeAlone)}; / awaited: ${(commandsPerSecond / awaited).toFixed(1)}×`,
+      `/ event store alone: ${share(storeAlone.perSecond)}; / awaited: ${(commandsPerSecond / awaited).toFixed(1)}×`,
   );
 } finally {
   await Promise.allSettled(workers.map((worker) => worker.stop()));
@@ -169,7 +212,7 @@ try {
 async function rawPublishRates(
   nc: Awaited<ReturnType<typeof connectToNats>>,
   when: string,
-): Promise<{ awaited: PublishRate; windowed: PublishRate; spread: PublishRate }> {
+): Promise<{ awaited: PublishRate; windowed: PublishRate; spread: PublishRate; awaitedCpuSeconds: number; windowedCpuSeconds: number; spreadCpuSeconds: number }> {
   step(`measuring the raw JetStream publish rate (${when})`);
   const jsm = await jetstreamManager(nc);
   const name = `BENCH_RAW_${when.toUpperCase()}`;
@@ -182,11 +225,16 @@ async function rawPublishRates(
   });
   const js = jetstream(nc, { timeout: 10_000 });
   const window = Math.min(TABLES, 1000);
+  const serversCpu = () => sumOf(markCpu(natsProcesses), () => true);
+  const beforeAwaited = serversCpu();
   const awaited = await measureRawPublishRate(js, `bench.raw.${when}.awaited`, Math.min(2000, RAW_MESSAGES), 1);
+  const beforeWindowed = serversCpu();
   const windowed = await measureRawPublishRate(js, `bench.raw.${when}.windowed`, RAW_MESSAGES, window);
+  const beforeSpread = serversCpu();
   const spread = await spreadPublishRate(js, `bench.raw.${when}.table`, RAW_MESSAGES, window);
+  const afterSpread = serversCpu();
   await jsm.streams.delete(name);
-  return { awaited, windowed, spread };
+  return { awaited, windowed, spread, awaitedCpuSeconds: beforeWindowed - beforeAwaited, windowedCpuSeconds: beforeSpread - beforeWindowed, spreadCpuSeconds: afterSpread - beforeSpread };
 }
 
 /** Like measureRawPublishRate, each of `window` publishers on a subject of its own. */
@@ -209,7 +257,7 @@ async function spreadPublishRate(js: JetStreamClient, prefix: string, count: num
 }
 
 /** Appends/s of the JetStream event store by itself: each of TABLES tables appends one event after another for 5 s. */
-async function storeAppendRate(store: EventStore): Promise<number> {
+async function storeAppendRate(store: EventStore): Promise<{ perSecond: number; appended: number }> {
   step('measuring the event store alone');
   const at = new Date().toISOString();
   const deadline = performance.now() + 5000;
@@ -223,7 +271,7 @@ async function storeAppendRate(store: EventStore): Promise<number> {
       }
     }),
   );
-  return appended / ((performance.now() - started) / 1000);
+  return { perSecond: appended / ((performance.now() - started) / 1000), appended };
 }
 
 /**
