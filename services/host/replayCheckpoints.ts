@@ -71,6 +71,8 @@ export class ReplayCheckpoints {
       events = (await this.store.read(tableId, nearest.version)).slice(0, upTo - nearest.version);
     }
     for (let start = 0; start < events.length; ) {
+      // The first replay of a long table folds its whole log: one stretch of the loop per checkpoint, not one stall for all.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const nextCheckpoint = Math.ceil(events[start].seq / this.every) * this.every;
       const end = Math.min(events.length, start + (nextCheckpoint - events[start].seq) + 1);
       applyLogEvents(tableId, actor, events.slice(start, end));
