@@ -135,8 +135,9 @@ describe('the deal function is unbiased', () => {
       traitorSeats[roles!.indexOf(HEARTS)]++;
       for (const suit of roles!) if (suit !== HEARTS) suitsDealt[suit - 1]++;
     }
-    for (const counts of [traitorSeats, suitsDealt]) {
+    for (const [what, counts] of [['the Traitor by seat', traitorSeats], ['tracking suits 1-6', suitsDealt]] as const) {
       const { statistic, freedom } = goodnessOfFit(counts);
+      console.log(`${what}: ${counts.join(' ')}; chi-squared ${statistic.toFixed(1)} on ${freedom} degrees of freedom, bound 40`);
       // With 5 degrees of freedom the normal approximation is loose: 40 is past the 1-in-ten-million point.
       expect(statistic).toBeLessThan(40);
       expect(freedom).toBe(5);
