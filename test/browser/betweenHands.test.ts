@@ -4,8 +4,8 @@
  * 1200×900, the "your turn" chime once the player turns it on, the tricks of
  * the hand so far beside the felt, and at the hand's end a summary (the
  * Traitor revealed, who named whom, the last trick) that stays until the
- * player goes on although the service has dealt the next hand, with the
- * score sheet's first row; and an Anti-Cupid hand's summary in words (whom
+ * player goes on (or its countdown runs out) although the service has dealt
+ * the next hand, with the score sheet's first row; and an Anti-Cupid hand's summary in words (whom
  * each marriage scored for, the split suits that scored for Anti-Cupid).
  * Screenshots: test-artifacts/browser/between-*.png.
  */
@@ -16,6 +16,7 @@ import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
 import { finishedBotGame, openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
+import { SUMMARY_SECONDS } from '../../services/gateway/web/src/betweenHands.js';
 import { screenshot } from './artifacts.js';
 import { browserSession, settle } from './session.js';
 
@@ -31,7 +32,7 @@ function tonesStarted(page: Page): Promise<number> {
 }
 
 describe('between hands in Chromium', { timeout: 120_000 }, () => {
-  it('shows six seats with the hand on screen, chimes when asked, lists the tricks so far, and holds the summary after the Traitor’s reveal until the player goes on', async () => {
+  it('shows six seats with the hand on screen, chimes when asked, lists the tricks so far, and holds the summary after the Traitor’s reveal through the next deal until its countdown runs out', async () => {
     const page = await session.newPage();
     const errors = pageErrors(page);
     await page.addInitScript(() => {
@@ -43,6 +44,8 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
         return start.apply(this, args);
       };
     });
+    // The page's clock runs as any clock does, and jumps only where the test says (the summary's countdown).
+    await page.clock.install();
     const tableId = await openTableAsPerson(page, session.service.url, 'traitorOfLove');
     await page.getByText('Your turn: choose one card').waitFor();
 
@@ -91,6 +94,8 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     await page.locator('.accusation button').first().click();
     const summary = page.locator('.summary-dialog');
     await summary.waitFor();
+    // The page's clock stops here, so the countdown moves only when the test says.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
     const scored = await spectatorView(tableId);
     const last = scored.lastHand!;
     expect(last.index).toBe(0);
@@ -113,8 +118,14 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     expect(await page.locator('.score-sheet tbody tr').count()).toBe(1);
     expect(await page.locator('.score-sheet tbody tr td.points').allTextContents()).toEqual(points);
 
-    await summary.getByRole('button', { name: 'Next hand' }).click();
+    // Nobody presses "Next hand": the countdown runs out and the next hand shows by itself.
+    const left = Number(/in (\d+) s/.exec((await summary.locator('.countdown').textContent()) ?? '')![1]);
+    expect(left).toBeGreaterThan(SUMMARY_SECONDS - 10);
+    await page.clock.runFor((left - 1) * 1_000);
+    expect(await summary.locator('.countdown').textContent()).toBe('The next hand shows in 1 s.');
+    await page.clock.runFor(1_000);
     await summary.waitFor({ state: 'detached' });
+    await page.clock.resume();
     await page.getByText('Your turn: choose one card').waitFor();
     await settle(() => page.evaluate(() => document.activeElement?.closest('.hand-cards') != null)).toBe(true);
     expect(errors).toEqual([]);
