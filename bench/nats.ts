@@ -27,7 +27,7 @@
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { createRng } from '../machines/cards/shuffle.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
-import { connectToNats } from '../services/bus/natsSettings.js';
+import { connectToNats } from '../services/bus/natsConnection.js';
 import type { EventStore } from '../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import { foldLog } from '../services/host/replay.js';

@@ -35,7 +35,7 @@ import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
-import { connectToNats } from '../../services/bus/natsSettings.js';
+import { connectToNats } from '../../services/bus/natsConnection.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';

@@ -14,7 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
-import { connectToNats } from '../bus/natsSettings.js';
+import { connectToNats } from '../bus/natsConnection.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';

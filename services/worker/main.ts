@@ -11,7 +11,7 @@
  * once.
  */
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
-import { connectToNats } from '../bus/natsSettings.js';
+import { connectToNats } from '../bus/natsConnection.js';
 import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
 import { startTableWorker } from './tableWorker.js';
 
