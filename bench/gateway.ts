@@ -24,6 +24,11 @@
  * - BENCH_GATEWAY_NODE_ARGS (extra node flags for the service alone, e.g.
  *   "--cpu-prof --cpu-prof-dir=/tmp/prof").
  *
+ * Memory is also measured after a full garbage collection (the service runs
+ * with --inspect on a loopback port for it, gatewayHeap.ts): at the start,
+ * once the tables are set up and at the end of play, with what a table adds
+ * to the heap and to RSS over the service with no table.
+ *
  * The bots play as fast as the gateway answers (a closed loop: each table
  * waits for its move's reply before the next), so with the gateway
  * saturated the latency is mostly queueing: about tables / (moves/s).
@@ -51,6 +56,7 @@ import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFi
 import { SOCKET_PACE } from '../drivers/players/pace.js';
 import { PlayerPool, REPLY_TIMEOUT_MS } from '../drivers/players/playerPool.js';
 import { GAME_NAMES, GAMES } from '../machines/table/options.js';
+import { connectGatewayHeap, inspectorFlag, type AfterGc, type GatewayHeap } from './gatewayHeap.js';
 
 const SETTINGS = readFlags(
   {
@@ -80,6 +86,7 @@ TABLES = tablesWithinOpenFiles(TABLES, SEATS, (line) => console.log(line));
 const ADDRESSES = Math.min(SETTINGS['client-addresses'] ?? TABLES, TABLES);
 
 let gateway!: GatewayProcess;
+let heap: GatewayHeap | undefined;
 const players = new PlayerPool({ game: GAME, tables: TABLES, clientAddresses: ADDRESSES, thinkMs: THINK_MS, gatewayFor: () => gateway.port });
 const counters = players.counters;
 
@@ -103,6 +110,20 @@ async function lagMaxSinceLastScrape(): Promise<number | null> {
 function rssNow(): string {
   const status = procStatus(gateway.pid);
   return status === null ? 'n/a' : megabytes(status.rss);
+}
+
+function afterGcLine({ heapUsed, rss }: AfterGc): string {
+  return `heap used ${megabytes(heapUsed)}, RSS ${megabytes(rss)}`;
+}
+
+/** What each table adds over the service with none, and RSS over all tables as the issue first measured it. */
+function perTableLine(empty: AfterGc, now: AfterGc, tables: number): string {
+  const kb = (bytes: number) => `${(bytes / tables / 1024).toFixed(0)} KB`;
+  return `per table (${tables}, ${SEATS} sockets each): heap ${kb(now.heapUsed - empty.heapUsed)} and RSS ${kb(now.rss - empty.rss)} over the service with none; RSS / tables ${kb(now.rss)}`;
+}
+
+function signedMegabytes(bytes: number): string {
+  return `${bytes < 0 ? '-' : '+'}${megabytes(Math.abs(bytes))}`;
 }
 
 function seconds(ms: number): string {
@@ -132,14 +153,19 @@ console.log(
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 let exitCode = 0;
 try {
+  const inspector = await inspectorFlag();
+  // gatewayProcess.ts passes BENCH_GATEWAY_NODE_ARGS to the service alone.
+  process.env.BENCH_GATEWAY_NODE_ARGS = `${process.env.BENCH_GATEWAY_NODE_ARGS ?? ''} ${inspector.flag}`;
   gateway = await startGatewayProcess({ embedded: { directory } });
+  heap = await connectGatewayHeap(inspector.port);
   gateway.child.on('exit', (code, signal) => {
     if (players.stopping) return;
     counters.countError('the gateway process ended during the run', `code ${code}, signal ${signal}`);
     players.stopping = true;
     wakeEnd();
   });
-  console.log(`gateway pid ${gateway.pid} on ${gateway.baseUrl}, RSS ${rssNow()} at start`);
+  const atStart = await heap.afterGc(gateway.pid);
+  console.log(`gateway pid ${gateway.pid} on ${gateway.baseUrl}, RSS ${rssNow()} at start; after a full GC ${afterGcLine(atStart)}`);
 
   // Set up every table (bounded: workers stop taking tables after BENCH_SETUP_SECONDS).
   const setupStarted = performance.now();
@@ -164,6 +190,8 @@ try {
   console.log(
     `set up ${counters.tablesSetUp}/${TABLES} tables and ${players.openSockets()} sockets in ${setupSeconds.toFixed(1)}s; gateway RSS ${rssAfterSetup === null ? 'n/a' : megabytes(rssAfterSetup.rss)}; errors so far ${counters.errorCount()}`,
   );
+  const afterSetup = await heap.afterGc(gateway.pid);
+  console.log(`  after a full GC: ${afterGcLine(afterSetup)}; ${perTableLine(atStart, afterSetup, counters.tablesSetUp)}`);
 
   // Play.
   const metricsBefore = await scrapeMetrics();
@@ -237,6 +265,7 @@ try {
   const stalled = players.stalledTables(REPLY_TIMEOUT_MS).length;
   const metricsAfter = gateway.exited === null ? await scrapeMetrics() : null;
   const rss = procStatus(gateway.pid);
+  const atEnd = gateway.exited === null ? await heap.afterGc(gateway.pid) : null;
   const clientSockets = players.openSockets();
 
   console.log('');
@@ -278,6 +307,12 @@ try {
         (heapUsed === null ? '' : `, heap used ${(heapUsed / counters.tablesSetUp / 1024).toFixed(0)} KB`),
     );
   }
+  if (atEnd !== null && counters.tablesSetUp > 0) {
+    console.log(`gateway memory after a full GC at the end of play: ${afterGcLine(atEnd)}; ${perTableLine(atStart, atEnd, counters.tablesSetUp)}`);
+    console.log(
+      `  after set-up it was ${afterGcLine(afterSetup)}: over the play, heap ${signedMegabytes(atEnd.heapUsed - afterSetup.heapUsed)}, RSS ${signedMegabytes(atEnd.rss - afterSetup.rss)}`,
+    );
+  }
   console.log(`gateway event-loop lag, max: ${setupLagMax.toFixed(0)} ms while tables were set up, ${playLagMax.toFixed(0)} ms while they played`);
   console.log(
     `HTTP probe (GET a table's view, 10/s from 127.0.0.1, after the first ${(WARMUP_MS / 1000).toFixed(0)} s): ${latencySummary(probe.latencies)}` +
@@ -299,15 +334,18 @@ try {
     `views received while playing: ${views} (${(views / elapsed).toFixed(0)}/s, ${views === 0 ? 0 : ((counters.viewBytes - viewBytesAtStart) / views / 1024).toFixed(1)} KB each on average)`,
   );
   if (counters.emfile > 0) console.log(`EMFILE: ${counters.emfile} times the process ran out of file descriptors; raise the limit (ulimit -n, now ${fdLimit}) or lower BENCH_TABLES`);
-  if (gateway.complaints.length > 0) {
-    console.log(`the gateway logged ${gateway.complaints.length} lines at warn or above; the first:`);
-    for (const line of gateway.complaints.slice(0, 10)) console.log(`  ${line}`);
+  // The inspector's own lines (this benchmark attaching to measure memory) are no complaint of the service's.
+  const complaints = gateway.complaints.filter((line) => !/^Debugger (attached|listening)|^For help, see/.test(line));
+  if (complaints.length > 0) {
+    console.log(`the gateway logged ${complaints.length} lines at warn or above; the first:`);
+    for (const line of complaints.slice(0, 10)) console.log(`  ${line}`);
   }
   if (total > 0) exitCode = 1;
 } catch (error) {
   console.error('the benchmark failed:', error);
   exitCode = 1;
 } finally {
+  heap?.close();
   await players.close();
   if (gateway !== undefined) console.log(`gateway process ${gateway.pid}: ${await gateway.stop()}`);
   rmSync(directory, { recursive: true, force: true });
