@@ -1,7 +1,7 @@
 /**
  * The rule-change policy (docs/operations.md, "Rule changes"): a table keeps
  * the rules it was created under. Here the next release is simulated by a
- * second rulebook in which A Traitor of Love ends after a hand in which
+ * second rulebook (test/nextRelease/rulesTwo.ts) in which A Traitor of Love ends after a hand in which
  * someone has more than 10 points, not 15. Tables under way, and logs from
  * before rules were versioned, must still play and replay by the first rules;
  * new tables take the second. Without the rules version in the log, the old
@@ -29,26 +29,12 @@ import { servicesClosedAfterEach } from './servicesPerTest.js';
 import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
 import { EVENT_SCHEMA } from '../services/host/upcasters.js';
 import { waitFor } from '../drivers/polling.js';
-
-const CHANGED_END_SCORE = 10;
+import { RULES_TWO_END_SCORE } from './nextRelease/rulesTwo.js';
 
 vi.mock('../machines/games/rulebooks.js', async (importOriginal) => {
   const released = await importOriginal<typeof import('../machines/games/rulebooks.js')>();
-  const { assign } = await import('xstate');
-  const { recordHandScore } = await import('../machines/fragments/scoring.js');
-  const first = released.RULEBOOKS[0];
-  const endsAboveTen = first.machines.traitorOfLove.provide({
-    actions: {
-      scoreHand: assign(({ context }) => {
-        const scored = recordHandScore(context);
-        const scores = scored.scores!;
-        if (scored.outcome !== null || !scores.some((score) => score > 10)) return scored;
-        const best = Math.max(...scores);
-        return { ...scored, outcome: { finished: true, scores, winners: scores.flatMap((score, seat) => (score === best ? [seat] : [])) } };
-      }),
-    },
-  });
-  return { RULEBOOKS: [...released.RULEBOOKS, { version: 2, machines: { ...first.machines, traitorOfLove: endsAboveTen } }] };
+  const { withRulesTwo } = await import('./nextRelease/rulesTwo.js');
+  return { RULEBOOKS: withRulesTwo(released.RULEBOOKS) };
 });
 
 const FINISHED_GAMES = ['current/traitorOfLove-plain-finished.json', 'unversioned/traitorOfLove-plain-finished.json'];
@@ -80,7 +66,7 @@ describe('a rule change: each table keeps the rules it started with', () => {
     expect(tableCreatedOf((await host.events(tableId))[0], tableId).rules).toBe(2);
     const scoresByHand = await playToTheEnd(host, tableId);
     // The game ends after the first hand in which someone passes 10.
-    expect(scoresByHand.findIndex((scores) => scores.some((score) => score > CHANGED_END_SCORE))).toBe(scoresByHand.length - 1);
+    expect(scoresByHand.findIndex((scores) => scores.some((score) => score > RULES_TWO_END_SCORE))).toBe(scoresByHand.length - 1);
   });
 
   it.each(FINISHED_GAMES)('replays %s, a game of rules 1, to the end it had', async (name) => {

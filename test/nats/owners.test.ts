@@ -3,58 +3,34 @@
  * worker that owns a table plays its bots and runs its turn clock, so a
  * table needs no gateway to go on, and a table whose owner dies is taken up
  * by another worker without anyone sending it a command. The gateway here
- * is RemoteTables in the test process; the workers are child processes.
- * Fails, not skips, where nats-server is missing.
+ * is RemoteTables in the test process; the workers are child processes
+ * (the cluster: ./cluster.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
-import type { NatsConnection } from '@nats-io/nats-core';
 import { awaitedActions } from '../../machines/table/refusal.js';
-import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
 import { hashToken, newToken } from '../../services/tokens/seatTokens.js';
 import pino from 'pino';
-import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
+import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
-import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
-import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
+import type { WorkerProcess } from '../../services/worker/workerProcess.js';
 import { waitFor } from '../../drivers/polling.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { nextRemoteMove } from '../../drivers/remotePlay.js';
 import { EVENT_SCHEMA } from '../../services/host/upcasters.js';
+import { natsClusterForTests } from './cluster.js';
 
 const LEASE_TTL_MS = 2000;
 const BOT_DELAY_MS = 150;
 
 describe('tables that drive themselves, on a 3-node NATS cluster', () => {
-  let nats: LocalNats;
-  let nc: NatsConnection;
-  let store: EventStore;
-  const workers: WorkerProcess[] = [];
-  let workerCount = 0;
-
-  async function startWorker(): Promise<WorkerProcess> {
-    const worker = await startWorkerProcess({ natsUrl: nats.urls, workerId: `w-own-${++workerCount}`, replicas: 3, leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS });
-    workers.push(worker);
-    return worker;
-  }
-
-  /** A gateway of its own, which the test may close (kill) at any moment. */
-  async function openGateway(): Promise<{ tables: RemoteTables; close(): Promise<void> }> {
-    const connection = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
-    const tables = new RemoteTables({ nc: connection, store: gatewayStore, requestTimeoutMs: LEASE_TTL_MS, retryForMs: 20_000 });
-    return {
-      tables,
-      async close() {
-        await tables.close();
-        await gatewayStore.close();
-        await connection.close();
-      },
-    };
-  }
+  const cluster = natsClusterForTests({ leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS, workerPrefix: 'w-own', workers: 2 });
+  const { workers } = cluster;
+  const startWorker = () => cluster.startWorker();
+  const openGateway = () => cluster.openGateway();
 
   /** Seat 0 a person (the test plays it, seated without a token), the rest bots the owner plays. */
   function personAndBots(seats: number) {
@@ -80,26 +56,12 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     return worker.output.filter((line) => line.includes('could not move by itself') || line.includes('could not take up'));
   }
 
-  beforeAll(async () => {
-    nats = await startLocalNats(3);
-    nc = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
-    await Promise.all([startWorker(), startWorker()]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(workers.map((worker) => worker.kill()));
-    await store?.close();
-    await nc?.close();
-    await nats?.stop();
-  });
-
   it('plays the bots and runs the turn clock with no gateway running at all', async () => {
     const gateway = await openGateway();
     const { tableId } = await gateway.tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: personAndBots(4), settings: { turnSeconds: 2 } });
     // The bots pass by themselves; then only the person is awaited.
     await waitFor(async () => {
-      const log = await store.read(tableId);
+      const log = await cluster.store.read(tableId);
       return awaited(log, tableId).join() === '0' && log.some((event) => event.type === 'cards.passed');
     }, 'the bots to pass', { everyMs: 50 });
     const { snapshot } = await gateway.tables.snapshot(tableId);
@@ -108,7 +70,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     await gateway.close();
 
     const log = await waitFor(async () => {
-      const events = await store.read(tableId);
+      const events = await cluster.store.read(tableId);
       return events.some((event) => event.type === 'turn.timedOut') && events.filter((event) => event.seq > passed.version && event.type === 'card.played').length >= 4 && events;
     }, 'bot moves and a timeout with no gateway', { timeoutMs: 30_000, everyMs: 50 });
     const timeouts = expectEachTimeoutOnce(log);
@@ -122,7 +84,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     const gateway = await openGateway();
     const { tableId } = await gateway.tables.createTable({ game: 'traitorOfLove', players: personAndBots(6), settings: { turnSeconds: 4 } });
     const waiting = await waitFor(async () => {
-      const log = await store.read(tableId);
+      const log = await cluster.store.read(tableId);
       return awaited(log, tableId).join() === '0' && log.filter((event) => event.type === 'cards.passed').length === 5 && log;
     }, 'the bots to pass', { everyMs: 50 });
     const lastBefore = waiting.at(-1)!;
@@ -133,7 +95,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     await startWorker(); // back to two
 
     const log = await waitFor(async () => {
-      const events = await store.read(tableId);
+      const events = await cluster.store.read(tableId);
       return events.length > lastBefore.seq + 3 && events;
     }, "the new owner's timeout and bot moves", { timeoutMs: 30_000, everyMs: 50 });
     const timeouts = expectEachTimeoutOnce(log);
@@ -158,11 +120,11 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     second = await openGateway();
     for (const tableId of ids) await second.tables.snapshot(tableId);
     await waitFor(async () => {
-      const logs = await Promise.all(ids.map((tableId) => store.read(tableId)));
+      const logs = await Promise.all(ids.map((tableId) => cluster.store.read(tableId)));
       return logs.every((log) => log.at(-1)?.type === 'hand.revealed' && awaited(log, 'finished').length === 0);
     }, 'every bot game to end', { timeoutMs: 45_000, everyMs: 100 });
     for (const tableId of ids) {
-      const log = await store.read(tableId);
+      const log = await cluster.store.read(tableId);
       expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
     }
     expect(workers.flatMap(failuresIn)).toEqual([]);
@@ -177,7 +139,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     await dying.tables.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false }, holder: hashToken(token) });
     await dying.close();
 
-    const connection = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const connection = await connect({ servers: cluster.nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
     const tokens = await openKvSeatTokens(connection, { replicas: 3 });
     const { app, tables } = createDistributedGateway({ nc: connection, store: gatewayStore, tokens, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
@@ -190,7 +152,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
       const again = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada', token } });
       expect(again.statusCode, again.body).toBe(201);
       expect(again.json()).toMatchObject({ tableId, seat: 0, token });
-      expect((await store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0)).toHaveLength(1);
+      expect((await cluster.store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0)).toHaveLength(1);
     } finally {
       await app.close();
       await tables.close();

@@ -5,51 +5,28 @@
  * a time. Every table plays on, no log has a gap or a move it refuses, and
  * no table stands still for long. Prints the figures: tables moved, the
  * longest pause of any table, how long each drain took. (Both releases here
- * are this code: a worker of another fingerprint is not yet started by the
- * test; docs/operations.md says what such a deploy needs.)
+ * are this code; rollingUpgrade.test.ts deploys a release with other rules
+ * and another event schema.)
  */
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
-import { RemoteTables } from '../../services/bus/remoteTables.js';
+import { describe, expect, it } from 'vitest';
 import { foldLog } from '../../services/host/replay.js';
-import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
-import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
 import { waitFor } from '../../drivers/polling.js';
+import { natsClusterForTests } from './cluster.js';
+import { longestPause } from './pauses.js';
 
 const LEASE_TTL_MS = 3000;
 const BOT_DELAY_MS = 40;
 const TABLES = 6;
 
 describe('a rolling deploy of table workers', () => {
-  let nats: LocalNats;
-  let nc: NatsConnection;
-  let store: EventStore;
-  const workers: WorkerProcess[] = [];
-
-  const startWorker = async (workerId: string) => {
-    const worker = await startWorkerProcess({ natsUrl: nats.urls, workerId, replicas: 3, leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS });
-    workers.push(worker);
-    return worker;
-  };
-
-  beforeAll(async () => {
-    nats = await startLocalNats(3);
-    nc = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(workers.map((worker) => worker.kill()));
-    await store?.close();
-    await nc?.close();
-    await nats?.stop();
-  });
+  const cluster = natsClusterForTests({ leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS, workerPrefix: 'w' });
+  const startWorker = (workerId: string) => cluster.startWorker({ workerId });
 
   it('moves every table to the new workers with no lost or refused move and a short pause', async () => {
     const old = [await startWorker('w-old-1'), await startWorker('w-old-2')];
-    const tables = new RemoteTables({ nc, store, requestTimeoutMs: LEASE_TTL_MS, retryForMs: 20_000 });
+    const { store } = cluster;
+    const gateway = await cluster.openGateway();
+    const { tables } = gateway;
     const players = Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
     const tableIds: string[] = [];
     for (let each = 0; each < TABLES; each++) tableIds.push((await tables.createTable({ game: 'traitorOfLove', players })).tableId);
@@ -85,17 +62,6 @@ describe('a rolling deploy of table workers', () => {
     expect(refused).toEqual([]);
     // Below the 0.75 × TTL after which a dead worker's tables are taken: no table waited for a lease to run out.
     expect(Math.max(...pauses)).toBeLessThan(0.75 * LEASE_TTL_MS);
-    await tables.close();
+    await gateway.close();
   }, 120_000);
 });
-
-/** The longest time between two events of a log from `since` on (ms). */
-function longestPause(log: readonly StoredEvent[], since: number): number {
-  let longest = 0;
-  for (let index = 1; index < log.length; index++) {
-    const at = Date.parse(log[index].at);
-    if (at < since) continue;
-    longest = Math.max(longest, at - Date.parse(log[index - 1].at));
-  }
-  return longest;
-}

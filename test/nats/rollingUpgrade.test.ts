@@ -1,0 +1,128 @@
+/**
+ * A rolling upgrade to a release with other rules and another event schema,
+ * on a real 3-node NATS cluster (docs/operations.md, "A two-version
+ * upgrade"). Release N is this code; release N+1 is this code with rules 2
+ * (A Traitor of Love ends above 10 points, in a machine of another
+ * fingerprint) and event schema 3 (one more upcaster): test/nextRelease/.
+ * While all-bot tables play on workers of N, the gateway is replaced by one
+ * of N+1 (gateways read logs, so they go first: one of N cannot read what
+ * N+1 writes), then workers of N+1 start and those of N are drained
+ * (SIGTERM) one at a time. Every table plays on at N+1 and keeps the rules
+ * it started with; every log is gapless and folds under N+1; tables created
+ * after the drain get rules 2; a gateway of N, reading a table N+1 wrote
+ * to, refuses it naming the schema it lacks (503), never misreads it. Prints the figures:
+ * tables moved, drain times, longest pause of a table, moves refused.
+ */
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '../../services/eventstore/eventStore.js';
+import { isTableRefusal } from '../../services/host/errors.js';
+import { EVENT_SCHEMA, schemaOf } from '../../services/host/upcasters.js';
+import { waitFor } from '../../drivers/polling.js';
+import { foldUnderNextRelease } from '../nextRelease/processes.js';
+import { RULES_TWO_END_SCORE } from '../nextRelease/rulesTwo.js';
+import { natsClusterForTests } from './cluster.js';
+import { longestPause } from './pauses.js';
+
+const LEASE_TTL_MS = 3000;
+const BOT_DELAY_MS = 40;
+const OLD_TABLES = 6;
+const NEW_TABLES = 2;
+const NEXT_SCHEMA = EVENT_SCHEMA + 1;
+
+describe('a rolling upgrade to a release with new rules and a new event schema', () => {
+  const cluster = natsClusterForTests({ leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS, workerPrefix: 'w' });
+
+  /** A table of A Traitor of Love with a bot in every seat, made through a gateway process's API: its id. */
+  async function createBotTable(base: string): Promise<string> {
+    const answer = await fetch(`${base}/api/tables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] }) });
+    const body = (await answer.json()) as { tableId: string };
+    expect(answer.status, JSON.stringify(body)).toBe(201);
+    return body.tableId;
+  }
+
+  it('moves every table to workers of the new release, each keeping its rules, with no move refused and a short pause', async () => {
+    const { store } = cluster;
+    const old = [await cluster.startWorker({ workerId: 'w-release-n-1' }), await cluster.startWorker({ workerId: 'w-release-n-2' })];
+    const gatewayOfN = await cluster.startGatewayProcess('this');
+    const oldIds: string[] = [];
+    for (let each = 0; each < OLD_TABLES; each++) oldIds.push(await createBotTable(gatewayOfN.baseUrl));
+    const versions = (ids: readonly string[]) => Promise.all(ids.map((tableId) => store.version(tableId)));
+    await waitFor(async () => (await versions(oldIds)).every((version) => version >= 20), 'every table to be playing', { timeoutMs: 30_000, everyMs: 100 });
+
+    const upgradeStarted = Date.now();
+    const gateway = await cluster.startGatewayProcess('next');
+    await gatewayOfN.stop();
+    const fresh = [await cluster.startWorker({ workerId: 'w-release-n1-1', release: 'next' }), await cluster.startWorker({ workerId: 'w-release-n1-2', release: 'next' })];
+    const drains: number[] = [];
+    for (const worker of old) {
+      const started = Date.now();
+      await worker.stop();
+      drains.push(Date.now() - started);
+    }
+    const drained = Date.now();
+    const atDrain = await versions(oldIds);
+    await waitFor(async () => (await versions(oldIds)).every((version, index) => version >= atDrain[index] + 10), 'every table to play on after the drain', { timeoutMs: 30_000, everyMs: 100 });
+
+    // Only workers of N+1 are left: a table created now plays by rules 2.
+    const newIds: string[] = [];
+    for (let each = 0; each < NEW_TABLES; each++) newIds.push(await createBotTable(gateway.baseUrl));
+    await waitFor(async () => (await versions(newIds)).every((version) => version >= 20), 'the new tables to be playing', { timeoutMs: 30_000, everyMs: 100 });
+
+    const logs: Record<string, StoredEvent[]> = {};
+    for (const tableId of [...oldIds, ...newIds]) logs[tableId] = await store.read(tableId);
+    for (const [tableId, log] of Object.entries(logs)) expect(log.map((event) => event.seq), `${tableId}: a gapless log`).toEqual(log.map((_, index) => index + 1));
+    const created = (tableId: string) => logs[tableId][0].data as { rules: number; fingerprint: string };
+    // Old tables: rules 1, written in schema 2 up to the drain and in schema 3 by N+1 after it, never back.
+    for (const tableId of oldIds) {
+      expect(created(tableId).rules).toBe(1);
+      const schemas = logs[tableId].map((event) => schemaOf(event.data));
+      const firstOfNext = schemas.indexOf(NEXT_SCHEMA);
+      expect(firstOfNext, `${tableId}: N+1 wrote to it`).toBeGreaterThan(0);
+      expect(schemas.slice(0, firstOfNext).every((schema) => schema === EVENT_SCHEMA)).toBe(true);
+      expect(schemas.slice(firstOfNext).every((schema) => schema === NEXT_SCHEMA)).toBe(true);
+    }
+    // New tables: rules 2, of a machine with another fingerprint, every event in schema 3.
+    for (const tableId of newIds) {
+      expect(created(tableId).rules).toBe(2);
+      expect(created(tableId).fingerprint).not.toBe(created(oldIds[0]).fingerprint);
+      expect(logs[tableId].every((event) => schemaOf(event.data) === NEXT_SCHEMA)).toBe(true);
+    }
+    // Every log folds under N+1, each table by its own rules.
+    const folded = await foldUnderNextRelease(logs);
+    let playingPastTen = 0;
+    for (const tableId of [...oldIds, ...newIds]) {
+      expect(folded[tableId], tableId).toMatchObject({ rules: oldIds.includes(tableId) ? 1 : 2 });
+      const table = folded[tableId];
+      if (!('scores' in table)) continue;
+      const best = Math.max(...table.scores);
+      // Each game ends where its own rules end it: above 15 under rules 1, above 10 under rules 2.
+      if (table.finished) expect(best, tableId).toBeGreaterThan(table.rules === 1 ? 15 : RULES_TWO_END_SCORE);
+      else expect(best, tableId).toBeLessThanOrEqual(table.rules === 1 ? 15 : RULES_TWO_END_SCORE);
+      if (table.rules === 1 && !table.finished && best > RULES_TWO_END_SCORE) playingPastTen++;
+    }
+    // The gateway of N+1 shows every table; one of N (this process) cannot read what N+1 wrote, and says so.
+    const gatewayOfNAgain = await cluster.openGateway();
+    for (const tableId of [...oldIds, ...newIds]) {
+      const view = await fetch(`${gateway.baseUrl}/api/tables/${tableId}/view`);
+      expect(view.status, `${tableId}: ${await view.clone().text()}`).toBe(200);
+      const refusal = await gatewayOfNAgain.tables.snapshot(tableId).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isTableRefusal(refusal) && refusal.kind, tableId).toBe('newerRelease');
+      expect((refusal as Error).message).toMatch(new RegExp(`is in event schema ${NEXT_SCHEMA}, written by a newer release`));
+    }
+    await gatewayOfNAgain.close();
+
+    const pauses = oldIds.map((tableId) => longestPause(logs[tableId], upgradeStarted));
+    const refused = cluster.workers.flatMap((worker) => worker.output.filter((line) => /could not move by itself|could not take up|refused|newer release/.test(line)));
+    console.log(
+      `rolling upgrade N -> N+1 (rules 2, event schema ${NEXT_SCHEMA}): ${OLD_TABLES} tables of rules 1 moved from 2 workers of N to 2 of N+1; ` +
+        `drains took ${drains.join(' and ')} ms (${drained - upgradeStarted} ms with the new workers' start); longest pause of a table ${Math.max(...pauses)} ms ` +
+        `(bot delay ${BOT_DELAY_MS} ms, lease TTL ${LEASE_TTL_MS} ms); moves refused or failed ${refused.length}; ${NEW_TABLES} tables created after it play by rules 2; ${playingPastTen} tables of rules 1 play on past 10 points under N+1`,
+    );
+    expect(refused).toEqual([]);
+    expect(Math.max(...pauses)).toBeLessThan(0.75 * LEASE_TTL_MS);
+    expect(fresh.every((worker) => worker.child.exitCode === null)).toBe(true);
+  }, 150_000);
+});
