@@ -30,6 +30,7 @@ const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.t
 /**
  * Production modules no import reaches, each for its reason:
  * - worker threads, started by URL (new Worker(new URL(...))), which the check cannot follow;
+ * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads;
  * - the in-memory adapters of the event store and the seat tokens: the interfaces' third
  *   implementations, on which the tests and the fuzzer run the service;
  * - not production, to move on top (issue 18, left): services/nats/localNats.ts (starts nats-server
@@ -37,7 +38,8 @@ const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.t
  *   same), services/nats/publishRate.ts (the NATS benchmark's raw rate), services/eventstore/fixtures/.
  */
 const UNREACHED_ON_PURPOSE = [
-  '^services/eventstore/sqliteWriterBoot\\.mjs$',
+  '^services/eventstore/sqliteWriterThread\\.mjs$',
+  '^services/eventstore/sqliteGroupCommit\\.d\\.mts$',
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
   '^services/eventstore/memoryEventStore\\.ts$',
   '^services/tokens/memorySeatTokens\\.ts$',

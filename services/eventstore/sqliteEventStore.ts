@@ -5,7 +5,7 @@
  * Durability and throughput come from group commit: every write requested
  * while the last commit was under way, or in one turn of the event loop,
  * goes into ONE `BEGIN IMMEDIATE ... COMMIT` with `synchronous=FULL`, so a
- * batch costs one fsync however many tables it touched (sqliteWrites.ts).
+ * batch costs one fsync however many tables it touched (sqliteGroupCommit.mjs).
  * The commits run on a writer thread of their own (sqliteWriter.ts): the
  * event loop never waits for a disk, only reads (one indexed query each)
  * run on it. Each append still checks its own expected version inside the
@@ -35,7 +35,7 @@ import {
 import { checkIntegrity, namedStorageError, withFileNamed } from './sqliteFile.js';
 import { writerOnItsOwnThread, writerOnThisThread, type SqliteWriter } from './sqliteWriter.js';
 import type { BatchResult, EncodedEvent, Write, WriteOutcome } from './sqliteWrites.js';
-import { checkAppend, checkTableId, toJson } from './storeChecks.js';
+import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
 export interface SqliteEventStoreOptions {
@@ -183,7 +183,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
           snapshots++;
           break;
         case 'conflict':
-        case 'snapshotRefused':
+        case 'snapshotAhead':
           refused++;
           break;
       }
@@ -256,10 +256,18 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
       return new Promise<void>((resolve, reject) => {
         checkOpen();
         checkTableId(tableId);
+        // The version's shape now; whether the log has reached it, in the transaction.
+        checkSnapshot(tableId, snapshot, Number.MAX_SAFE_INTEGER);
         const snapshotJson = toJson(snapshot.snapshot, `snapshot of table ${tableId}`);
         const settle = (outcome: WriteOutcome) => {
-          if (outcome.kind === 'snapshotSaved') resolve();
-          else reject(new RangeError(outcome.kind === 'snapshotRefused' ? outcome.message : `snapshot of table ${tableId} was not saved`));
+          if (outcome.kind === 'snapshotSaved') return resolve();
+          if (outcome.kind !== 'snapshotAhead') return reject(new RangeError(`snapshot of table ${tableId} was not saved`));
+          try {
+            checkSnapshot(tableId, snapshot, outcome.logVersion);
+          } catch (error) {
+            return reject(error);
+          }
+          reject(new RangeError(`snapshot of table ${tableId} at version ${snapshot.version} was refused with the log at ${outcome.logVersion}`));
         };
         enqueue({ write: { kind: 'snapshot', tableId, version: snapshot.version, snapshotJson }, settle, reject });
       });
@@ -333,7 +341,7 @@ function createSchema(db: Database.Database, path: string): void {
   }).immediate();
 }
 
-/** The reads, on the event loop's own connection; the writes are the writer's (sqliteWrites.ts). */
+/** The reads, on the event loop's own connection; the writes are the writer's (sqliteGroupCommit.mjs). */
 function prepareStatements(db: Database.Database) {
   return {
     version: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?').pluck(),

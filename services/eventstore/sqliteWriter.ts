@@ -7,8 +7,17 @@
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { ToWriterThread, WriterThreadData } from './sqliteWriterThread.js';
-import { groupCommitter, type BatchResult, type Write } from './sqliteWrites.js';
+import { groupCommitter } from './sqliteGroupCommit.mjs';
+import type { BatchResult, Write } from './sqliteWrites.js';
+
+/** What the writer thread (sqliteWriterThread.mjs) is started with. */
+interface WriterThreadData {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+}
+
+/** To the thread: a batch to commit, or the word to close the file and end. It answers each batch with its BatchResult. */
+type ToWriterThread = { readonly batch: readonly Write[] } | { readonly close: true };
 
 export interface SqliteWriter {
   /** Commits `batch` in one transaction; never rejects (a failed batch is a result too). Call again only once settled. */
@@ -28,8 +37,8 @@ export function writerOnThisThread(db: Database.Database): SqliteWriter {
 
 /** Commits on a thread of its own, through a second connection to the file at `path` (whose schema must exist). */
 export function writerOnItsOwnThread(path: string, busyTimeoutMs: number): SqliteWriter {
-  const data: WriterThreadData = { module: new URL('./sqliteWriterThread.ts', import.meta.url).href, path, busyTimeoutMs };
-  const worker = new Worker(new URL('./sqliteWriterBoot.mjs', import.meta.url), { workerData: data });
+  const data: WriterThreadData = { path, busyTimeoutMs };
+  const worker = new Worker(new URL('./sqliteWriterThread.mjs', import.meta.url), { workerData: data });
   // An idle writer must not keep the process alive (a CLI command that never closes its store still ends).
   worker.unref();
   let waiting: ((result: BatchResult) => void) | null = null;
