@@ -29,13 +29,21 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-/** A refusal decided by the gateway (authentication, shape, rate). */
+/**
+ * A refusal decided by the gateway (authentication, shape, rate). It carries
+ * no stack trace: it is an answer to the client, never logged as a fault,
+ * and a flooding client is refused thousands of times a second (capturing
+ * the stack was 7% of the gateway's CPU under the abuse benchmark's floods).
+ */
 export class GatewayRefusal extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
   ) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'GatewayRefusal';
   }
 
