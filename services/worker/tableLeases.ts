@@ -295,7 +295,11 @@ export class TableLeases implements TableOwnership {
   private async answerPresence(): Promise<void> {
     const nc = this.presence;
     if (nc === null) return;
-    this.answering = nc.subscribe(lifeSubject(this.buckets, this.workerId), { callback: (_error, message) => message.respond() });
+    this.answering = nc.subscribe(lifeSubject(this.buckets, this.workerId), {
+      callback: (_error, message) => {
+        message.respond();
+      },
+    });
     await nc.flush();
     void (async () => {
       for await (const status of nc.status()) {
