@@ -23,6 +23,7 @@ export interface ResidentTable {
   /** The state as of the last durable event: what views and reads see. */
   committed: TableSnapshot;
   version: number;
+  /** The version of the last snapshot taken, written or still being written. */
   snapshotVersion: number;
   lastUsed: number;
   /** When the last event was accepted (ISO); '' for a table not yet committed. */
@@ -43,6 +44,8 @@ export class ResidentTables {
   private readonly onRebuilt: (table: ResidentTable) => void;
   private readonly live = new Map<string, ResidentTable>();
   private readonly loading = new Map<string, Promise<ResidentTable>>();
+  /** Each table's snapshot writes under way, chained: a later snapshot never lands before an earlier one. */
+  private readonly snapshotWrites = new Map<string, Promise<void>>();
 
   constructor(options: ResidentTablesOptions) {
     this.store = options.store;
@@ -111,13 +114,39 @@ export class ResidentTables {
     const table = this.live.get(tableId);
     if (table === undefined) return;
     if (table.version > table.snapshotVersion) await this.saveSnapshot(table);
+    await this.snapshotWrites.get(tableId);
     this.evict(tableId);
   }
 
-  async saveSnapshot(table: ResidentTable): Promise<void> {
+  /**
+   * Takes a snapshot of the table as committed now and writes it after the
+   * table's earlier snapshot writes. Call it only while the actor is at the
+   * committed state (in the table's queue, between commands): during an
+   * append the actor runs ahead of the log. The caller need not wait for
+   * the write: a snapshot is a cache, and a failed one is retried at the next.
+   */
+  saveSnapshot(table: ResidentTable): Promise<void> {
+    const { tableId, version } = table;
     const saved = savedTableOf(table.created, table.actor.getPersistedSnapshot(), table.lastEventAt);
-    await this.store.saveSnapshot(table.tableId, { version: table.version, snapshot: saved });
-    table.snapshotVersion = table.version;
+    const before = table.snapshotVersion;
+    table.snapshotVersion = version;
+    const write = (this.snapshotWrites.get(tableId) ?? Promise.resolve())
+      .then(() => this.store.saveSnapshot(tableId, { version, snapshot: saved }))
+      .catch((error: unknown) => {
+        if (table.snapshotVersion === version) table.snapshotVersion = before;
+        throw error;
+      });
+    const settled = write.catch(() => undefined);
+    this.snapshotWrites.set(tableId, settled);
+    void settled.then(() => {
+      if (this.snapshotWrites.get(tableId) === settled) this.snapshotWrites.delete(tableId);
+    });
+    return write;
+  }
+
+  /** Resolves once every snapshot write under way has landed or failed. */
+  async snapshotsWritten(): Promise<void> {
+    await Promise.all(this.snapshotWrites.values());
   }
 
   evictAll(): void {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { verifyRecord } from '../../machines/record/verify.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
@@ -129,6 +129,31 @@ describe('the table host', () => {
     }
   });
 
+  it('answers a command without waiting for its snapshot, and lands the snapshots in the order they were taken', async () => {
+    const inner = createMemoryEventStore();
+    let release = () => {};
+    const firstWriteHeld = new Promise<void>((resolve) => (release = resolve));
+    const written: number[] = [];
+    // The first snapshot write hangs until released, as a slow KV put would.
+    const store: EventStore = Object.create(inner);
+    store.saveSnapshot = async (tableId, snapshot) => {
+      if (written.push(snapshot.version) === 1) await firstWriteHeld;
+      await inner.saveSnapshot(tableId, snapshot);
+    };
+    const { host } = newHost(store, 3);
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'snapshots' });
+    const rng = createRng('snapshots');
+    for (let move = 0; move < 12; move++) await host.submit(tableId, nextBotMove((await host.snapshot(tableId)).snapshot, rng)!);
+    expect(written.length).toBe(1); // the later writes wait behind the first, and the commands did not
+    release();
+    const live = (await host.snapshot(tableId)).snapshot;
+    await host.passivate(tableId);
+    expect(written.length).toBeGreaterThan(3);
+    expect(written).toEqual([...written].sort((a, b) => a - b));
+    expect((await inner.loadSnapshot(tableId))?.version).toBe(written.at(-1));
+    expect((await host.snapshot(tableId)).snapshot.context).toEqual(live.context);
+  });
+
   it('replays the table at every event of a full game exactly as it was live', async () => {
     const { host } = newHost();
     const { tableId, version } = await host.createTable({ game: 'traitorOfLove', players: BOTS(6), seed: 'replay' });
@@ -247,7 +272,8 @@ describe('the table host', () => {
     const { snapshot } = await host.snapshot(tableId);
     const accepted = await host.submit(tableId, nextBotMove(snapshot, createRng('snapshots'))!);
     expect(accepted.version).toBe(await store.version(tableId));
-    expect(failures).toEqual([`${tableId}: snapshot too large`, `${tableId}: snapshot too large`]);
+    // Reported once each write has failed, after the answers: they do not wait for snapshots.
+    await vi.waitFor(() => expect(failures).toEqual([`${tableId}: snapshot too large`, `${tableId}: snapshot too large`]));
   });
 });
 

@@ -309,6 +309,7 @@ export class TableHost implements TableService {
     await this.autopilot?.close();
     await this.imports.close();
     await this.queues.idle();
+    await this.tables.snapshotsWritten();
     this.tables.evictAll();
   }
 
@@ -361,9 +362,9 @@ export class TableHost implements TableService {
     table.lastEventAt = events[events.length - 1].at;
     this.autopilot?.tableChanged(stateOf(table));
     if (version - table.snapshotVersion >= this.snapshotEvery) {
-      // The events are durable already: a snapshot that cannot be saved must not fail the command.
-      // It is a cache; the log stays the truth and the next snapshot tries again.
-      await this.tables.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
+      // The events are durable already, so the answer does not wait for the snapshot, nor fails with it:
+      // it is a cache, the log stays the truth, and the next snapshot tries again.
+      this.tables.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
     }
     return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
   }
