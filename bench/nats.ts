@@ -16,7 +16,11 @@
  * nats-servers' CPU time per raw R3 append measured in the same run (issue
  * 17's goal: service CPU per command / raw append CPU per message <= 2.5).
  *
- * BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 20),
+ * BENCH_TABLES (--tables, 1000), BENCH_SECONDS (--seconds, 20), BENCH_THINK_MS
+ * (--think-ms, 0: each table moves as soon as its last move is acknowledged;
+ * more models players who take 0.5 to 1.5 times that to choose, and the
+ * latency is then also given after a warm-up of a third of the run, at most
+ * 10 s, as every table's first move goes out at once),
  * BENCH_WORKERS (--workers, 2), BENCH_LEASE_TTL_MS (--lease-ttl-ms, 3000),
  * BENCH_REPLICAS (--replicas, 3), BENCH_RAW_MESSAGES (--raw-messages,
  * 40000); BENCH_WORKER_NODE_ARGS (--worker-node-args, e.g. `--cpu-prof
@@ -43,6 +47,7 @@ const SETTINGS = readFlags(
   {
     tables: wholeNumber({ env: 'BENCH_TABLES', default: 1000 }),
     seconds: number({ env: 'BENCH_SECONDS', default: 20 }),
+    'think-ms': number({ env: 'BENCH_THINK_MS', default: 0, zero: true }),
     workers: wholeNumber({ env: 'BENCH_WORKERS', default: 2 }),
     'lease-ttl-ms': wholeNumber({ env: 'BENCH_LEASE_TTL_MS', default: 3000 }),
     replicas: wholeNumber({ env: 'BENCH_REPLICAS', default: 3 }),
@@ -50,10 +55,12 @@ const SETTINGS = readFlags(
     'worker-node-args': text({ env: 'BENCH_WORKER_NODE_ARGS', default: '' }),
     'gateway-profile': text({ env: 'BENCH_GATEWAY_PROFILE', default: '' }),
   },
-  'npm run bench:nats [-- --tables N --seconds S --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..." --gateway-profile FILE]',
+  'npm run bench:nats [-- --tables N --seconds S --think-ms T --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..." --gateway-profile FILE]',
 );
 const TABLES = SETTINGS.tables;
 const SECONDS = SETTINGS.seconds;
+const THINK_MS = SETTINGS['think-ms'];
+const WARMUP_MS = Math.min(10_000, (SECONDS * 1000) / 3);
 const WORKERS = SETTINGS.workers;
 const LEASE_TTL_MS = SETTINGS['lease-ttl-ms'];
 const REPLICAS = SETTINGS.replicas;
@@ -63,7 +70,7 @@ const step = (line: string) => console.log(`… ${line}`);
 
 console.log(
   `NATS benchmark: ${TABLES} concurrent tables of bots, ${WORKERS} table workers, a 3-node JetStream cluster on loopback ` +
-    `(R${REPLICAS}), lease TTL ${LEASE_TTL_MS} ms, ${SECONDS}s`,
+    `(R${REPLICAS}), lease TTL ${LEASE_TTL_MS} ms, ${SECONDS}s${THINK_MS > 0 ? `, ${THINK_MS} ms think time per move` : ''}`,
 );
 step('starting 3 nats-server processes');
 const nats = await startLocalNats(3);
@@ -104,12 +111,14 @@ try {
   step(`created ${created} tables in ${((performance.now() - createStarted) / 1000).toFixed(1)}s`);
 
   const latencies: number[] = [];
+  const steadyLatencies: number[] = [];
   let accepted = 0;
   let troubles = 0;
   let games = 0;
   const rng = createRng('bench-nats');
   let pickingMicros = 0;
   const deadline = performance.now() + SECONDS * 1000;
+  let playStarted = performance.now();
   const progress = setInterval(() => step(`${accepted} commands accepted, ${games} games finished, ${troubles} retried`), 5000);
 
   /** One table's bot loop: read (locally), move, wait for the acknowledgement; a new game when one ends. */
@@ -127,6 +136,7 @@ try {
         tableId = (await tables.createTable({ game, players: remotePlayers(game), seed: `bench-${index}-${games}` })).tableId;
         continue;
       }
+      if (THINK_MS > 0) await sleep(THINK_MS * (0.5 + rng.below(1001) / 1000));
       const started = performance.now();
       try {
         await tables.submit(tableId, move);
@@ -134,7 +144,9 @@ try {
         troubles++;
         continue;
       }
-      latencies.push(performance.now() - started);
+      const latency = performance.now() - started;
+      latencies.push(latency);
+      if (started - playStarted >= WARMUP_MS) steadyLatencies.push(latency);
       accepted++;
     }
   };
@@ -146,6 +158,7 @@ try {
   const profiled = await profileStretch(SETTINGS['gateway-profile']);
   const cpuBefore = markCpu(serviceProcesses);
   const started = performance.now();
+  playStarted = started;
   await Promise.all(tableIds.map((_, index) => playTable(index)));
   const elapsed = (performance.now() - started) / 1000;
   const cpu = cpuSpent(cpuBefore, markCpu(serviceProcesses));
@@ -172,6 +185,7 @@ try {
   console.log('');
   console.log(`accepted commands:  ${accepted} in ${elapsed.toFixed(1)}s = ${commandsPerSecond.toFixed(0)} commands/s (${games} games finished, ${troubles} commands retried)`);
   console.log(`command latency:    ${latencySummary(latencies)} (gateway request to acknowledgement, append to JetStream R${REPLICAS} included)`);
+  if (THINK_MS > 0) console.log(`  after the first ${(WARMUP_MS / 1000).toFixed(0)} s: ${latencySummary(steadyLatencies)} (${steadyLatencies.length} commands)`);
   console.log(
     `replay:             ${replay.perSecond.toFixed(0)} events/s (${replay.events} events of ${replay.tables} tables, ` +
       `${(replay.events / replay.tables).toFixed(0)} a table, read from JetStream and folded, 20 tables at a time; ` +
@@ -307,4 +321,8 @@ async function inParallel(count: number, width: number, work: (index: number) =>
       while (next < count) await work(next++);
     }),
   );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
