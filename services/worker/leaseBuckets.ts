@@ -1,9 +1,10 @@
 /**
  * Where table ownership is kept (tableLeases.ts says how it is used): two
  * KV buckets named after the event stream, one for workers' lives, which
- * expire, and one for tables' claims, which do not.
+ * expire, and one for tables' claims, which do not; what a claim holds; and
+ * the compare-and-set writes both are kept with.
  */
-import { jetstream } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 
@@ -47,4 +48,28 @@ export async function leaseTtlOf(buckets: LeaseBuckets): Promise<number> {
  */
 export function lifeSubject(buckets: LeaseBuckets, workerId: string): string {
   return `${buckets.namespace}.worker-lives.${workerId}`;
+}
+
+/** A table's claim: the worker that holds the table, and in which of its lives. */
+export interface Claim {
+  readonly worker: string;
+  readonly incarnation: string;
+}
+
+/** Whether a compare-and-set write failed because another writer got there first. */
+export function isWrongRevision(error: unknown): boolean {
+  return (
+    error instanceof JetStreamApiError &&
+    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  );
+}
+
+/** The write's revision, or 0 when another writer got there first. */
+export async function orRaced(write: Promise<number>): Promise<number> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isWrongRevision(error)) return 0;
+    throw error;
+  }
 }
