@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFlags, wholeNumber } from '../../drivers/flags.js';
+import { list, readFlags, wholeNumber } from '../../drivers/flags.js';
 import { percentile } from '../../drivers/figures/latency.js';
 import { startGatewayProcess, type GatewayProcess } from '../../drivers/gatewayProcess.js';
 import { PlayerPool } from '../../drivers/players/playerPool.js';
@@ -26,7 +26,26 @@ import { Answers, LoopbackClient, PHASE_NAMES, PHASES, type AbuserResult, type A
 
 const ABUSER_ENTRY = fileURLToPath(new URL('./abuser.ts', import.meta.url));
 
-const { seconds: SECONDS } = readFlags({ seconds: wholeNumber({ default: 20 }) }, 'npm run bench:abuse [-- --seconds S]  (S: whole seconds per abuse, default 20)');
+const { seconds: SECONDS, abuse: CHOSEN } = readFlags(
+  { seconds: wholeNumber({ default: 20 }), abuse: list() },
+  `npm run bench:abuse [-- --seconds S] [--abuse A ...]  (S: whole seconds per abuse, default 20; A: one of ${PHASES.join(', ')}, all by default)`,
+);
+const unknownAbuse = CHOSEN.find((name) => !(PHASES as readonly string[]).includes(name));
+if (unknownAbuse !== undefined) {
+  console.error(`--abuse must be one of ${PHASES.join(', ')}, not ${JSON.stringify(unknownAbuse)}`);
+  process.exit(2);
+}
+/** Abuses that work on what an earlier one made: the tables it created, the long table it imported. */
+const NEEDS: Partial<Record<Phase, Phase>> = { commandFlood: 'tableCreation', socketOpens: 'tableCreation', longReplays: 'largeImports' };
+for (const name of CHOSEN) {
+  const needed = NEEDS[name as Phase];
+  if (needed !== undefined && !CHOSEN.includes(needed)) {
+    console.error(`--abuse ${name} works on what ${needed} makes: name both`);
+    process.exit(2);
+  }
+}
+/** The abuses to run, in their usual order: a profile of one abuse need not sit through the others. */
+const RUN: readonly Phase[] = CHOSEN.length === 0 ? PHASES : PHASES.filter((phase) => CHOSEN.includes(phase));
 /** Requests the abuser has in flight at once. */
 const WORKERS = 8;
 const GOOD_ADDRESS = '127.1.0.1'; // PlayerPool's address for its table (clientAddresses 2)
@@ -83,7 +102,7 @@ try {
 
   const abuse = abuserProcess(port);
   const rows: string[] = [];
-  for (const phase of PHASES) {
+  for (const phase of RUN) {
     players.counters.takeRecentLatencies();
     const errorsBefore = players.counters.errorCount();
     const reads: number[] = [];
