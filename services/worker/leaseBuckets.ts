@@ -42,6 +42,13 @@ export async function leaseTtlOf(buckets: LeaseBuckets): Promise<number> {
 }
 
 /**
+ * How late a renewal may be before the life's worker is asked whether it is
+ * still connected (otherLives.ts); so a worker whose connection came back
+ * within this long of its last renewal knows nobody has asked (workerLife.ts).
+ */
+export const PRESENCE_GRACE_MS = 500;
+
+/**
  * The subject a worker's life answers on (tableLeases.ts): named after the
  * buckets, so two deployments on one NATS stay apart. Worker ids are
  * subject tokens already (bus/subjects.ts).

@@ -17,7 +17,7 @@
  */
 import { RequestError, type NatsConnection } from '@nats-io/nats-core';
 import type { KV } from '@nats-io/kv';
-import { isWrongRevision, lifeSubject, type Claim, type LeaseBuckets } from './leaseBuckets.js';
+import { isWrongRevision, lifeSubject, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 
 /**
  * The share of the TTL after a life's last renewal was stored at which the
@@ -33,8 +33,6 @@ export const OVER_SHARE = 0.75;
  * moment are theirs who took them: it sees its claims change and gives them up.
  */
 const OVER_REMEMBERED_MS = 1000;
-/** How late a renewal may be before the life's worker is asked whether it is still connected. */
-const PRESENCE_GRACE_MS = 500;
 /** How long a presence question waits: an answer late or lost says nothing; only "no responders" says gone. */
 const PRESENCE_TIMEOUT_MS = 500;
 

@@ -180,7 +180,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       await b.stop(true);
     });
 
-    it('distrusts its own life from a dropped connection until a renewal gets through again', async () => {
+    it('distrusts its own life while its connection is down, and trusts it again once back before a renewal was late', async () => {
       const own = await connect({ servers: nats.urls, reconnectTimeWait: 50 });
       const a = await presentLeases('p-dropped', own);
       await a.take('t-presence-dropped');

@@ -8,7 +8,8 @@
  * The worker trusts its life until TRUSTED_SHARE of the TTL after it *sent*
  * its last successful renewal, which is before any other worker counts the
  * life over (otherLives.ts), and not at all from a dropped connection until
- * a renewal gets through again: while it was away others may have found
+ * a renewal gets through again, unless the connection came back before the
+ * life was late for a renewal: while it was away others may have found
  * nobody answering on its presence subject and ended the life. A life found
  * ended, or not renewed in time, is over: the worker is told (`onEnded`),
  * gives up every table, and begins a new life.
@@ -16,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { KV } from '@nats-io/kv';
-import { isWrongRevision, lifeSubject, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
+import { isWrongRevision, lifeSubject, orRaced, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 
 /**
  * The share of the TTL a worker trusts its life for after sending its last
@@ -30,6 +31,8 @@ const RETRY_RENEWAL_MS = 200;
 interface Life {
   readonly incarnation: string;
   revision: number;
+  /** When the last renewal that got through was sent (ms since the epoch). */
+  renewedAt: number;
   /** The worker serves its tables until then (ms since the epoch) unless the life is renewed. */
   validUntil: number;
   /** The connection was lost since the last renewal that got through: others may be ending this life. */
@@ -124,9 +127,14 @@ export class WorkerLife {
     await nc.flush();
     void (async () => {
       for await (const status of nc.status()) {
-        if (status.type === 'disconnect' && this.life !== null) this.life.suspended = true;
-        // Renew at the next tick rather than after a whole interval: until then the life is distrusted.
-        if (status.type === 'reconnect') this.lastTry = { at: 0, ok: false };
+        const life = this.life;
+        if (status.type === 'disconnect' && life !== null) life.suspended = true;
+        if (status.type === 'reconnect') {
+          // Back before the life was late for a renewal: nobody can have asked for it, let alone ended it.
+          if (life !== null && Date.now() - life.renewedAt < this.options.renewEveryMs + PRESENCE_GRACE_MS) life.suspended = false;
+          // Renew at the next tick rather than after a whole interval: a distrusted life waits for it.
+          this.lastTry = { at: 0, ok: false };
+        }
       }
     })().catch(() => undefined);
   }
@@ -156,7 +164,7 @@ export class WorkerLife {
         revision = await orRaced(this.lives.update(workerId, incarnation, entry?.revision ?? 0));
         if (revision === 0) return; // try again on the next tick
       }
-      this.life = { incarnation, revision, validUntil: sentAt + ttlMs * TRUSTED_SHARE, suspended: false };
+      this.life = { incarnation, revision, renewedAt: sentAt, validUntil: sentAt + ttlMs * TRUSTED_SHARE, suspended: false };
       this.lastTry = { at: sentAt, ok: true };
       this.options.log(`${workerId} began a life (incarnation ${incarnation})`);
     } catch {
@@ -170,6 +178,7 @@ export class WorkerLife {
     this.lastTry = { at: sentAt, ok: false };
     try {
       life.revision = await this.lives.update(workerId, life.incarnation, life.revision);
+      life.renewedAt = sentAt;
       life.validUntil = sentAt + ttlMs * TRUSTED_SHARE;
       // Got through, so the life was not ended meanwhile (a delete would have changed its revision).
       life.suspended = false;
