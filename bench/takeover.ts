@@ -1,6 +1,6 @@
 /**
  * What it costs a worker to take up a dead worker's tables
- * (`node --import tsx bench/takeover.ts [--tables 300 --moves 60 --concurrency 32]`):
+ * (`npm run bench:takeover [-- --tables 300 --moves 60 --snapshot-every 25]`):
  * on a local 3-node cluster, a host plays `--tables` all-bot Seven Suitors
  * tables `--moves` moves each (spread from half to one and a half times
  * that, so their last snapshots lie anywhere), then stops without a word,
@@ -25,7 +25,7 @@ import { TableLeases } from '../services/worker/tableLeases.js';
 
 const flags = readFlags(
   { tables: wholeNumber({ default: 300 }), moves: wholeNumber({ default: 60 }), concurrency: wholeNumber({ default: 32 }), 'snapshot-every': wholeNumber({ default: 100 }), profile: text({ default: '' }) },
-  'node --import tsx bench/takeover.ts [-- --tables N --moves M --concurrency C --snapshot-every E --profile FILE.cpuprofile]',
+  'npm run bench:takeover [-- --tables N --moves M --concurrency C --snapshot-every E --profile FILE.cpuprofile]',
 );
 const players = Array.from({ length: 4 }, (_, seat) => ({ name: `bot ${seat}`, bot: true }));
 
