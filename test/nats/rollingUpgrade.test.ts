@@ -21,6 +21,9 @@ import { waitFor } from '../../drivers/polling.js';
 import { foldUnderNextRelease } from '../nextRelease/processes.js';
 import { RULES_TWO_END_SCORE } from '../nextRelease/rulesTwo.js';
 import { natsClusterForTests } from './cluster.js';
+import { decodeReply, encode } from '../../services/bus/protocol.js';
+import { tableSubjects } from '../../services/bus/subjects.js';
+import { readGolden } from '../golden/goldenHosts.js';
 import { longestPause } from './pauses.js';
 
 const LEASE_TTL_MS = 3000;
@@ -31,6 +34,8 @@ const NEXT_SCHEMA = EVENT_SCHEMA + 1;
 
 describe('a rolling upgrade to a release with new rules and a new event schema', () => {
   const cluster = natsClusterForTests({ leaseTtlMs: LEASE_TTL_MS, botDelayMs: BOT_DELAY_MS, workerPrefix: 'w' });
+  /** The tables the upgrade left playing on the workers of N+1. */
+  let tablesInPlay: string[] = [];
 
   /** A table of A Traitor of Love with a bot in every seat, made through a gateway process's API: its id. */
   async function createBotTable(base: string): Promise<string> {
@@ -68,6 +73,7 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     for (let each = 0; each < NEW_TABLES; each++) newIds.push(await createBotTable(gateway.baseUrl));
     await waitFor(async () => (await versions(newIds)).every((version) => version >= 20), 'the new tables to be playing', { timeoutMs: 30_000, everyMs: 100 });
 
+    tablesInPlay = [...oldIds, ...newIds];
     const logs: Record<string, StoredEvent[]> = {};
     for (const tableId of [...oldIds, ...newIds]) logs[tableId] = await store.read(tableId);
     for (const [tableId, log] of Object.entries(logs)) expect(log.map((event) => event.seq), `${tableId}: a gapless log`).toEqual(log.map((_, index) => index + 1));
@@ -125,4 +131,28 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     expect(Math.max(...pauses)).toBeLessThan(0.75 * LEASE_TTL_MS);
     expect(fresh.every((worker) => worker.child.exitCode === null)).toBe(true);
   }, 150_000);
+
+  it('has a worker refuse a table of rules it does not know, naming them, and serve its other tables on', async () => {
+    const { store } = cluster;
+    const live = cluster.workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null);
+    expect(live.length).toBeGreaterThan(0);
+    // A table of a release after N+1: rules 3, which no worker here knows.
+    const { log } = readGolden('current/traitorOfLove-plain-midPass.json');
+    const [created, ...rest] = log.map(({ type, at, data }) => ({ type, at, data }));
+    const tableId = 't-rules3-upgrade';
+    await store.append(tableId, [{ ...created, data: { ...(created.data as object), rules: 3 } }, ...rest], 0);
+    const playing = await Promise.all(tablesInPlay.map(async (id) => [id, await store.version(id)] as const));
+
+    const answer = await cluster.nc.request(tableSubjects().command(tableId), encode({ op: 'submit', tableId, args: [{ type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false } }] }), { timeout: 10_000 });
+    const reply = decodeReply(answer);
+    expect(reply).toMatchObject({ ok: false, kind: 'newerRelease', message: expect.stringMatching(/table t-rules3-upgrade: rules version 3 is not known to this release \(it knows 1, 2\)/) });
+    expect(await store.version(tableId)).toBe(log.length);
+    // The worker that refused it is still up, and the tables under way still move.
+    expect(live.every((worker) => worker.child.exitCode === null)).toBe(true);
+    await waitFor(
+      async () => (await Promise.all(playing.map(async ([id, version]) => (await store.version(id)) > version))).filter(Boolean).length >= 3,
+      'the other tables to move on',
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
+  }, 60_000);
 });
