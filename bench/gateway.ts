@@ -325,7 +325,12 @@ try {
   const lagMax = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_max_seconds');
   if (lagMax !== null) playLagMax = Math.max(playLagMax, lagMax * 1000);
   console.log(
-    `CPU during play: gateway ${gatewayCpuBefore === null || gatewayCpuAfter === null ? 'n/a' : `${(((gatewayCpuAfter - gatewayCpuBefore) / elapsed) * 100).toFixed(0)}%`}` +
+    `CPU during play: gateway ${
+      gatewayCpuBefore === null || gatewayCpuAfter === null
+        ? 'n/a'
+        : // CPU time per move hardly moves with other load on the machine's cores, unlike moves/s.
+          `${(((gatewayCpuAfter - gatewayCpuBefore) / elapsed) * 100).toFixed(0)}%, ${acceptedInRun === 0 ? 'n/a' : (((gatewayCpuAfter - gatewayCpuBefore) / acceptedInRun) * 1e6).toFixed(0)} µs a move`
+    }` +
       `${lag === null || !lagMax ? '' : ` (event-loop lag p99 ${(lag * 1000).toFixed(1)} ms, max ${((lagMax ?? NaN) * 1000).toFixed(1)} ms, since the last progress line)`}, ` +
       `benchmark ${(((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100).toFixed(0)}% (event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms) — 100% = one core`,
   );
