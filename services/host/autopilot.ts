@@ -86,14 +86,16 @@ export class Autopilot {
       options.onMoveLost?.(tableId);
       if (!(error instanceof NotTheOwner)) report(error, tableId);
     };
+    // Looked at only while this owner may act: a look loads the table, and would take up one that is now another's.
+    const snapshot = (tableId: string) => (this.mayAct(tableId) ? owner.snapshot(tableId) : Promise.reject(new NotTheOwner(tableId)));
     this.bots = createBotRunner({
-      snapshot: (tableId) => owner.snapshot(tableId),
+      snapshot,
       submit: (tableId, move) => this.measured('bot', tableId, () => owner.submit(tableId, move, HELD_BY_A_BOT)),
       delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
       onError,
     });
     this.clock = createTurnClock({
-      snapshot: (tableId) => owner.snapshot(tableId),
+      snapshot,
       timeOut: (tableId, version, move) => this.measured('clock', tableId, () => owner.timeOut(tableId, version, move)),
       onError,
       ...(options.now === undefined ? {} : { now: options.now }),

@@ -334,3 +334,18 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     });
   });
 });
+
+describe('the autopilot of an owner that may not act', () => {
+  it('neither moves nor loads a table it may not act for', async () => {
+    const store = createMemoryEventStore();
+    const lost: string[] = [];
+    const host = new TableHost({ store, autopilot: { botDelayMs: 20, mayAct: () => false, onMoveLost: (tableId) => lost.push(tableId) } });
+    const { tableId, version } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'not mine' });
+    // Dropped from memory with its bot still armed, as a worker's table is when its lease lapses.
+    await host.passivate(tableId);
+    await vi.waitFor(() => expect(lost).toContain(tableId));
+    expect(host.residentTables).toBe(0);
+    expect(await store.version(tableId)).toBe(version);
+    await host.close();
+  });
+});
