@@ -206,20 +206,26 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   async function serveNewTable(msg: Msg, request: NewTableRequest): Promise<void> {
     try {
       const accepted = await makeNewTable(host, request);
-      // A new id nobody else knows yet: claiming it cannot meet another owner.
-      const take = await leases.take(accepted.tableId).catch(() => ({ taken: false as const, owner: '' }));
-      if (take.taken) {
-        lastUsed.set(accepted.tableId, Date.now());
-        // Armed before the claim was: a bot move that came first was dropped.
-        await host.takeUp(accepted.tableId);
-      } else {
-        // Nobody holds the new table: its bots wait until a sweep (or a command) finds it an owner.
-        toTakeUp.add(accepted.tableId);
-        await host.letGo(accepted.tableId);
-      }
+      // The table is made and durable, so it is answered as made whatever happens to its claim: a sweep finds it an owner.
+      await ownNewTable(accepted.tableId).catch(() => toTakeUp.add(accepted.tableId));
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       respond(msg, replyOfError(workerId, error));
+    }
+  }
+
+  /** Claims a table this worker has just made, and keeps it; or, when it cannot, leaves it to the next sweep. */
+  async function ownNewTable(tableId: string): Promise<void> {
+    // A new id nobody else knows yet: claiming it cannot meet another owner.
+    const take = await leases.take(tableId).catch(() => ({ taken: false as const, owner: '' }));
+    if (take.taken) {
+      lastUsed.set(tableId, Date.now());
+      // Armed before the claim was: a bot move that came first was dropped.
+      await host.takeUp(tableId);
+    } else {
+      // Nobody holds the new table: its bots wait until a sweep (or a command) finds it an owner.
+      toTakeUp.add(tableId);
+      await host.letGo(tableId);
     }
   }
 
