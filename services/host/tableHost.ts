@@ -104,7 +104,7 @@ export class TableHost implements TableService {
   async importRecord(document: unknown): Promise<Accepted> {
     const plan = await this.imports.prepare(document);
     if (!plan.ok) throw new TableRefusal('invalidRecord', plan.message);
-    const created: TableCreated = { game: plan.game, options: plan.options, ...rulesOfNewTable(plan.game) };
+    const created: TableCreated = { game: plan.game, options: plan.options, ...rulesOfNewTable(plan.game, plan.rules) };
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
       const table = this.tables.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
