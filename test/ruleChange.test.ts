@@ -131,6 +131,17 @@ describe('a rule change: each table keeps the rules it started with', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+  it('imports a record of rules 1 as a table of rules 1, whatever rules are current', async () => {
+    for (const name of ['current/traitorOfLove-plain-finished.json', 'first-fingerprints/traitorOfLove-plain-finished.json']) {
+      const { record } = golden(name);
+      const host = await hostWith();
+      const { tableId } = await host.importRecord(record);
+      expect(tableCreatedOf((await host.events(tableId))[0], tableId).rules, name).toBe(1);
+      const { snapshot } = await host.snapshot(tableId);
+      expect(snapshot.context.outcome?.finished, name).toBe(true);
+      expect(Math.max(...snapshot.context.scores), name).toBeGreaterThan(15);
+    }
+  });
 });
 
 describe('a table written by a newer release, met by this one', () => {
