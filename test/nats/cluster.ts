@@ -52,7 +52,6 @@ export interface TestCluster {
   startGatewayProcess(release?: 'this' | 'next'): Promise<GatewayProcess>;
 }
 
-
 /** Registers the cluster's start and stop around the calling file's tests (call it at describe level). */
 export function natsClusterForTests(options: ClusterOptions): TestCluster {
   const workers: WorkerProcess[] = [];
