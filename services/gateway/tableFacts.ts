@@ -3,7 +3,11 @@
  * from its log: the service settings of `table.created` (turn clock, bot
  * kinds, the game a table was forked from), which bot seats stand in for a
  * player who left (at a forked table: every bot), and when the last event
- * was accepted. Kept per table and brought up to date incrementally.
+ * was accepted. Kept per table and brought up to date incrementally: from
+ * the events of the gateway's own commands as they are accepted, and from
+ * the log only for what it did not see (a bot's move, a timeout, another
+ * gateway's command), so a player's move costs the gateway no read of the
+ * log (on NATS, a request to JetStream).
  */
 import type { Seat } from '../../machines/rules/trick.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
@@ -57,8 +61,17 @@ export class TableFactsCache {
 
   constructor(private readonly readEvents: (tableId: string, afterVersion: number) => Promise<StoredEvent[]>) {}
 
-  /** The facts as of the table's latest event. Rejects with the host's unknownTable refusal for no such table. */
-  of(tableId: string): Promise<TableFacts> {
+  /**
+   * The facts as of the table's latest event, or of `version` at least when
+   * given (the version of the state they go with): read from the log only
+   * when what is kept is older. Rejects with the host's unknownTable refusal
+   * for no such table.
+   */
+  of(tableId: string, version?: number): Promise<TableFacts> {
+    const kept = this.kept.get(tableId);
+    if (version !== undefined && kept !== undefined && kept.version >= version && !this.reading.has(tableId)) {
+      return Promise.resolve(factsOf(kept));
+    }
     const previous = this.reading.get(tableId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.catchUp(tableId));
     this.reading.set(tableId, next);
@@ -66,6 +79,20 @@ export class TableFactsCache {
       if (this.reading.get(tableId) === next) this.reading.delete(tableId);
     }).catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Events the table has just accepted (a command's, from its
+   * acknowledgement): folded in when they follow what is kept, without a
+   * read. Anything else (a gap, a read under way, a table not kept) is left
+   * to the next read.
+   */
+  learn(tableId: string, events: readonly StoredEvent[]): void {
+    const kept = this.kept.get(tableId);
+    if (kept === undefined || this.reading.has(tableId)) return;
+    const next = events.filter((event) => event.seq > kept.version);
+    if (next.length === 0 || next[0].seq !== kept.version + 1) return;
+    for (const event of next) foldEvent(kept, event);
   }
 
   /** Drops what is kept of a table (it is re-read from the log on next use). */
@@ -77,6 +104,10 @@ export class TableFactsCache {
     const facts = this.kept.get(tableId) ?? { version: 0, settings: NO_SETTINGS, standIns: new Set(), vacated: new Set(), lastEventAt: '' };
     for (const event of await this.readEvents(tableId, facts.version)) foldEvent(facts, event);
     this.kept.set(tableId, facts);
-    return { version: facts.version, settings: facts.settings, standIns: new Set(facts.standIns), lastEventAt: facts.lastEventAt };
+    return factsOf(facts);
   }
+}
+
+function factsOf(facts: FactsInProgress): TableFacts {
+  return { version: facts.version, settings: facts.settings, standIns: new Set(facts.standIns), lastEventAt: facts.lastEventAt };
 }

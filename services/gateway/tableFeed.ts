@@ -105,7 +105,7 @@ export class TableFeed {
   /** The table as it stands, with its facts, without announcing anything. */
   async current(tableId: string): Promise<TableChange> {
     const { version, snapshot } = await this.host.snapshot(tableId);
-    const facts = await this.facts.of(tableId);
+    const facts = await this.facts.of(tableId, version);
     // A finished game changes no more: what is kept of it is read from the log again if it is ever asked for.
     if (snapshot.context.outcome?.finished === true) this.facts.forget(tableId);
     return { tableId, version, snapshot, facts, turnDeadline: turnDeadline(snapshot, facts.settings.turnSeconds, facts.lastEventAt) };
@@ -142,6 +142,7 @@ export class TableFeed {
       throw error;
     }
     this.metrics?.commandSettled(source, 'accepted', (performance.now() - started) / 1000);
+    this.facts.learn(tableId, accepted.events);
     const change = await this.announceCurrentNow(tableId).catch((error: unknown) => {
       this.onError(error, tableId);
       return null;
