@@ -153,7 +153,7 @@ export const SETTINGS = {
   NATS_PREFIX: optionalText('NATS_PREFIX', 'tables', 'the subject prefix of commands and events: another keeps two deployments apart on one NATS', (value) =>
     layoutComplaint({ prefix: value }),
   ),
-  LEASE_TTL_MS: wholeNumber('LEASE_TTL_MS', 10_000, "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move", { min: 100 }),
+  LEASE_TTL_MS: wholeNumber('LEASE_TTL_MS', 15_000, "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move", { min: 100 }),
   WORKER_ID: optionalText('WORKER_ID', 'generated, unique', "a worker's name in leases and subjects", (value) =>
     WORKER_ID.test(value) ? null : `must be 1 to 100 letters, digits, - and _ (it is a subject token), not ${JSON.stringify(value)}`,
   ),

@@ -15,8 +15,8 @@ import { settingsOf } from '../../services/host/tableSettings.js';
 
 export interface StallLimits {
   readonly botDelayMs: number;
-  /** The lease TTL. */
-  readonly leaseTtlMs: number;
+  /** How late a bot's move may come after it was due (a timeout: the bot delay more). */
+  readonly allowedLateMs: number;
 }
 
 export interface Stall {
@@ -58,7 +58,7 @@ export function stallsOf(tableId: string, log: readonly StoredEvent[], limits: S
       const nextAt = index + 1 < log.length ? Date.parse(log[index + 1].at) : now;
       const lateMs = Math.max(0, nextAt - dueAt);
       worstLateMs = Math.max(worstLateMs, lateMs);
-      const allowanceMs = botAwaited ? limits.leaseTtlMs : limits.leaseTtlMs + limits.botDelayMs;
+      const allowanceMs = botAwaited ? limits.allowedLateMs : limits.allowedLateMs + limits.botDelayMs;
       if (lateMs > allowanceMs) stuck.push({ seq: log[index].seq, awaited: botAwaited ? 'bot' : 'clock', lateMs });
     }
   } finally {

@@ -35,7 +35,7 @@ export interface TableLeasesOptions {
   readonly workerId: string;
   /** How long a life outlives its last renewal; must be the lives bucket's max age. */
   readonly ttlMs: number;
-  /** How often the life is renewed; a fifth of the TTL by default, so two renewals may fail in a row. */
+  /** How often the life is renewed; a fifth of the TTL by default (at most 2 s), so several renewals may fail in a row. */
   readonly renewEveryMs?: number;
   /** Called once for each table this worker stops holding without releasing it. */
   readonly onLost: (tableId: string, why: string) => void;
@@ -111,7 +111,8 @@ export class TableLeases implements TableOwnership {
     return {
       buckets: options.buckets,
       ttlMs: options.ttlMs,
-      renewEveryMs: options.renewEveryMs ?? Math.max(50, Math.floor(options.ttlMs / 5)),
+      // At most every 2 s, however long the TTL: a dead worker's life is asked for once a renewal is late.
+      renewEveryMs: options.renewEveryMs ?? Math.max(50, Math.min(2000, Math.floor(options.ttlMs / 5))),
       log: this.log,
       presence: options.presence ?? null,
     };
