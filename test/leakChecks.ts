@@ -28,7 +28,7 @@ export function statesOfLog(events: readonly StoredEvent[]): TableSnapshot[] {
 
 /** A card as it appears in JSON (quoted). */
 const CARD_PATTERN = /"(\d-(?:\d+|7a|7b)|cupid|chaperone|rival|go-between)"/g;
-/** A card as it appears in a sentence ("4-9 is in hand"), not inside a longer word or number. */
+/** A card as it appears in a sentence ("the 9 of Clubs (4-9)"), not inside a longer word or number. */
 const CARD_IN_TEXT = /(?<![\w-])(\d-(?:7a|7b|\d+)|cupid|chaperone|rival|go-between)(?![\w-])/g;
 
 /** The cards a refusal's message, or any other text, names. */
@@ -131,7 +131,7 @@ export interface SentRefusal {
 
 /**
  * A refusal may name the cards its command named and the viewer's own cards
- * ("seat 0 must follow suit 4; 4-9 is in hand"), nothing else: never a card
+ * ("seat 0 must follow Clubs, the suit led (4): the 9 of Clubs (4-9) is in its hand"), nothing else: never a card
  * of another seat's hand, so a seat that tries a card it does not hold does
  * not learn who holds it.
  */

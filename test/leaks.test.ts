@@ -362,7 +362,7 @@ describe('the scanner itself', () => {
     const own = states[passing].context.hand!.holdings[0][0];
     const refusal = (message: string, named: string[]): SentRefusal => ({ refusal: { error: 'illegal', message }, viewer: 0, from: passing, to: passing, named });
     expect(() => expectRefusalLeaksNothing(refusal(`${one[0]} is not in seat 0's hand`, [one[0]]), states)).not.toThrow();
-    expect(() => expectRefusalLeaksNothing(refusal(`seat 0 must follow suit 4; ${own} is in hand`, []), states)).not.toThrow();
+    expect(() => expectRefusalLeaksNothing(refusal(`seat 0 must follow Clubs, the suit led (4): its card (${own}) is in its hand`, []), states)).not.toThrow();
     expect(() => expectRefusalLeaksNothing(refusal(`${one[0]} is not in seat 0's hand; seat 2 holds ${two[0]}`, [one[0]]), states)).toThrow();
     expect(() => expectAlike('held by 1 and 2', [{ card: one[0], error: 'illegal', message: `${one[0]} is not in seat 0's hand` }, { card: two[0], error: 'illegal', message: `${two[0]} is not in seat 0's hand` }])).not.toThrow();
     expect(() => expectAlike('held by 1 and 2', [{ card: one[0], error: 'illegal', message: `${one[0]} is held by seat 1` }, { card: two[0], error: 'illegal', message: `${two[0]} is held by seat 2` }])).toThrow();

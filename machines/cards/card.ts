@@ -109,6 +109,18 @@ export function isSuit(value: unknown): value is Suit {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 7;
 }
 
+const SPECIAL_NAMES: Record<SpecialCard, string> = { cupid: 'Cupid', chaperone: 'the Chaperone', rival: 'the Rival', 'go-between': 'the Go-Between' };
+
+/**
+ * A card in words, with its notation after it for a client that reads the
+ * notation: "the 9 of Clubs (4-9)", "the Chaperone (chaperone)".
+ */
+export function cardInWords(card: Card): string {
+  const suit = suitOf(card);
+  if (suit === undefined) return `${SPECIAL_NAMES[card as SpecialCard]} (${card})`;
+  return `the ${card.slice(2)} of ${SUIT_NAMES[suit]} (${card})`;
+}
+
 /** Why a value is not a card, in words a player understands. */
 export function describeNonCard(value: unknown): string {
   if (typeof value !== 'string') return `a card is a string like "3-9" or "cupid", not ${JSON.stringify(value)}`;

@@ -191,7 +191,7 @@ describe('illegal moves', () => {
   it('reports a card that does not follow suit', () => {
     const record = recordOf(sevenSuitors);
     record.hands[0].plays[1] = [1, '3-4'];
-    expect(problemsOf(record)).toEqual(unreplayable(record, 'hands[0].plays[1]', 'seat 1 must follow suit 4; 4-6 is in hand'));
+    expect(problemsOf(record)).toEqual(unreplayable(record, 'hands[0].plays[1]', 'seat 1 must follow Clubs, the suit led (4): the 6 of Clubs (4-6) is in its hand'));
   });
 
   it('reports a card the seat does not hold', () => {

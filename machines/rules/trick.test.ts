@@ -113,21 +113,21 @@ describe('playRefusal', () => {
 
   it('refuses a special card led while a suit card is held, naming one', () => {
     expect(playRefusal(0, ['cupid', '2-3', '1-1'], [], 'cupid')).toBe(
-      'seat 0 may not lead a special card while holding a suit card (2-3 is in hand)',
+      'seat 0 may not lead a special card while it holds a suit card: the 3 of Moons (2-3) is in its hand',
     );
   });
 
   it('refuses a card that does not follow suit, naming a card that would', () => {
-    expect(playRefusal(2, ['5-6', '4-9', '4-10'], trick([1, '4-4']), '5-6')).toBe('seat 2 must follow suit 4; 4-9 is in hand');
+    expect(playRefusal(2, ['5-6', '4-9', '4-10'], trick([1, '4-4']), '5-6')).toBe('seat 2 must follow Clubs, the suit led (4): the 9 of Clubs (4-9) is in its hand');
   });
 
   it('refuses a trump played by a player who can follow the suit led', () => {
-    expect(playRefusal(3, ['2-7a', '3-3'], trick([2, '3-9']), '2-7a')).toBe('seat 3 must follow suit 3; 3-3 is in hand');
+    expect(playRefusal(3, ['2-7a', '3-3'], trick([2, '3-9']), '2-7a')).toBe('seat 3 must follow Diamonds, the suit led (3): the 3 of Diamonds (3-3) is in its hand');
   });
 
   it('measures following against the first suit card after a special lead', () => {
     expect(playRefusal(3, ['3-3', '6-6'], trick([1, 'cupid'], [2, '6-8']), '3-3')).toBe(
-      'seat 3 must follow suit 6; 6-6 is in hand',
+      'seat 3 must follow Pyramids, the suit led (6): the 6 of Pyramids (6-6) is in its hand',
     );
   });
 });

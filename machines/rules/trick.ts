@@ -2,7 +2,7 @@
  * Trick play common to the three games (docs/rules.md, "Trick play" and
  * "Special cards"): what may be played, and who wins and captures a trick.
  */
-import { faceOf, isSpecial, suitOf, type Card, type SpecialCard, type Suit } from '../cards/card.js';
+import { cardInWords, faceOf, isSpecial, suitOf, SUIT_NAMES, type Card, type SpecialCard, type Suit } from '../cards/card.js';
 import type { Specials } from '../table/options.js';
 
 export type Seat = number;
@@ -53,12 +53,12 @@ export function playRefusal(seat: Seat, holding: readonly Card[], plays: readonl
   if (!holding.includes(card)) return `${card} is not in seat ${seat}'s hand`;
   if (mayPlay(holding, plays, card)) return null;
   if (plays.length === 0) {
-    const suitCard = holding.find((held) => !isSpecial(held));
-    return `seat ${seat} may not lead a special card while holding a suit card (${suitCard} is in hand)`;
+    const suitCard = holding.find((held) => !isSpecial(held))!;
+    return `seat ${seat} may not lead a special card while it holds a suit card: ${cardInWords(suitCard)} is in its hand`;
   }
-  const led = ledSuitOf(plays);
-  const follower = holding.find((held) => suitOf(held) === led);
-  return `seat ${seat} must follow suit ${led}; ${follower} is in hand`;
+  const led = ledSuitOf(plays)!;
+  const follower = holding.find((held) => suitOf(held) === led)!;
+  return `seat ${seat} must follow ${SUIT_NAMES[led]}, the suit led (${led}): ${cardInWords(follower)} is in its hand`;
 }
 
 /**

@@ -304,13 +304,13 @@ describe('trick play', () => {
     accept(table, { type: 'card.played', seat: 0, card: '4-4' }); // Clubs led: trump for the hand
     expectRefused(table, played(0, '1-2'), "it is seat 1's turn");
     expectRefused(table, played(1, '5-11'), "5-11 is not in seat 1's hand");
-    expectRefused(table, played(1, '3-4'), 'seat 1 must follow suit 4; 4-6 is in hand');
-    expectRefused(table, played(1, '2-2'), 'seat 1 must follow suit 4; 4-6 is in hand'); // a card it was passed
+    expectRefused(table, played(1, '3-4'), 'seat 1 must follow Clubs, the suit led (4): the 6 of Clubs (4-6) is in its hand');
+    expectRefused(table, played(1, '2-2'), 'seat 1 must follow Clubs, the suit led (4): the 6 of Clubs (4-6) is in its hand'); // a card it was passed
     accept(table, { type: 'card.played', seat: 1, card: '4-7a' });
-    expectRefused(table, played(2, '5-6'), 'seat 2 must follow suit 4; 4-9 is in hand');
+    expectRefused(table, played(2, '5-6'), 'seat 2 must follow Clubs, the suit led (4): the 9 of Clubs (4-9) is in its hand');
     accept(table, { type: 'card.played', seat: 2, card: '4-10' });
     expectRefused(table, played(1, '4-6'), "it is seat 3's turn");
-    expectRefused(table, played(3, '3-3'), 'seat 3 must follow suit 4; 4-7b is in hand');
+    expectRefused(table, played(3, '3-3'), 'seat 3 must follow Clubs, the suit led (4): the 7b of Clubs (4-7b) is in its hand');
     accept(table, { type: 'card.played', seat: 3, card: '4-7b' });
     // 4-10 won: seat 2 leads the next trick.
     expectRefused(table, played(3, '6-8'), "it is seat 2's turn");
@@ -367,7 +367,7 @@ describe('trick play', () => {
     };
 
     it('refuses a special card led while holding a suit card', () => {
-      expectRefused(antiCupidInPlay(), played(0, 'cupid'), 'seat 0 may not lead a special card while holding a suit card (1-1 is in hand)');
+      expectRefused(antiCupidInPlay(), played(0, 'cupid'), 'seat 0 may not lead a special card while it holds a suit card: the 1 of Spades (1-1) is in its hand');
     });
 
     it('refuses a deal during trick play, naming whose turn it is', () => {
@@ -377,12 +377,12 @@ describe('trick play', () => {
     it('makes followers follow, lets a player who cannot play anything, and allows a special card at any time', () => {
       const table = antiCupidInPlay();
       accept(table, { type: 'card.played', seat: 0, card: '2-2' });
-      expectRefused(table, played(1, '3-3'), 'seat 1 must follow suit 2; 2-6 is in hand');
+      expectRefused(table, played(1, '3-3'), 'seat 1 must follow Moons, the suit led (2): the 6 of Moons (2-6) is in its hand');
       accept(table, { type: 'card.played', seat: 1, card: '2-6' });
       expectRefused(table, played(2, '7-7a'), "7-7a is not in seat 2's hand");
       accept(table, { type: 'card.played', seat: 2, card: '4-4' });
       accept(table, { type: 'card.played', seat: 3, card: '6-6' });
-      expectRefused(table, played(4, '7-8'), 'seat 4 must follow suit 2; 2-5 is in hand');
+      expectRefused(table, played(4, '7-8'), 'seat 4 must follow Moons, the suit led (2): the 5 of Moons (2-5) is in its hand');
       accept(table, { type: 'card.played', seat: 4, card: 'chaperone' });
     });
   });
