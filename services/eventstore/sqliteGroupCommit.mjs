@@ -7,9 +7,9 @@
  * (the shapes are in sqliteWrites.ts): it runs on the writer thread
  * (sqliteWriterThread.mjs), or on the caller's for an in-memory file.
  *
- * JavaScript, not TypeScript, so the writer thread starts without tsx: a
- * thread that loaded tsx took 0.3-1 s and about 35 MB to start, one without
- * it about 0.05 s and 17 MB. Its types are in sqliteGroupCommit.d.mts.
+ * JavaScript, not TypeScript, so the writer thread starts without tsx,
+ * which took most of a store's first second and about 15 MB of RSS
+ * (README.md has the figures). Its types are in sqliteGroupCommit.d.mts.
  */
 import Database from 'better-sqlite3';
 
