@@ -12,24 +12,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { TableView } from '../machines/view.js';
 import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
-import { commandFor } from '../drivers/players/moves.js';
+import { httpRequest } from '../drivers/httpClient.js';
 import { waitFor } from '../drivers/polling.js';
 import { SocketClient } from '../drivers/socketClient.js';
 import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
 import { foldLog } from '../services/host/replay.js';
+import { expectAcknowledgedInLogs, nextMoveOf, playSeat, sendMove, type Seat, type SeatPlay } from './seatPlayer.js';
 
 const PEOPLE_TABLES = 4;
 const BOT_TABLES = 2;
 const BOT_DELAY_MS = 25;
-
-interface Acknowledged {
-  readonly tableId: string;
-  readonly type: string;
-  readonly sentAtVersion: number;
-  readonly version: number;
-}
 
 const directory = mkdtempSync(join(tmpdir(), 'suitors-restart-'));
 const started: GatewayProcess[] = [];
@@ -49,71 +42,35 @@ async function startService(): Promise<GatewayProcess> {
   return service;
 }
 
-async function call(base: string, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await fetch(`${base}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...(init.token === undefined ? {} : { authorization: `Bearer ${init.token}` }) },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-}
-
-/** A legal move of seat 0 and the version it was chosen at; null while seat 0 is not awaited (or the view is refused, e.g. rate-limited). */
-async function seatZeroMove(base: string, tableId: string, token: string) {
-  const { status, body } = await call(base, `/api/tables/${tableId}/view`, { token });
-  if (status !== 200) return null;
-  const { version, view } = body as unknown as { version: number; view: TableView };
-  const action = view.awaiting.find((awaited) => awaited.seat === 0)?.action;
-  const command = action === undefined ? null : commandFor(view, action);
-  return command === null ? null : { version, command };
-}
-
-/** Seat 0's moves at one table, one after another, until the service stops answering: each acknowledged one noted. */
-async function playSeatZero(base: string, tableId: string, token: string, acknowledged: Acknowledged[], until: () => boolean): Promise<void> {
-  while (!until()) {
-    let seen: Awaited<ReturnType<typeof seatZeroMove>>;
-    try {
-      seen = await seatZeroMove(base, tableId, token);
-    } catch {
-      return; // The service has stopped listening.
-    }
-    if (seen === null) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      continue;
-    }
-    const { command } = seen;
-    try {
-      const answer = await call(base, `/api/tables/${tableId}/commands`, { method: 'POST', token, body: command });
-      if (answer.status === 200) acknowledged.push({ tableId, type: command.type, sentAtVersion: seen.version, version: answer.body.version as number });
-    } catch {
-      return;
-    }
-  }
+async function call(base: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await httpRequest(base, body === undefined ? 'GET' : 'POST', path, body === undefined ? {} : { body });
+  return { status: answer.status, body: answer.body as Record<string, unknown> };
 }
 
 describe('npm start, stopped with SIGTERM and started again', () => {
   it('finishes what it accepted, closes sockets with 1012, exits 0, and takes every table up again', async () => {
     const first = await startService();
     const base = first.baseUrl;
-    const people: { tableId: string; token: string }[] = [];
+    const people: Seat[] = [];
     for (let each = 0; each < PEOPLE_TABLES; each++) {
-      const { body } = await call(base, '/api/tables', { method: 'POST', body: { game: 'sevenSuitors', options: { end: 'allSuits' }, bots: [1, 2, 3] } });
-      const seat = await call(base, `/api/tables/${body.tableId}/seats/0`, { method: 'POST', body: { name: `Ada ${each}` } });
+      const { body } = await call(base, '/api/tables', { game: 'sevenSuitors', options: { end: 'allSuits' }, bots: [1, 2, 3] });
+      const seat = await call(base, `/api/tables/${body.tableId}/seats/0`, { name: `Ada ${each}` });
       expect(seat.status, JSON.stringify(seat.body)).toBe(201);
-      people.push({ tableId: body.tableId as string, token: seat.body.token as string });
+      people.push({ tableId: body.tableId as string, seat: 0, token: seat.body.token as string });
     }
     const botTables: string[] = [];
     for (let each = 0; each < BOT_TABLES; each++) {
-      const { status, body } = await call(base, '/api/tables', { method: 'POST', body: { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] } });
+      const { status, body } = await call(base, '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] });
       expect(status).toBe(201);
       botTables.push(body.tableId as string);
     }
     const allTables = [...people.map(({ tableId }) => tableId), ...botTables];
     const sockets = await Promise.all(allTables.map((tableId) => SocketClient.open(`${base.replace('http', 'ws')}/api/tables/${tableId}/socket`)));
 
-    const acknowledged: Acknowledged[] = [];
+    const play: SeatPlay = { acknowledged: [], refused: [] };
+    const { acknowledged } = play;
     let stopped = false;
-    const players = people.map(({ tableId, token }) => playSeatZero(base, tableId, token, acknowledged, () => stopped));
+    const players = people.map((seat) => playSeat(base, seat, play, () => stopped));
     await waitFor(() => acknowledged.length >= 8, 'the people to be playing', { timeoutMs: 30_000, everyMs: 20 });
     stopped = true;
     await Promise.all(players);
@@ -122,9 +79,9 @@ describe('npm start, stopped with SIGTERM and started again', () => {
     const moves = await waitFor(
       async () => {
         const ready = await Promise.all(
-          people.map(async ({ tableId, token }) => {
-            const seen = await seatZeroMove(base, tableId, token);
-            return seen === null ? null : { tableId, token, ...seen };
+          people.map(async (seat) => {
+            const next = await nextMoveOf(base, seat);
+            return next === null ? null : { seat, ...next };
           }),
         );
         return ready.every((move) => move !== null) && ready.map((move) => move!);
@@ -132,18 +89,15 @@ describe('npm start, stopped with SIGTERM and started again', () => {
       'every person to be awaited',
       { timeoutMs: 30_000, everyMs: 20 },
     );
-    const inFlight = moves.map(({ tableId, token, command, version }) =>
-      call(base, `/api/tables/${tableId}/commands`, { method: 'POST', token, body: command }).then(
-        (answer) => answer.status === 200 && acknowledged.push({ tableId, type: command.type, sentAtVersion: version, version: answer.body.version as number }),
-        () => false,
-      ),
-    );
+    const acknowledgedBefore = acknowledged.length;
+    const inFlight = moves.map(({ seat, command, version }) => sendMove(base, seat, command, version, play));
     // A moment for the requests to reach it (they go on open keep-alive connections): some are then under way.
     await new Promise((resolve) => setTimeout(resolve, 3));
     const signalled = performance.now();
     const ended = await first.stop(20_000);
     const stopMs = Math.round(performance.now() - signalled);
-    const answeredAtStop = (await Promise.all(inFlight)).filter(Boolean).length;
+    await Promise.all(inFlight);
+    const answeredAtStop = acknowledged.length - acknowledgedBefore;
 
     expect(ended, `it exits by itself, with status 0, within the grace period:\n${output.slice(-40).join('\n')}`).toMatch(/code 0/);
     expect(first.exited).toEqual({ code: 0, signal: null });
@@ -159,11 +113,7 @@ describe('npm start, stopped with SIGTERM and started again', () => {
         expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
         foldLog(tableId, log).actor.stop();
       }
-      for (const command of acknowledged) {
-        const log = await store.read(command.tableId);
-        const made = log.filter((event) => event.seq > command.sentAtVersion && event.seq <= command.version && event.type === command.type && (event.data as { seat?: number }).seat === 0);
-        expect(made, `${command.type} acknowledged at version ${command.version} of ${command.tableId}`).toHaveLength(1);
-      }
+      await expectAcknowledgedInLogs(store, acknowledged);
     } finally {
       await store.close();
     }
@@ -176,12 +126,12 @@ describe('npm start, stopped with SIGTERM and started again', () => {
       expect(view.body.version).toBeGreaterThanOrEqual(versionsAtStop.get(tableId)!);
     }
     // Its bots and people play on: the bots of every table move, and each person moves again.
-    const after: Acknowledged[] = [];
+    const after: SeatPlay = { acknowledged: [], refused: [] };
     let enough = false;
-    const again = people.map(({ tableId, token }) => playSeatZero(second.baseUrl, tableId, token, after, () => enough));
+    const again = people.map((seat) => playSeat(second.baseUrl, seat, after, () => enough));
     await waitFor(
       async () => {
-        const moved = new Set(after.map(({ tableId }) => tableId));
+        const moved = new Set(after.acknowledged.map(({ tableId }) => tableId));
         const versions = await Promise.all(botTables.map(async (tableId) => (await call(second.baseUrl, `/api/tables/${tableId}/view`)).body.version as number));
         return people.every(({ tableId }) => moved.has(tableId)) && versions.every((version, index) => version > versionsAtStop.get(botTables[index])! + 5);
       },

@@ -11,7 +11,9 @@
  * it started with; every log is gapless and folds under N+1; tables created
  * after the drain get rules 2; a gateway of N, reading a table N+1 wrote
  * to, refuses it naming the schema it lacks (503), never misreads it. Prints the figures:
- * tables moved, drain times, longest pause of a table, moves refused.
+ * tables moved, drain times, longest pause of a table, moves refused, and
+ * the moves of people playing through the gateway all along: acknowledged,
+ * refused (none may be) and lost (none may be).
  */
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
@@ -24,12 +26,16 @@ import { natsClusterForTests } from './cluster.js';
 import { decodeReply, encode } from '../../services/bus/protocol.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
 import { readGolden } from '../golden/goldenHosts.js';
+import { expectAcknowledgedInLogs, playSeat, type Seat, type SeatPlay } from '../seatPlayer.js';
+import { httpRequest } from '../../drivers/httpClient.js';
 import { longestPause } from './pauses.js';
 
 const LEASE_TTL_MS = 3000;
 const BOT_DELAY_MS = 40;
 const OLD_TABLES = 6;
 const NEW_TABLES = 2;
+/** Tables of Seven Suitors whose seat 0 the test plays through the gateway as a person would. */
+const PEOPLE_TABLES = 2;
 const NEXT_SCHEMA = EVENT_SCHEMA + 1;
 
 describe('a rolling upgrade to a release with new rules and a new event schema', () => {
@@ -45,6 +51,16 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     return body.tableId;
   }
 
+  /** A table of Seven Suitors with bots in seats 1-3 and `name` in seat 0, made through a gateway process's API. */
+  async function personAndBots(base: string, name: string): Promise<Seat> {
+    const table = await httpRequest(base, 'POST', '/api/tables', { body: { game: 'sevenSuitors', options: { end: 'allSuits' }, bots: [1, 2, 3] } });
+    expect(table.status, table.text).toBe(201);
+    const { tableId } = table.body as { tableId: string };
+    const joined = await httpRequest(base, 'POST', `/api/tables/${tableId}/seats/0`, { body: { name } });
+    expect(joined.status, joined.text).toBe(201);
+    return { tableId, seat: 0, token: (joined.body as { token: string }).token };
+  }
+
   it('moves every table to workers of the new release, each keeping its rules, with no move refused and a short pause', async () => {
     const { store } = cluster;
     const old = [await cluster.startWorker({ workerId: 'w-release-n-1' }), await cluster.startWorker({ workerId: 'w-release-n-2' })];
@@ -57,6 +73,14 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     const upgradeStarted = Date.now();
     const gateway = await cluster.startGatewayProcess('next');
     await gatewayOfN.stop();
+    // People play through the new gateway from here to the end of the drain: none of their moves may be refused or lost.
+    const people: Seat[] = [];
+    for (let each = 0; each < PEOPLE_TABLES; each++) people.push(await personAndBots(gateway.baseUrl, `Ada ${each}`));
+    const play: SeatPlay = { acknowledged: [], refused: [] };
+    let peopleStop = false;
+    const playing = people.map((seat) => playSeat(gateway.baseUrl, seat, play, () => peopleStop));
+    const movesOf = (tableId: string) => play.acknowledged.filter((move) => move.tableId === tableId).length;
+    await waitFor(() => people.every(({ tableId }) => movesOf(tableId) >= 2), 'the people to be playing', { timeoutMs: 30_000, everyMs: 50 });
     const fresh = [await cluster.startWorker({ workerId: 'w-release-n1-1', release: 'next' }), await cluster.startWorker({ workerId: 'w-release-n1-2', release: 'next' })];
     const drains: number[] = [];
     for (const worker of old) {
@@ -67,6 +91,12 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     const drained = Date.now();
     const atDrain = await versions(oldIds);
     await waitFor(async () => (await versions(oldIds)).every((version, index) => version >= atDrain[index] + 10), 'every table to play on after the drain', { timeoutMs: 30_000, everyMs: 100 });
+    const movesAtDrain = people.map(({ tableId }) => movesOf(tableId));
+    await waitFor(() => people.every(({ tableId }, index) => movesOf(tableId) >= movesAtDrain[index] + 2), 'the people to play on after the drain', { timeoutMs: 30_000, everyMs: 50 });
+    peopleStop = true;
+    await Promise.all(playing);
+    expect(play.refused).toEqual([]);
+    await expectAcknowledgedInLogs(store, play.acknowledged);
 
     // Only workers of N+1 are left: a table created now plays by rules 2.
     const newIds: string[] = [];
@@ -74,12 +104,13 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     await waitFor(async () => (await versions(newIds)).every((version) => version >= 20), 'the new tables to be playing', { timeoutMs: 30_000, everyMs: 100 });
 
     tablesInPlay = [...oldIds, ...newIds];
+    const personIds = people.map(({ tableId }) => tableId);
     const logs: Record<string, StoredEvent[]> = {};
-    for (const tableId of [...oldIds, ...newIds]) logs[tableId] = await store.read(tableId);
+    for (const tableId of [...oldIds, ...personIds, ...newIds]) logs[tableId] = await store.read(tableId);
     for (const [tableId, log] of Object.entries(logs)) expect(log.map((event) => event.seq), `${tableId}: a gapless log`).toEqual(log.map((_, index) => index + 1));
     const created = (tableId: string) => logs[tableId][0].data as { rules: number; fingerprint: string };
     // Old tables: rules 1, written in schema 2 up to the drain and in schema 3 by N+1 after it, never back.
-    for (const tableId of oldIds) {
+    for (const tableId of [...oldIds, ...personIds]) {
       expect(created(tableId).rules).toBe(1);
       const schemas = logs[tableId].map((event) => schemaOf(event.data));
       const firstOfNext = schemas.indexOf(NEXT_SCHEMA);
@@ -96,10 +127,10 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     // Every log folds under N+1, each table by its own rules.
     const folded = await foldUnderNextRelease(logs);
     let playingPastTen = 0;
-    for (const tableId of [...oldIds, ...newIds]) {
-      expect(folded[tableId], tableId).toMatchObject({ rules: oldIds.includes(tableId) ? 1 : 2 });
+    for (const tableId of [...oldIds, ...personIds, ...newIds]) {
+      expect(folded[tableId], tableId).toMatchObject({ rules: newIds.includes(tableId) ? 2 : 1 });
       const table = folded[tableId];
-      if (!('scores' in table)) continue;
+      if (!('scores' in table) || personIds.includes(tableId)) continue;
       const best = Math.max(...table.scores);
       // Each game ends where its own rules end it: above 15 under rules 1, above 10 under rules 2.
       if (table.finished) expect(best, tableId).toBeGreaterThan(table.rules === 1 ? 15 : RULES_TWO_END_SCORE);
@@ -108,7 +139,7 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     }
     // The gateway of N+1 shows every table; one of N (this process) cannot read what N+1 wrote, and says so.
     const gatewayOfNAgain = await cluster.openGateway();
-    for (const tableId of [...oldIds, ...newIds]) {
+    for (const tableId of [...oldIds, ...personIds, ...newIds]) {
       const view = await fetch(`${gateway.baseUrl}/api/tables/${tableId}/view`);
       expect(view.status, `${tableId}: ${await view.clone().text()}`).toBe(200);
       const refusal = await gatewayOfNAgain.tables.snapshot(tableId).then(
@@ -120,11 +151,14 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     }
     await gatewayOfNAgain.close();
 
+    // A table of bots stands still only while it moves; one of people also while they think, so theirs is the wait for an answer.
     const pauses = oldIds.map((tableId) => longestPause(logs[tableId], upgradeStarted));
+    const longestWait = Math.max(...play.acknowledged.map((move) => move.waitedMs));
     const refused = cluster.workers.flatMap((worker) => worker.output.filter((line) => /could not move by itself|could not take up|refused|newer release/.test(line)));
     console.log(
-      `rolling upgrade N -> N+1 (rules 2, event schema ${NEXT_SCHEMA}): ${OLD_TABLES} tables of rules 1 moved from 2 workers of N to 2 of N+1; ` +
-        `drains took ${drains.join(' and ')} ms (${drained - upgradeStarted} ms with the new workers' start); longest pause of a table ${Math.max(...pauses)} ms ` +
+      `rolling upgrade N -> N+1 (rules 2, event schema ${NEXT_SCHEMA}): ${OLD_TABLES + PEOPLE_TABLES} tables of rules 1 moved from 2 workers of N to 2 of N+1; ` +
+        `people's moves through the gateway: ${play.acknowledged.length} acknowledged (the longest wait for an answer ${longestWait} ms), ${play.refused.length} refused, 0 lost; ` +
+        `drains took ${drains.join(' and ')} ms (${drained - upgradeStarted} ms with the new workers' start); longest pause of a table of bots ${Math.max(...pauses)} ms ` +
         `(bot delay ${BOT_DELAY_MS} ms, lease TTL ${LEASE_TTL_MS} ms); moves refused or failed ${refused.length}; ${NEW_TABLES} tables created after it play by rules 2; ${playingPastTen} tables of rules 1 play on past 10 points under N+1`,
     );
     expect(refused).toEqual([]);
