@@ -18,7 +18,6 @@ import { createBotRunner } from '../bots/botRunner.js';
 import { createTurnClock, turnDeadline } from '../clock/turnClock.js';
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';
-import { HELD_BY_A_BOT } from './tenure.js';
 import { botKindOf, type TableSettings } from './tableSettings.js';
 
 /** A table as its owner has just committed or taken it up. */
@@ -44,10 +43,14 @@ export interface OwnMove {
 
 export type OwnMoveListener = (move: OwnMove) => void;
 
-/** The owner's calls the autopilot moves through; they run in the table's queue like any command. */
+/**
+ * The owner's calls the autopilot moves through; they run in the table's
+ * queue like any command, and refuse with NotTheOwner when, by the time
+ * the move's turn in the queue comes, the owner may no longer act.
+ */
 export interface AutopilotOwner {
   snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }>;
-  submit(tableId: string, command: PlayerCommand, holder: string): Promise<{ version: number }>;
+  botMove(tableId: string, move: PlayerCommand): Promise<{ version: number }>;
   timeOut(tableId: string, version: number, move: PlayerCommand): Promise<{ version: number }>;
 }
 
@@ -90,7 +93,7 @@ export class Autopilot {
     const snapshot = (tableId: string) => (this.mayAct(tableId) ? owner.snapshot(tableId) : Promise.reject(new NotTheOwner(tableId)));
     this.bots = createBotRunner({
       snapshot,
-      submit: (tableId, move) => this.measured('bot', tableId, () => owner.submit(tableId, move, HELD_BY_A_BOT)),
+      submit: (tableId, move) => this.measured('bot', tableId, () => owner.botMove(tableId, move)),
       delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
       onError,
     });
@@ -137,6 +140,8 @@ export class Autopilot {
       this.settled({ tableId, source, outcome: 'accepted', seconds: (performance.now() - started) / 1000 });
       return done;
     } catch (error) {
+      // Not a move made and refused: one this owner no longer had to make (its lease went while the move waited).
+      if (error instanceof NotTheOwner) throw error;
       const refused = isTableRefusal(error) ? error.kind : isVersionConflict(error) ? 'versionConflict' : 'internal';
       this.settled({ tableId, source, outcome: { refused }, seconds: (performance.now() - started) / 1000 });
       throw error;

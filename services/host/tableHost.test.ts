@@ -9,6 +9,7 @@ import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { nextBotMove, playBotTurns } from '../../drivers/botTurns.js';
 import { TableHost } from './tableHost.js';
+import { NotTheOwner } from './autopilot.js';
 import { HELD_BY_A_BOT } from './tenure.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { MAX_PENDING_IMPORTS } from './recordImport/recordImports.js';
@@ -346,6 +347,42 @@ describe('the autopilot of an owner that may not act', () => {
     await vi.waitFor(() => expect(lost).toContain(tableId));
     expect(host.residentTables).toBe(0);
     expect(await store.version(tableId)).toBe(version);
+    await host.close();
+  });
+
+  it('refuses a bot move or a timeout whose turn in the queue comes after the owner lost the table', async () => {
+    const inner = createMemoryEventStore();
+    let releaseAppend = () => {};
+    let holdNextAppend = false;
+    let appendHeld = () => {};
+    const held = new Promise<void>((resolve) => (appendHeld = resolve));
+    const store: EventStore = Object.create(inner);
+    store.append = async (...args) => {
+      if (holdNextAppend) {
+        holdNextAppend = false;
+        appendHeld();
+        await new Promise<void>((resolve) => (releaseAppend = resolve));
+      }
+      return inner.append(...args);
+    };
+    let mayAct = true;
+    // Bots slow enough never to move by themselves here: the test makes their moves.
+    const host = new TableHost({ store, autopilot: { botDelayMs: 60_000, mayAct: () => mayAct } });
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'lost while queued' });
+    const rng = createRng('lost while queued');
+    const { snapshot, version } = await host.snapshot(tableId);
+    const [first, second] = awaitedActions(snapshot).map(({ seat, action }) => randomMove(snapshot, seat, action, rng));
+    holdNextAppend = true;
+    const made = host.botMove(tableId, first);
+    const waiting = host.botMove(tableId, second);
+    const timedOut = host.timeOut(tableId, version + 1, second);
+    await held;
+    mayAct = false; // the lease goes while the append under way is held up
+    releaseAppend();
+    await made;
+    await expect(waiting).rejects.toBeInstanceOf(NotTheOwner);
+    await expect(timedOut).rejects.toBeInstanceOf(NotTheOwner);
+    expect(await inner.version(tableId)).toBe(version + 1);
     await host.close();
   });
 });

@@ -17,7 +17,7 @@ import { TableRefusal } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import { canonicalEvent } from './canonicalEvent.js';
-import { checkTenure } from './tenure.js';
+import { checkTenure, HELD_BY_A_BOT } from './tenure.js';
 import { RecordImports } from './recordImport/recordImports.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
@@ -28,7 +28,7 @@ import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js
 import { statusOf } from './tableStatus.js';
 import { withSchema } from './upcasters.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
-import { Autopilot, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
+import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
 import type { Accepted, CreateTableRequest, TableService } from './tableService.js';
 
 export interface TableHostOptions {
@@ -66,6 +66,8 @@ export class TableHost implements TableService {
   private readonly imports = new RecordImports();
   private readonly replays: ReplayCheckpoints;
   private readonly autopilot: Autopilot | null;
+  /** Whether this host may still make the table's own moves (a worker: it holds the lease). */
+  private readonly mayAct: (tableId: string) => boolean;
 
   constructor(options: TableHostOptions) {
     this.store = options.store;
@@ -73,6 +75,7 @@ export class TableHost implements TableService {
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.now = options.now ?? (() => new Date());
     this.dealing = options.dealing ?? 'shuffled';
+    this.mayAct = options.autopilot?.mayAct ?? (() => true);
     this.onSnapshotError =
       options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
     // A move lost to a failed append leaves nothing armed: the table is taken up again a moment later, from its log.
@@ -178,12 +181,33 @@ export class TableHost implements TableService {
   }
 
   /**
+   * A bot seat's move, made by the table itself (the autopilot). Checked,
+   * in the table's queue, that this host may still act for the table: a
+   * move that waited there while the lease was lost (behind an append NATS
+   * kept retrying) would otherwise meet the new owner's events in the log.
+   */
+  async botMove(tableId: string, move: PlayerCommand): Promise<Accepted> {
+    return this.queues.run(tableId, async () => {
+      this.checkMayAct(tableId);
+      const table = await this.tables.load(tableId);
+      checkTenure(tableId, table.committed.context, move.seat, HELD_BY_A_BOT);
+      return this.accept(table, move);
+    });
+  }
+
+  private checkMayAct(tableId: string): void {
+    if (!this.mayAct(tableId)) throw new NotTheOwner(tableId);
+  }
+
+  /**
    * A seat's turn clock ran out: records the timeout and `move` (a bot's
    * move for that seat) in one append. Refused, changing nothing, when the
-   * table has moved on since `version` (the seat acted in time after all).
+   * table has moved on since `version` (the seat acted in time after all),
+   * and, as a bot's move is, when this host may no longer act for it.
    */
   async timeOut(tableId: string, version: number, move: PlayerCommand): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
+      this.checkMayAct(tableId);
       const table = await this.tables.load(tableId);
       if (table.version !== version) {
         throw new TableRefusal('notNow', `table ${tableId} moved on from version ${version}; the turn did not time out`);
