@@ -35,6 +35,12 @@ export const OVER_SHARE = 0.75;
 const OVER_REMEMBERED_MS = 1000;
 /** How long a presence question waits: an answer late or lost says nothing; only "no responders" says gone. */
 const PRESENCE_TIMEOUT_MS = 500;
+/**
+ * How long nobody must have answered for a life before it is ended: a
+ * worker whose NATS node died is away while it reconnects to another, for
+ * well under this; a killed one stays away.
+ */
+const ABSENT_FOR_MS = 1000;
 
 export interface OtherLivesOptions {
   readonly buckets: LeaseBuckets;
@@ -52,6 +58,8 @@ export class OtherLives {
   private readonly lives: KV;
   /** Lives found over, and when: a take soon after trusts the finding instead of asking again. */
   private readonly overSince = new Map<string, number>();
+  /** Workers nobody answered for: since when, and when that was last found (an old finding starts again). */
+  private readonly absent = new Map<string, { since: number; lastFound: number }>();
 
   constructor(private readonly options: OtherLivesOptions) {
     this.lives = options.buckets.lives;
@@ -73,20 +81,29 @@ export class OtherLives {
 
   /**
    * Asks a life that missed a renewal whether its worker is still connected;
-   * if NATS says nobody listens, ends the life by deleting its key at
-   * `revision`. True when it was ended so (by this worker or just before by
-   * another); false when the worker answered, or may have (a timeout, NATS
-   * trouble), or renewed meanwhile.
+   * if NATS has said nobody listens for ABSENT_FOR_MS, ends the life by
+   * deleting its key at `revision`. True when it was ended so (by this worker
+   * or just before by another); false when the worker answered, or may have
+   * (a timeout, NATS trouble), or renewed meanwhile, or has been away only
+   * a moment.
    */
   private async endedForAbsence(workerId: string, revision: number): Promise<boolean> {
     const { presence, buckets, log } = this.options;
     if (presence === null) return false;
     try {
       await presence.request(lifeSubject(buckets, workerId), undefined, { timeout: PRESENCE_TIMEOUT_MS });
+      this.absent.delete(workerId);
       return false;
     } catch (error) {
       if (!(error instanceof RequestError && error.isNoResponders())) return false;
     }
+    const now = Date.now();
+    const before = this.absent.get(workerId);
+    // Away all along only if it was found away lately too; a finding from long ago says nothing of the time between.
+    const since = before !== undefined && now - before.lastFound < ABSENT_FOR_MS ? before.since : now;
+    this.absent.set(workerId, { since, lastFound: now });
+    if (now - since < ABSENT_FOR_MS) return false;
+    this.absent.delete(workerId);
     try {
       await this.lives.delete(workerId, { previousSeq: revision });
       log(`${this.options.workerId}: ${workerId} missed its renewal and is not connected; its life is over`);
