@@ -11,8 +11,8 @@
  */
 import { openSqliteEventStore } from './eventstore/sqliteEventStore.js';
 import { databasePath } from './settings.js';
-import { createGateway, type Gateway } from './gateway/gateway.js';
-import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
+import { createGateway } from './gateway/gateway.js';
+import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';
 import { openSqliteSeatTokens } from './tokens/sqliteSeatTokens.js';
 
@@ -52,22 +52,6 @@ async function main(): Promise<void> {
     () => tokens.close(),
     () => store.close(),
   ]);
-}
-
-/**
- * Closes the gateway: no new connection or request is taken, requests under
- * way are answered, sockets are closed with 1012. A keep-alive connection
- * whose request was under way at the signal would keep close() waiting for
- * the keep-alive timeout (72 s) after its answer, as Fastify ends only the
- * connections idle when it starts closing; each is ended once it falls idle.
- */
-async function closeGateway(app: Gateway): Promise<void> {
-  const endIdle = setInterval(() => app.server.closeIdleConnections(), 20);
-  try {
-    await app.close();
-  } finally {
-    clearInterval(endIdle);
-  }
 }
 
 main().catch((error: unknown) => {

@@ -21,7 +21,7 @@ import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { natsSettingsFrom } from '../settings.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
-import { gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';
+import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';
 
 export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' | 'tokens'> {
   readonly nc: NatsConnection;
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   });
   console.log(`Seven Suitors gateway on ${await listen(app, settings)} (NATS ${nats.servers.join(',')})`);
   runUntilSignalled(settings, tables, [
-    () => app.close(),
+    () => closeGateway(app),
     () => tables.close(),
     () => tokens.close(),
     () => store.close(),

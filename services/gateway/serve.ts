@@ -49,6 +49,22 @@ export async function listen(app: Gateway, settings: GatewaySettings): Promise<s
 }
 
 /**
+ * Closes the gateway: no new connection or request is taken, requests under
+ * way are answered, sockets are closed with 1012. A keep-alive connection
+ * whose request was under way at the signal would keep close() waiting for
+ * the keep-alive timeout (72 s) after its answer, as Fastify ends only the
+ * connections idle when it starts closing; each is ended once it falls idle.
+ */
+export async function closeGateway(app: Gateway): Promise<void> {
+  const endIdle = setInterval(() => app.server.closeIdleConnections(), 20);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(endIdle);
+  }
+}
+
+/**
  * Lets tables idle for `idleMs` go from memory on a timer, and on SIGINT or
  * SIGTERM stops the timer and closes `closers` in order, then exits.
  */
