@@ -74,6 +74,7 @@ export class OtherLives {
     const age = life === null ? Infinity : Date.now() - life.created.getTime();
     let alive = life !== null && life.operation === 'PUT' && life.string() === claim.incarnation && age < this.options.ttlMs * OVER_SHARE;
     if (alive && age > this.options.renewEveryMs + PRESENCE_GRACE_MS) alive = !(await this.endedForAbsence(claim.worker, life!.revision));
+    else if (!alive) this.absent.delete(claim.worker); // over by itself: nothing more to watch for
     if (alive) this.overSince.delete(key);
     else this.overSince.set(key, Date.now());
     return alive;
