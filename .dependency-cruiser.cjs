@@ -12,12 +12,12 @@
  *   on top                         drivers/ (what drives the service from outside, and the checks
  *                                  the runs share), and bench/, hardening/, scripts/, test/, which use it
  *
- * Tests beside the code (*.test.ts, eventStore.contract.ts) are on top too:
+ * Tests beside the code (*.test.ts, eventStore.contract.ts, fixtures/) are on top too:
  * they may import drivers/ and test/, production code may not. What only
  * tests and runs use does not sit in services/: every production module is
  * reached from a process the service runs.
  */
-const TESTS = '(\\.test\\.ts|\\.contract\\.ts)$';
+const TESTS = '(\\.test\\.ts|\\.contract\\.ts|/fixtures/[^/]+)$';
 const FOUNDATIONS = '^services/((eventstore|tokens|nats|tableQueues|simulator|diagram)/|(wholeNumber|settings)\\.ts$)';
 const TABLE_OWNER = '^services/(host|bots|clock)/';
 const BUS = '^services/bus/';
@@ -32,10 +32,7 @@ const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.t
  * - worker threads, started by URL (new Worker(new URL(...))), which the check cannot follow;
  * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads;
  * - the in-memory adapters of the event store and the seat tokens: the interfaces' third
- *   implementations, on which the tests and the fuzzer run the service;
- * - not production, to move on top (issue 18, left): services/nats/localNats.ts (starts nats-server
- *   for the tests and `npm run cluster`), services/worker/workerProcess.ts (starts workers for the
- *   same), services/nats/publishRate.ts (the NATS benchmark's raw rate), services/eventstore/fixtures/.
+ *   implementations, on which the tests and the fuzzer run the service.
  */
 const UNREACHED_ON_PURPOSE = [
   '^services/eventstore/sqliteWriterThread\\.mjs$',
@@ -43,9 +40,6 @@ const UNREACHED_ON_PURPOSE = [
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
   '^services/eventstore/memoryEventStore\\.ts$',
   '^services/tokens/memorySeatTokens\\.ts$',
-  '^services/nats/(localNats|publishRate)\\.ts$',
-  '^services/worker/workerProcess\\.ts$',
-  '^services/eventstore/fixtures/',
 ].join('|');
 
 /** A rule that an import from `from` to `to` is an error. */

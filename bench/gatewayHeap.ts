@@ -7,7 +7,7 @@
  */
 import { WebSocket } from 'ws';
 import { procStatus } from '../drivers/figures/processStatus.js';
-import { freePort } from '../services/nats/localNats.js';
+import { freePort } from '../drivers/localNats.js';
 
 export interface AfterGc {
   /** Heap in use after the collection, bytes. */

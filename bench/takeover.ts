@@ -17,7 +17,7 @@ import { readFlags, text, wholeNumber } from '../drivers/flags.js';
 import { connectToNats } from '../services/bus/natsConnection.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import type { EventStore } from '../services/eventstore/eventStore.js';
-import { startLocalNats } from '../services/nats/localNats.js';
+import { startLocalNats } from '../drivers/localNats.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { fewAtATime } from '../services/tableQueues/fewAtATime.js';
 import { openLeaseBuckets } from '../services/worker/leaseBuckets.js';

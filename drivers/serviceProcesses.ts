@@ -1,8 +1,8 @@
 /**
  * The whole service as child processes on loopback: the embedded default
  * (services/main.ts on a temporary SQLite file), or the distributed
- * topology — a 3-node JetStream cluster (services/nats/localNats.ts), table
- * workers (services/worker/workerProcess.ts) and distributed gateways
+ * topology — a 3-node JetStream cluster (localNats.ts), table
+ * workers (workerProcess.ts) and distributed gateways
  * (gatewayProcess.ts). `npm run cluster` runs the distributed one for
  * people to use; the soak plays against either, and the chaos run kills
  * its processes and starts them again.
@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGatewayProcess, type GatewayProcess } from './gatewayProcess.js';
-import { startLocalNats, type LocalNats } from '../services/nats/localNats.js';
-import { startWorkerProcess, type WorkerProcess } from '../services/worker/workerProcess.js';
+import { startLocalNats, type LocalNats } from './localNats.js';
+import { startWorkerProcess, type WorkerProcess } from './workerProcess.js';
 
 export type Backend = 'embedded' | 'nats';
 

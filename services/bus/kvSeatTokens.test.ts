@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { startLocalNats, type LocalNats } from '../nats/localNats.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { openKvSeatTokens } from './kvSeatTokens.js';
 import { isTableUnavailable } from './protocol.js';
 

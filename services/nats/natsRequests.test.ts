@@ -5,7 +5,7 @@
 import { ClosedConnectionError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalNats, type LocalNats } from './localNats.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { NatsRequests } from './natsRequests.js';
 
 let nats: LocalNats;

@@ -17,7 +17,7 @@ import { RemoteTables } from '../bus/remoteTables.js';
 import { tableSubjects } from '../bus/subjects.js';
 
 const subjects = tableSubjects();
-import { startLocalNats, type LocalNats } from '../nats/localNats.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { openLeaseBuckets } from './leaseBuckets.js';
 import { startTableWorker, type TableWorker } from './tableWorker.js';
 

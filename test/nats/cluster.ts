@@ -12,8 +12,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
-import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
-import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
 import { NEXT_RELEASE_ARGS } from '../nextRelease/processes.js';
 import { startGatewayProcess, type GatewayProcess } from '../../drivers/gatewayProcess.js';
 

@@ -15,10 +15,10 @@ import { tableSubjects } from '../../services/bus/subjects.js';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
-import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import type { TableOwnership } from '../../services/worker/tableLeases.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
-import { startWorkerProcess, type WorkerProcess } from '../../services/worker/workerProcess.js';
+import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
 import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../drivers/remotePlay.js';
 
 const LEASE_TTL_MS = 2000;

@@ -13,7 +13,7 @@ import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
 import type { Gateway } from '../../services/gateway/gateway.js';
-import { startLocalNats, type LocalNats } from '../../services/nats/localNats.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
 import { SocketClient } from '../../drivers/socketClient.js';

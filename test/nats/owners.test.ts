@@ -16,7 +16,7 @@ import pino from 'pino';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
-import type { WorkerProcess } from '../../services/worker/workerProcess.js';
+import type { WorkerProcess } from '../../drivers/workerProcess.js';
 import { waitFor } from '../../drivers/polling.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { nextRemoteMove } from '../../drivers/remotePlay.js';

@@ -9,8 +9,8 @@ import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jet
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalNats, type LocalNats } from '../../nats/localNats.js';
-import { measureRawPublishRate } from '../../nats/publishRate.js';
+import { startLocalNats, type LocalNats } from '../../../drivers/localNats.js';
+import { measureRawPublishRate } from '../../../drivers/publishRate.js';
 import { AT, describeEventStoreContract, played } from '../eventStore.contract.js';
 import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from '../eventStore.js';
 import {

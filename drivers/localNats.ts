@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { natsServerProgram } from '../settings.js';
+import { natsServerProgram } from '../services/settings.js';
 
 export interface NatsNode {
   readonly name: string;
