@@ -170,6 +170,8 @@ describe('the request log', () => {
   it('redacts every query value but the plain numbers, whatever spelling a token comes under', () => {
     expect(urlForLog('/api/tables/t-1/socket?%74oken=abc&after=3')).toBe('/api/tables/t-1/socket?%74oken=<redacted>&after=3');
     expect(urlForLog('/api/tables/t-1/socket?tok%65n=abc')).toBe('/api/tables/t-1/socket?tok%65n=<redacted>');
+    // A token sent where a number goes (by mistake, or to get it logged) is not written out either.
+    expect(urlForLog('/api/tables/t-1/socket?after=abcDEF_123&at=4&seat')).toBe('/api/tables/t-1/socket?after=<redacted>&at=4&<redacted>');
     expect(urlForLog('/api/tables/t-1/socket?token=abc&token=def')).toBe('/api/tables/t-1/socket?token=<redacted>&token=<redacted>');
     expect(urlForLog('/api/tables/t-1/socket?abc')).toBe('/api/tables/t-1/socket?<redacted>');
     expect(urlForLog('/api/tables/t-1/replay?at=3')).toBe('/api/tables/t-1/replay?at=3');

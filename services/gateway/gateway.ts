@@ -209,14 +209,15 @@ function requestForLog(request: { method: string; url: string; ip?: string; id?:
   return { method: request.method, url: urlForLog(request.url), remoteAddress: request.ip };
 }
 
-/** Query values the API defines that hold nothing secret; every other value is logged as <redacted>. */
+/** Query keys the API defines whose values, whole numbers, hold nothing secret; every other value is logged as <redacted>. */
 const PLAIN_QUERY_KEYS = new Set(['after', 'at', 'seat', 'page', 'limit']);
 
 /**
  * A URL with every query value redacted unless its key, decoded as the
- * router decodes it, is one of PLAIN_QUERY_KEYS: a token sent under any
- * spelling of "token" (`%74oken`, `tok%65n`) or any key at all is never
- * written out.
+ * router decodes it, is one of PLAIN_QUERY_KEYS and the value a whole number
+ * as the API takes it: a token sent under any spelling of "token"
+ * (`%74oken`, `tok%65n`), under any other key, or in the place of a number
+ * (`after=<token>`) is never written out.
  */
 export function urlForLog(url: string): string {
   const start = url.indexOf('?');
@@ -227,7 +228,7 @@ export function urlForLog(url: string): string {
     .map((part) => {
       const equals = part.indexOf('=');
       const key = equals < 0 ? part : part.slice(0, equals);
-      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key))) return part;
+      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && /^\d{1,15}$/.test(part.slice(equals + 1))) return part;
       return equals < 0 ? '<redacted>' : `${key}=<redacted>`;
     });
   return `${url.slice(0, start)}?${parts.join('&')}`;
