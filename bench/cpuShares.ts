@@ -25,7 +25,8 @@ export function markCpu(processes: readonly CpuProcess[]): CpuMark {
       continue;
     }
     const seconds = cpuSeconds(pid);
-    if (seconds === null) throw new Error(`no CPU time for ${name} (pid ${pid}): /proc/${pid}/stat is not readable (this figure needs Linux)`);
+    if (seconds === null)
+      throw new Error(`no CPU time for ${name} (pid ${pid}): /proc/${pid}/stat is not readable (this figure needs Linux)`);
     mark.set(name, seconds);
   }
   return mark;

@@ -87,7 +87,13 @@ const ADDRESSES = Math.min(SETTINGS['client-addresses'] ?? TABLES, TABLES);
 
 let gateway!: GatewayProcess;
 let heap: GatewayHeap | undefined;
-const players = new PlayerPool({ game: GAME, tables: TABLES, clientAddresses: ADDRESSES, thinkMs: THINK_MS, gatewayFor: () => gateway.port });
+const players = new PlayerPool({
+  game: GAME,
+  tables: TABLES,
+  clientAddresses: ADDRESSES,
+  thinkMs: THINK_MS,
+  gatewayFor: () => gateway.port,
+});
 const counters = players.counters;
 
 // --- figures ---
@@ -185,7 +191,8 @@ try {
   });
   setupLagMax = Math.max(setupLagMax, (await lagMaxSinceLastScrape()) ?? 0);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  if (tried < TABLES && !players.stopping) counters.countError('tables left out: setup ran past BENCH_SETUP_SECONDS', `${TABLES - tried} tables`);
+  if (tried < TABLES && !players.stopping)
+    counters.countError('tables left out: setup ran past BENCH_SETUP_SECONDS', `${TABLES - tried} tables`);
   const rssAfterSetup = procStatus(gateway.pid);
   console.log(
     `set up ${counters.tablesSetUp}/${TABLES} tables and ${players.openSockets()} sockets in ${setupSeconds.toFixed(1)}s; gateway RSS ${rssAfterSetup === null ? 'n/a' : megabytes(rssAfterSetup.rss)}; errors so far ${counters.errorCount()}`,
@@ -204,10 +211,14 @@ try {
   players.steadyFrom = started + WARMUP_MS;
   players.play();
   let probed = 0;
-  const probe = new HttpProbe(() => {
-    const slot = players.slots[probed++ % players.slots.length];
-    return slot === undefined ? null : `${gateway.baseUrl}/api/tables/${slot.tableId}/view`;
-  }, 100, started + WARMUP_MS);
+  const probe = new HttpProbe(
+    () => {
+      const slot = players.slots[probed++ % players.slots.length];
+      return slot === undefined ? null : `${gateway.baseUrl}/api/tables/${slot.tableId}/view`;
+    },
+    100,
+    started + WARMUP_MS,
+  );
   probe.start();
   let playLagMax = 0;
 
@@ -222,7 +233,8 @@ try {
     const rate = (counters.accepted - acceptedAtTick) / ((now - lastTick) / 1000);
     lastTick = now;
     acceptedAtTick = counters.accepted;
-    const viewKb = counters.viewsReceived === viewsAtTick ? 0 : (counters.viewBytes - viewBytesAtTick) / (counters.viewsReceived - viewsAtTick) / 1024;
+    const viewKb =
+      counters.viewsReceived === viewsAtTick ? 0 : (counters.viewBytes - viewBytesAtTick) / (counters.viewsReceived - viewsAtTick) / 1024;
     viewsAtTick = counters.viewsReceived;
     viewBytesAtTick = counters.viewBytes;
     const sorted = counters.latencies.slice().sort((a, b) => a - b);
@@ -238,7 +250,9 @@ try {
       console.log(
         line +
           (heap === null ? '' : `; gateway heap ${megabytes(heap)}`) +
-          (lagP99 === null || lagMax === null || lagMax === 0 ? '' : `, its event-loop lag p99 ${(lagP99 * 1000).toFixed(0)} ms, max ${(lagMax * 1000).toFixed(0)} ms`),
+          (lagP99 === null || lagMax === null || lagMax === 0
+            ? ''
+            : `, its event-loop lag p99 ${(lagP99 * 1000).toFixed(0)} ms, max ${(lagMax * 1000).toFixed(0)} ms`),
       );
     });
   }, PROGRESS_MS);
@@ -273,8 +287,12 @@ try {
     `accepted moves: ${acceptedInRun} in ${elapsed.toFixed(1)}s = ${(acceptedInRun / elapsed).toFixed(0)} moves/s (${counters.commandsSent} commands sent, ${counters.accepted} accepted with the last replies; ` +
       `${counters.gamesFinished} games finished, ${counters.tablesReplaced} new tables set up in their place)`,
   );
-  console.log(`move latency, socket send to 'accepted': ${latencySummary(counters.latencies)} (max ${counters.latencies.reduce((most, value) => Math.max(most, value), 0).toFixed(1)} ms, ${counters.latencies.length} samples)`);
-  console.log(`  after the first ${(WARMUP_MS / 1000).toFixed(0)} s (every table's first moves go out at once): ${latencySummary(counters.steadyLatencies)} (${counters.steadyLatencies.length} samples)`);
+  console.log(
+    `move latency, socket send to 'accepted': ${latencySummary(counters.latencies)} (max ${counters.latencies.reduce((most, value) => Math.max(most, value), 0).toFixed(1)} ms, ${counters.latencies.length} samples)`,
+  );
+  console.log(
+    `  after the first ${(WARMUP_MS / 1000).toFixed(0)} s (every table's first moves go out at once): ${latencySummary(counters.steadyLatencies)} (${counters.steadyLatencies.length} samples)`,
+  );
   if (metricsBefore !== null && metricsAfter !== null) {
     const where = { source: 'player' };
     const p50 = histogramPercentile(metricsBefore, metricsAfter, 'suitors_command_duration_seconds', where, 50);
@@ -283,7 +301,9 @@ try {
       (metricValue(metricsAfter, 'suitors_commands_total', { source: 'player', outcome: 'accepted' }) ?? 0) -
       (metricValue(metricsBefore, 'suitors_commands_total', { source: 'player', outcome: 'accepted' }) ?? 0) -
       counters.joinsWhilePlaying;
-    console.log(`  the gateway's own count: ${serverAccepted} moves accepted; its command duration (histogram buckets): p50 ${p50 ?? 'n/a'}, p99 ${p99 ?? 'n/a'}`);
+    console.log(
+      `  the gateway's own count: ${serverAccepted} moves accepted; its command duration (histogram buckets): p50 ${p50 ?? 'n/a'}, p99 ${p99 ?? 'n/a'}`,
+    );
   }
   const total = counters.errorCount();
   console.log(`errors: ${total}${total === 0 ? '' : ':'}`);
@@ -292,13 +312,16 @@ try {
     `rate limits: ${counters.rateLimitRefusals} 429/rateLimited refusals, ${counters.floodCloses} flood closes (1008); ` +
       `${counters.pacedSends} socket sends held back by the benchmark's own pace (${SOCKET_PACE.perSecond}/s, bursts of ${SOCKET_PACE.burst}; the gateway allows 5/s, 20)`,
   );
-  if (counters.lateReplies > 0) console.log(`late: ${counters.lateReplies} commands waited more than ${REPLY_TIMEOUT_MS / 1000} s for their reply`);
+  if (counters.lateReplies > 0)
+    console.log(`late: ${counters.lateReplies} commands waited more than ${REPLY_TIMEOUT_MS / 1000} s for their reply`);
   if (stalled > 0) console.log(`stalled: ${stalled} tables in play had no accepted move in the last ${REPLY_TIMEOUT_MS / 1000} s`);
   const heapUsed = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_heap_size_used_bytes');
   const heapTotal = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_heap_size_total_bytes');
   console.log(
     `gateway memory: RSS ${rss === null ? 'n/a' : `${megabytes(rss.rss)} (peak ${megabytes(rss.peakRss)})`}` +
-      (heapUsed === null ? ' (no heap figures: /metrics has no process metrics)' : `, heap used ${megabytes(heapUsed)} of ${megabytes(heapTotal ?? NaN)}`) +
+      (heapUsed === null
+        ? ' (no heap figures: /metrics has no process metrics)'
+        : `, heap used ${megabytes(heapUsed)} of ${megabytes(heapTotal ?? NaN)}`) +
       (rssAfterSetup === null ? '' : `; RSS after setup, before play: ${megabytes(rssAfterSetup.rss)}`),
   );
   if (counters.tablesSetUp > 0 && rss !== null) {
@@ -308,19 +331,25 @@ try {
     );
   }
   if (atEnd !== null && counters.tablesSetUp > 0) {
-    console.log(`gateway memory after a full GC at the end of play: ${afterGcLine(atEnd)}; ${perTableLine(atStart, atEnd, counters.tablesSetUp)}`);
+    console.log(
+      `gateway memory after a full GC at the end of play: ${afterGcLine(atEnd)}; ${perTableLine(atStart, atEnd, counters.tablesSetUp)}`,
+    );
     console.log(
       `  after set-up it was ${afterGcLine(afterSetup)}: over the play, heap ${signedMegabytes(atEnd.heapUsed - afterSetup.heapUsed)}, RSS ${signedMegabytes(atEnd.rss - afterSetup.rss)}`,
     );
   }
-  console.log(`gateway event-loop lag, max: ${setupLagMax.toFixed(0)} ms while tables were set up, ${playLagMax.toFixed(0)} ms while they played`);
+  console.log(
+    `gateway event-loop lag, max: ${setupLagMax.toFixed(0)} ms while tables were set up, ${playLagMax.toFixed(0)} ms while they played`,
+  );
   console.log(
     `HTTP probe (GET a table's view, 10/s from 127.0.0.1, after the first ${(WARMUP_MS / 1000).toFixed(0)} s): ${latencySummary(probe.latencies)}` +
       ` (max ${probe.latencies.reduce((most, value) => Math.max(most, value), 0).toFixed(1)} ms, ${probe.latencies.length} answered, ${probe.failures} failed)`,
   );
   const serverSockets = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_sockets_connected', { role: 'seat' });
   const resident = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_tables_resident');
-  console.log(`connected sockets: ${clientSockets} open in the benchmark, ${serverSockets ?? 'n/a'} seat sockets by the gateway's metric; ${resident ?? 'n/a'} tables resident`);
+  console.log(
+    `connected sockets: ${clientSockets} open in the benchmark, ${serverSockets ?? 'n/a'} seat sockets by the gateway's metric; ${resident ?? 'n/a'} tables resident`,
+  );
   const lag = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_p99_seconds');
   const lagMax = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_max_seconds');
   if (lagMax !== null) playLagMax = Math.max(playLagMax, lagMax * 1000);
@@ -338,7 +367,10 @@ try {
   console.log(
     `views received while playing: ${views} (${(views / elapsed).toFixed(0)}/s, ${views === 0 ? 0 : ((counters.viewBytes - viewBytesAtStart) / views / 1024).toFixed(1)} KB each on average)`,
   );
-  if (counters.emfile > 0) console.log(`EMFILE: ${counters.emfile} times the process ran out of file descriptors; raise the limit (ulimit -n, now ${fdLimit}) or lower BENCH_TABLES`);
+  if (counters.emfile > 0)
+    console.log(
+      `EMFILE: ${counters.emfile} times the process ran out of file descriptors; raise the limit (ulimit -n, now ${fdLimit}) or lower BENCH_TABLES`,
+    );
   // The inspector's own lines (this benchmark attaching to measure memory) are no complaint of the service's.
   const complaints = gateway.complaints.filter((line) => !/^Debugger (attached|listening)|^For help, see/.test(line));
   if (complaints.length > 0) {

@@ -18,7 +18,11 @@ import { TableHost } from '../services/host/tableHost.js';
 import { latencySummary, megabytes } from '../drivers/figures/latency.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
-const { tables: TABLES, seconds: SECONDS, game: GAME } = readFlags(
+const {
+  tables: TABLES,
+  seconds: SECONDS,
+  game: GAME,
+} = readFlags(
   {
     tables: wholeNumber({ env: 'BENCH_TABLES', default: 1000 }),
     seconds: number({ env: 'BENCH_SECONDS', default: 10 }),

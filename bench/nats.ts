@@ -183,9 +183,16 @@ try {
   const spread = best((rates) => rates.spread);
   const share = (rate: number) => `${((commandsPerSecond / rate) * 100).toFixed(0)}%`;
   console.log('');
-  console.log(`accepted commands:  ${accepted} in ${elapsed.toFixed(1)}s = ${commandsPerSecond.toFixed(0)} commands/s (${games} games finished, ${troubles} commands retried)`);
-  console.log(`command latency:    ${latencySummary(latencies)} (gateway request to acknowledgement, append to JetStream R${REPLICAS} included)`);
-  if (THINK_MS > 0) console.log(`  after the first ${(WARMUP_MS / 1000).toFixed(0)} s: ${latencySummary(steadyLatencies)} (${steadyLatencies.length} commands)`);
+  console.log(
+    `accepted commands:  ${accepted} in ${elapsed.toFixed(1)}s = ${commandsPerSecond.toFixed(0)} commands/s (${games} games finished, ${troubles} commands retried)`,
+  );
+  console.log(
+    `command latency:    ${latencySummary(latencies)} (gateway request to acknowledgement, append to JetStream R${REPLICAS} included)`,
+  );
+  if (THINK_MS > 0)
+    console.log(
+      `  after the first ${(WARMUP_MS / 1000).toFixed(0)} s: ${latencySummary(steadyLatencies)} (${steadyLatencies.length} commands)`,
+    );
   console.log(
     `replay:             ${replay.perSecond.toFixed(0)} events/s (${replay.events} events of ${replay.tables} tables, ` +
       `${(replay.events / replay.tables).toFixed(0)} a table, read from JetStream and folded, 20 tables at a time; ` +
@@ -195,10 +202,14 @@ try {
   console.log(`  awaited, 1 in flight:                                  ${awaited.toFixed(0).padStart(6)} msgs/s`);
   console.log(`  windowed, ${rawBefore.windowed.window} in flight on one subject:               ${windowed.toFixed(0).padStart(6)} msgs/s`);
   console.log(`  windowed, ${rawBefore.spread.window} in flight, a subject each (as tables):    ${spread.toFixed(0).padStart(6)} msgs/s`);
-  console.log(`event store alone, ${TABLES} tables, an append in flight each: ${storeAlone.perSecond.toFixed(0).padStart(6)} appends/s, nats-servers' CPU ${microsEach(storeAloneCpu, 1)} an append`);
+  console.log(
+    `event store alone, ${TABLES} tables, an append in flight each: ${storeAlone.perSecond.toFixed(0).padStart(6)} appends/s, nats-servers' CPU ${microsEach(storeAloneCpu, 1)} an append`,
+  );
   const serviceCpu = sumOf(cpu, () => true);
   const rawCpu = Math.min(rawBefore.spreadCpuSeconds, rawAfter.spreadCpuSeconds) / RAW_MESSAGES;
-  console.log(`CPU per accepted command, by process (${accepted} commands; load generator apart: ${microsEach(loadGenerator, accepted)} of move picking):`);
+  console.log(
+    `CPU per accepted command, by process (${accepted} commands; load generator apart: ${microsEach(loadGenerator, accepted)} of move picking):`,
+  );
   for (const [name, seconds] of cpu) console.log(`  ${name.padEnd(22)} ${microsEach(seconds, accepted).padStart(8)}`);
   console.log(`  ${'nats-servers'.padEnd(22)} ${microsEach(sumOf(cpu, isNats), accepted).padStart(8)}`);
   console.log(`  ${'service'.padEnd(22)} ${microsEach(serviceCpu, accepted).padStart(8)}`);
@@ -226,7 +237,14 @@ try {
 async function rawPublishRates(
   nc: Awaited<ReturnType<typeof connectToNats>>,
   when: string,
-): Promise<{ awaited: PublishRate; windowed: PublishRate; spread: PublishRate; awaitedCpuSeconds: number; windowedCpuSeconds: number; spreadCpuSeconds: number }> {
+): Promise<{
+  awaited: PublishRate;
+  windowed: PublishRate;
+  spread: PublishRate;
+  awaitedCpuSeconds: number;
+  windowedCpuSeconds: number;
+  spreadCpuSeconds: number;
+}> {
   step(`measuring the raw JetStream publish rate (${when})`);
   const jsm = await jetstreamManager(nc);
   const name = `BENCH_RAW_${when.toUpperCase()}`;
@@ -248,13 +266,23 @@ async function rawPublishRates(
   const spread = await spreadPublishRate(js, `bench.raw.${when}.table`, RAW_MESSAGES, window);
   const afterSpread = serversCpu();
   await jsm.streams.delete(name);
-  return { awaited, windowed, spread, awaitedCpuSeconds: beforeWindowed - beforeAwaited, windowedCpuSeconds: beforeSpread - beforeWindowed, spreadCpuSeconds: afterSpread - beforeSpread };
+  return {
+    awaited,
+    windowed,
+    spread,
+    awaitedCpuSeconds: beforeWindowed - beforeAwaited,
+    windowedCpuSeconds: beforeSpread - beforeWindowed,
+    spreadCpuSeconds: afterSpread - beforeSpread,
+  };
 }
 
 /** Like measureRawPublishRate, each of `window` publishers on a subject of its own. */
 async function spreadPublishRate(js: JetStreamClient, prefix: string, count: number, window: number): Promise<PublishRate> {
   const payload = new TextEncoder().encode(
-    JSON.stringify({ events: [{ type: 'card.played', at: new Date().toISOString(), data: { seat: 2, card: '4-9' } }], status: { game: 'sevenSuitors', phase: 'trickPlay' } }),
+    JSON.stringify({
+      events: [{ type: 'card.played', at: new Date().toISOString(), data: { seat: 2, card: '4-9' } }],
+      status: { game: 'sevenSuitors', phase: 'trickPlay' },
+    }),
   );
   let issued = 0;
   const started = performance.now();

@@ -24,7 +24,13 @@ import { openLeaseBuckets } from '../services/worker/leaseBuckets.js';
 import { TableLeases } from '../services/worker/tableLeases.js';
 
 const flags = readFlags(
-  { tables: wholeNumber({ default: 300 }), moves: wholeNumber({ default: 60 }), concurrency: wholeNumber({ default: 32 }), 'snapshot-every': wholeNumber({ default: 100 }), profile: text({ default: '' }) },
+  {
+    tables: wholeNumber({ default: 300 }),
+    moves: wholeNumber({ default: 60 }),
+    concurrency: wholeNumber({ default: 32 }),
+    'snapshot-every': wholeNumber({ default: 100 }),
+    profile: text({ default: '' }),
+  },
   'npm run bench:takeover [-- --tables N --moves M --concurrency C --snapshot-every E --profile FILE.cpuprofile]',
 );
 const players = Array.from({ length: 4 }, (_, seat) => ({ name: `bot ${seat}`, bot: true }));
@@ -92,7 +98,12 @@ try {
   const store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
   const { counted, counts } = countingReads(store);
   const taker = new TableHost({ store: counted });
-  const leases = await TableLeases.start({ buckets: await openLeaseBuckets(nc, 10_000, 3), workerId: 'bench-taker', ttlMs: 10_000, onLost: () => undefined });
+  const leases = await TableLeases.start({
+    buckets: await openLeaseBuckets(nc, 10_000, 3),
+    workerId: 'bench-taker',
+    ttlMs: 10_000,
+    onLost: () => undefined,
+  });
   const serverPids = nats.nodes.map((node) => node.process?.pid ?? 0);
   const serverCpuBefore = serverPids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
   // --profile: a CPU profile of the take-up alone, for Chrome's DevTools.
@@ -119,7 +130,9 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const serverCpu = serverPids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) - serverCpuBefore;
   const perTable = (total: number) => `${((total / tableIds.length) * 1000).toFixed(2)} ms`;
-  console.log(`taken up: ${tableIds.length} tables in ${seconds.toFixed(2)} s = ${(tableIds.length / seconds).toFixed(0)} tables/s, ${flags.concurrency} at a time`);
+  console.log(
+    `taken up: ${tableIds.length} tables in ${seconds.toFixed(2)} s = ${(tableIds.length / seconds).toFixed(0)} tables/s, ${flags.concurrency} at a time`,
+  );
   console.log(`CPU per table: this worker ${perTable((cpu.user + cpu.system) / 1e6)}, the three nats-servers ${perTable(serverCpu)}`);
   console.log(
     `per table: claim ${(claimMs / tableIds.length).toFixed(1)} ms, reads ${(counts.ms / tableIds.length).toFixed(1)} ms waited ` +

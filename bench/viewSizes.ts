@@ -70,7 +70,9 @@ function largest(a: Sizes, b: Sizes): Sizes {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-console.log(`view sizes: ${settings.games} games of random bots per game type; the largest view (JSON) seen in each hand, and its growing parts`);
+console.log(
+  `view sizes: ${settings.games} games of random bots per game type; the largest view (JSON) seen in each hand, and its growing parts`,
+);
 for (const game of settings.game === undefined ? GAME_NAMES : [settings.game]) {
   for (const viewer of [0, 'spectator'] as const) {
     const byHand = measure(game, settings.games, viewer);

@@ -42,7 +42,13 @@ export function startService(options: TestServiceOptions = {}): TestService {
   const tokens = options.tokens ?? createMemorySeatTokens();
   const host = options.host ?? new TableHost({ store, autopilot: { botDelayMs } });
   let stopping = false;
-  const takingUp = host.takeUpTablesUnderWay(8, () => stopping, () => undefined).catch(() => undefined);
+  const takingUp = host
+    .takeUpTablesUnderWay(
+      8,
+      () => stopping,
+      () => undefined,
+    )
+    .catch(() => undefined);
   const app = createGateway({
     logger: pino({ level: 'silent' }),
     adminToken: 'admin-secret-for-tests',

@@ -22,9 +22,24 @@ const refusal = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe('command-line settings', () => {
   it('take a flag over its environment variable over the default, in either spelling', () => {
-    expect(parseFlags(SETTINGS, { argv: [], env: {} })).toEqual({ tables: 1000, minutes: 10, 'think-ms': 0, game: 'sevenSuitors', seed: undefined, option: [] });
-    expect(parseFlags(SETTINGS, { argv: [], env: { BENCH_TABLES: '12', BENCH_THINK_MS: '' } })).toMatchObject({ tables: 12, 'think-ms': 0 });
-    expect(parseFlags(SETTINGS, { argv: ['--tables', '3', '--minutes=0.5', '--option', 'end=hands:2', '--option', 'passing=off'], env: { BENCH_TABLES: '12' } })).toMatchObject({
+    expect(parseFlags(SETTINGS, { argv: [], env: {} })).toEqual({
+      tables: 1000,
+      minutes: 10,
+      'think-ms': 0,
+      game: 'sevenSuitors',
+      seed: undefined,
+      option: [],
+    });
+    expect(parseFlags(SETTINGS, { argv: [], env: { BENCH_TABLES: '12', BENCH_THINK_MS: '' } })).toMatchObject({
+      tables: 12,
+      'think-ms': 0,
+    });
+    expect(
+      parseFlags(SETTINGS, {
+        argv: ['--tables', '3', '--minutes=0.5', '--option', 'end=hands:2', '--option', 'passing=off'],
+        env: { BENCH_TABLES: '12' },
+      }),
+    ).toMatchObject({
       tables: 3,
       minutes: 0.5,
       option: ['end=hands:2', 'passing=off'],
@@ -32,7 +47,9 @@ describe('command-line settings', () => {
   });
 
   it('refuse what will not do, saying what would', () => {
-    expect(refusal(['--table', '3'])).toBe('unknown flag --table; this command takes --tables, --minutes, --think-ms, --game, --seed, --option');
+    expect(refusal(['--table', '3'])).toBe(
+      'unknown flag --table; this command takes --tables, --minutes, --think-ms, --game, --seed, --option',
+    );
     expect(refusal(['--tables', '--minutes', '2'])).toBe('--tables needs a value (--tables <value> or --tables=<value>)');
     expect(refusal(['3'])).toMatch(/^this command takes flags only .*, not "3"$/);
     expect(refusal(['--tables', '1e3'])).toBe('--tables must be a whole number above 0, not "1e3"');

@@ -53,7 +53,9 @@ type Given<S extends Setting> = S extends NumberSetting
       : string;
 /** The value of each setting: present when it has a default, is required, or is a list; otherwise maybe undefined. */
 export type Settings<T extends Record<string, Setting>> = {
-  readonly [K in keyof T]: T[K] extends ListSetting | { readonly default: unknown } | { readonly required: true } ? Given<T[K]> : Given<T[K]> | undefined;
+  readonly [K in keyof T]: T[K] extends ListSetting | { readonly default: unknown } | { readonly required: true }
+    ? Given<T[K]>
+    : Given<T[K]> | undefined;
 };
 
 export function wholeNumber<O extends Omit<NumberSetting, 'kind' | 'whole'>>(options: O): O & { kind: 'number'; whole: true } {
@@ -77,7 +79,10 @@ export function list(): ListSetting {
  * The settings `argv` and `env` give (each key is its flag's name, `think-ms`
  * for `--think-ms`); throws UsageError on any mistake.
  */
-export function parseFlags<T extends Record<string, Setting>>(settings: T, { argv, env = process.env }: { argv: readonly string[]; env?: NodeJS.ProcessEnv }): Settings<T> {
+export function parseFlags<T extends Record<string, Setting>>(
+  settings: T,
+  { argv, env = process.env }: { argv: readonly string[]; env?: NodeJS.ProcessEnv },
+): Settings<T> {
   const names = Object.keys(settings);
   const takes = names.length === 0 ? 'no flags' : names.map((name) => `--${name}`).join(', ');
   const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const, multiple: settings[name].kind === 'list' }]));
@@ -88,7 +93,8 @@ export function parseFlags<T extends Record<string, Setting>>(settings: T, { arg
     if (token.kind !== 'option') continue;
     if (!(token.name in settings)) throw new UsageError(`unknown flag ${token.rawName}; this command takes ${takes}`);
     // Without strict mode parseArgs takes the next flag as the value: `--tables --minutes 2` has no tables.
-    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) throw new UsageError(`${token.rawName} needs a value (${token.rawName} <value> or ${token.rawName}=<value>)`);
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--')))
+      throw new UsageError(`${token.rawName} needs a value (${token.rawName} <value> or ${token.rawName}=<value>)`);
     given.set(token.name, [...(given.get(token.name) ?? []), token.value]);
   }
   const values: Record<string, unknown> = {};
@@ -118,8 +124,12 @@ export function readFlags<T extends Record<string, Setting>>(settings: T, usage:
     return parseFlags(settings, { argv: process.argv.slice(2) });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const variables = Object.entries(settings).flatMap(([name, setting]) => (setting.kind !== 'list' && setting.env !== undefined ? [`${setting.env} (--${name})`] : []));
-    process.stderr.write(`${error.message}\nusage: ${usage}\n${variables.length === 0 ? '' : `or in the environment: ${variables.join(', ')}\n`}`);
+    const variables = Object.entries(settings).flatMap(([name, setting]) =>
+      setting.kind !== 'list' && setting.env !== undefined ? [`${setting.env} (--${name})`] : [],
+    );
+    process.stderr.write(
+      `${error.message}\nusage: ${usage}\n${variables.length === 0 ? '' : `or in the environment: ${variables.join(', ')}\n`}`,
+    );
     process.exit(2);
   }
 }

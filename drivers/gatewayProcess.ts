@@ -114,7 +114,10 @@ export async function startGatewayProcess(backend: GatewayBackend, options: Gate
     failed?.(new Error(`the gateway process ended before it was ready (code ${code}, signal ${signal}):\n${early.join('\n')}`));
   });
 
-  const timer = setTimeout(() => failed?.(new Error(`the gateway process was not ready within ${timeoutMs / 1000} s:\n${early.join('\n')}`)), timeoutMs);
+  const timer = setTimeout(
+    () => failed?.(new Error(`the gateway process was not ready within ${timeoutMs / 1000} s:\n${early.join('\n')}`)),
+    timeoutMs,
+  );
   let baseUrl: string;
   try {
     baseUrl = await readyUrl;

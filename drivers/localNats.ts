@@ -89,8 +89,17 @@ async function startOnFreshPorts(size: 1 | 3): Promise<{ ok: true; nats: LocalNa
   }
   const launch = (node: NatsNode) => {
     const args = [
-      '-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort),
-      '-n', node.name, '-js', '-sd', node.storeDir,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(node.clientPort),
+      '-m',
+      String(node.monitorPort),
+      '-n',
+      node.name,
+      '-js',
+      '-sd',
+      node.storeDir,
     ];
     if (size > 1) {
       const routes = nodes.filter((other) => other !== node).map((other) => `nats://127.0.0.1:${other.clusterPort}`);

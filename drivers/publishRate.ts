@@ -27,12 +27,7 @@ const PAYLOAD = new TextEncoder().encode(
  * (stored, and replicated when the stream is) before its slot is reused.
  * Rejects with the first failed publish.
  */
-export async function measureRawPublishRate(
-  js: JetStreamClient,
-  subject: string,
-  count: number,
-  window: number,
-): Promise<PublishRate> {
+export async function measureRawPublishRate(js: JetStreamClient, subject: string, count: number, window: number): Promise<PublishRate> {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a whole number >= 1, not ${count}`);
   if (!Number.isSafeInteger(window) || window < 1) throw new RangeError(`window must be a whole number >= 1, not ${window}`);
   let issued = 0;

@@ -66,7 +66,11 @@ export function isAlive(process: { exitCode: number | null; signalCode: NodeJS.S
   return process.exitCode === null && process.signalCode === null;
 }
 
-export async function startServiceProcesses(backend: Backend, settings: ServiceSettings, log: (line: string) => void): Promise<ServiceProcesses> {
+export async function startServiceProcesses(
+  backend: Backend,
+  settings: ServiceSettings,
+  log: (line: string) => void,
+): Promise<ServiceProcesses> {
   const env = settings.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(settings.idleSeconds) };
   const gateways: GatewayProcess[] = [];
   const workers: WorkerProcess[] = [];
@@ -89,7 +93,7 @@ export async function startServiceProcesses(backend: Backend, settings: ServiceS
     return worker;
   };
 
-  const gatewayName = (index: number) => (settings.gateways ?? 1) === 1 ? 'gateway' : `gateway-${index + 1}`;
+  const gatewayName = (index: number) => ((settings.gateways ?? 1) === 1 ? 'gateway' : `gateway-${index + 1}`);
   const startGateway = (backendOf: Parameters<typeof startGatewayProcess>[0], index: number, port?: number) =>
     startGatewayProcess(backendOf, {
       env,
@@ -110,7 +114,9 @@ export async function startServiceProcesses(backend: Backend, settings: ServiceS
         .map((gateway, index) => ({ gateway, index }))
         .filter(({ gateway }) => gateway.exited === null)
         .map(({ gateway, index }) => ({ name: gatewayName(index), pid: gateway.pid, metricsUrl: `${gateway.baseUrl}/metrics` }));
-      for (const worker of workers) if (isAlive(worker.child) && worker.child.pid !== undefined) alive.push({ name: worker.workerId, pid: worker.child.pid, metricsUrl: null });
+      for (const worker of workers)
+        if (isAlive(worker.child) && worker.child.pid !== undefined)
+          alive.push({ name: worker.workerId, pid: worker.child.pid, metricsUrl: null });
       return alive;
     },
     liveWorkers: () => workers.filter((worker) => isAlive(worker.child)),
@@ -157,7 +163,9 @@ export async function startServiceProcesses(backend: Backend, settings: ServiceS
 
 /** One line on where everything listens, for the run's header. */
 export function describeService(service: ServiceProcesses): string {
-  const gateways = service.gateways.map((gateway, index) => `gateway${service.gateways.length === 1 ? '' : `-${index + 1}`} pid ${gateway.pid} on ${gateway.baseUrl}`);
+  const gateways = service.gateways.map(
+    (gateway, index) => `gateway${service.gateways.length === 1 ? '' : `-${index + 1}`} pid ${gateway.pid} on ${gateway.baseUrl}`,
+  );
   const workers = service.liveWorkers().map((worker) => `${worker.workerId} pid ${worker.child.pid}`);
   const nodes = service.nats?.nodes.map((node) => `nats ${node.name} pid ${node.process?.pid} on ${node.url}`) ?? [];
   return [...gateways, ...workers, ...nodes].join('; ');

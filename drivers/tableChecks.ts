@@ -63,7 +63,8 @@ export function oneActorWhenExpected(snapshot: TableSnapshot): string[] {
       const [{ seat, action }] = awaited;
       if (action !== 'play' || seat !== hand!.turn) problems.push(`trick play awaits ${action} from ${seat}, turn is ${hand!.turn}`);
       const trick = hand!.trick!;
-      if ((trick.leader + trick.plays.length) % context.seatCount !== seat) problems.push(`seat ${seat} is not next after the trick's plays`);
+      if ((trick.leader + trick.plays.length) % context.seatCount !== seat)
+        problems.push(`seat ${seat} is not next after the trick's plays`);
       if (legalPlaysFor(context, seat).length === 0) problems.push(`seat ${seat} must play but has no legal card`);
       for (let other = 0; other < context.seatCount; other++) {
         if (other !== seat && legalPlaysFor(context, other).length > 0) problems.push(`seat ${other} could play out of turn`);
@@ -95,7 +96,10 @@ export function viewsLeakNothing(snapshot: TableSnapshot): string[] {
   const problems: string[] = [];
   // Played cards are public, those of the final trick of the hand scored last included.
   const publicCards = new Set<string>(
-    [...(hand?.tricks ?? []), ...(context.lastHand?.finalTrick ? [context.lastHand.finalTrick] : [])].flatMap((t) => t.plays).concat(hand?.trick?.plays ?? []).map((p) => p.card),
+    [...(hand?.tricks ?? []), ...(context.lastHand?.finalTrick ? [context.lastHand.finalTrick] : [])]
+      .flatMap((t) => t.plays)
+      .concat(hand?.trick?.plays ?? [])
+      .map((p) => p.card),
   );
   const awaited = awaitedActions(snapshot);
   const awaits = (seat: number | null, action: string) => awaited.some((a) => a.seat === seat && a.action === action);
@@ -124,9 +128,12 @@ export function viewsLeakNothing(snapshot: TableSnapshot): string[] {
       if (pass.from !== own && pass.to !== own) problems.push(`${viewer} sees a pass between ${pass.from} and ${pass.to}`);
     }
     // A view offers a seat exactly the actions the table awaits from it.
-    if ((view.hand!.legalCards.length > 0) !== awaits(own, 'play')) problems.push(`${viewer} is offered cards to play: ${view.hand!.legalCards.length > 0}`);
-    if ((view.hand!.passTo.length > 0) !== awaits(own, 'pass')) problems.push(`${viewer} is offered seats to pass to: ${view.hand!.passTo.join(',')}`);
-    if ((view.hand!.mayAccuse.length > 0) !== awaits(own, 'accuse')) problems.push(`${viewer} is offered teammates to name: ${view.hand!.mayAccuse.join(',')}`);
+    if (view.hand!.legalCards.length > 0 !== awaits(own, 'play'))
+      problems.push(`${viewer} is offered cards to play: ${view.hand!.legalCards.length > 0}`);
+    if (view.hand!.passTo.length > 0 !== awaits(own, 'pass'))
+      problems.push(`${viewer} is offered seats to pass to: ${view.hand!.passTo.join(',')}`);
+    if (view.hand!.mayAccuse.length > 0 !== awaits(own, 'accuse'))
+      problems.push(`${viewer} is offered teammates to name: ${view.hand!.mayAccuse.join(',')}`);
     if (hand.roles !== null && !revealed) {
       if (view.hand!.traitor !== null || view.hand!.accusations !== null) problems.push(`${viewer} sees the Traitor before the reveal`);
       view.seats.forEach((seat) => {
@@ -138,7 +145,8 @@ export function viewsLeakNothing(snapshot: TableSnapshot): string[] {
       const ownAccusation = view.hand!.accusation;
       if (ownAccusation !== hand.accusations[own]) problems.push(`seat ${own} does not see its own accusation`);
     }
-    if (revealed && hand.roles !== null && view.hand!.traitor !== hand.roles.indexOf(HEARTS)) problems.push(`${viewer} is shown the wrong Traitor`);
+    if (revealed && hand.roles !== null && view.hand!.traitor !== hand.roles.indexOf(HEARTS))
+      problems.push(`${viewer} is shown the wrong Traitor`);
   }
   return problems;
 }
@@ -152,12 +160,16 @@ export function canonicalFields(event: TableEvent): Record<string, unknown> {
   switch (event.type) {
     case 'seat.joined': {
       const player = { name: event.player.name, bot: event.player.bot };
-      return event.holder === undefined ? { type: event.type, seat: event.seat, player } : { type: event.type, seat: event.seat, player, holder: event.holder };
+      return event.holder === undefined
+        ? { type: event.type, seat: event.seat, player }
+        : { type: event.type, seat: event.seat, player, holder: event.holder };
     }
     case 'seat.left':
       return { type: event.type, seat: event.seat };
     case 'hand.dealt':
-      return event.fairness === undefined ? { type: event.type, deal: event.deal, roles: event.roles } : { type: event.type, deal: event.deal, roles: event.roles, fairness: event.fairness };
+      return event.fairness === undefined
+        ? { type: event.type, deal: event.deal, roles: event.roles }
+        : { type: event.type, deal: event.deal, roles: event.roles, fairness: event.fairness };
     case 'cards.passed':
       return { type: event.type, seat: event.seat, passes: event.passes.map(({ to, card }) => ({ to, card })) };
     case 'card.played':

@@ -76,10 +76,26 @@ function publicPart(seen: TableView): unknown {
 /** Seven Suitors: the suit deck in order, 14 cards a seat; seat 0 holds the 1. */
 const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
 const SS_PASSES: PassChoice[][] = [
-  [{ to: 1, card: '2-2' }, { to: 2, card: '2-3' }, { to: 3, card: '2-4' }],
-  [{ to: 0, card: '4-4' }, { to: 2, card: '4-5' }, { to: 3, card: '3-3' }],
-  [{ to: 0, card: '6-6' }, { to: 1, card: '4-8' }, { to: 3, card: '4-7b' }],
-  [{ to: 0, card: '7-13' }, { to: 1, card: '6-7b' }, { to: 2, card: '7-12' }],
+  [
+    { to: 1, card: '2-2' },
+    { to: 2, card: '2-3' },
+    { to: 3, card: '2-4' },
+  ],
+  [
+    { to: 0, card: '4-4' },
+    { to: 2, card: '4-5' },
+    { to: 3, card: '3-3' },
+  ],
+  [
+    { to: 0, card: '6-6' },
+    { to: 1, card: '4-8' },
+    { to: 3, card: '4-7b' },
+  ],
+  [
+    { to: 0, card: '7-13' },
+    { to: 1, card: '6-7b' },
+    { to: 2, card: '7-12' },
+  ],
 ];
 const withFrom = (from: number, passes: readonly PassChoice[]) => passes.map(({ to, card }) => ({ from, to, card }));
 
@@ -155,7 +171,13 @@ describe('hands', () => {
   it('shows everyone the trick in progress, the completed tricks, trump and who holds which captured 7', () => {
     const table = sevenSuitorsDealt();
     passAll(table);
-    for (const [seat, card] of [[0, '4-4'], [1, '4-7a'], [2, '4-10'], [3, '4-7b'], [2, '5-5']] as const) {
+    for (const [seat, card] of [
+      [0, '4-4'],
+      [1, '4-7a'],
+      [2, '4-10'],
+      [3, '4-7b'],
+      [2, '5-5'],
+    ] as const) {
       accept(table, { type: 'card.played', seat, card });
     }
     for (const viewer of [0, 1, 'spectator'] as const) {

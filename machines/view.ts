@@ -142,7 +142,13 @@ const scoreSheets = new WeakMap<readonly HandResult[], readonly ScoredHand[]>();
 function scoreSheetOf(results: readonly HandResult[]): readonly ScoredHand[] {
   let sheet = scoreSheets.get(results);
   if (sheet === undefined) {
-    sheet = results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({ trump, marriages, handScores, marked, marriageCount }));
+    sheet = results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({
+      trump,
+      marriages,
+      handScores,
+      marked,
+      marriageCount,
+    }));
     scoreSheets.set(results, sheet);
   }
   return sheet;
@@ -172,9 +178,7 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
     passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : [],
     mayAccuse:
-      own !== null && phaseOf(snapshot) === 'accusation' && hand.accusations?.[own] === null
-        ? teammatesOf(own, context.seatCount)
-        : [],
+      own !== null && phaseOf(snapshot) === 'accusation' && hand.accusations?.[own] === null ? teammatesOf(own, context.seatCount) : [],
     passesSent: own === null ? [] : (hand.passChoices?.[own] ?? []),
     passesReceived: own === null ? [] : hand.passes.filter((pass) => pass.to === own),
     accusation: own === null ? null : (hand.accusations?.[own] ?? null),

@@ -53,7 +53,12 @@ try {
   const nats = service.nats!;
   console.log('');
   console.log(`gateway:  ${gateway.baseUrl}  (API docs ${gateway.baseUrl}/docs, metrics ${gateway.baseUrl}/metrics)`);
-  console.log(`workers:  ${service.liveWorkers().map((worker) => `${worker.workerId} (pid ${worker.child.pid})`).join(', ')}`);
+  console.log(
+    `workers:  ${service
+      .liveWorkers()
+      .map((worker) => `${worker.workerId} (pid ${worker.child.pid})`)
+      .join(', ')}`,
+  );
   nats.nodes.forEach((node) =>
     console.log(`nats ${node.name}:  ${node.url}  (monitoring http://127.0.0.1:${node.monitorPort}, pid ${node.process?.pid})`),
   );

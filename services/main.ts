@@ -25,7 +25,13 @@ async function main(): Promise<void> {
   const path = databasePath();
   const store = openSqliteEventStore(path);
   const tokens = openSqliteSeatTokens(path);
-  const host = new TableHost({ store, autopilot: { botDelayMs: settings.botDelayMs, onError: (error, tableId) => logger.error({ err: error, tableId }, 'a table could not move by itself') } });
+  const host = new TableHost({
+    store,
+    autopilot: {
+      botDelayMs: settings.botDelayMs,
+      onError: (error, tableId) => logger.error({ err: error, tableId }, 'a table could not move by itself'),
+    },
+  });
   const app = createGateway({
     host,
     tokens,
@@ -40,7 +46,11 @@ async function main(): Promise<void> {
   // After listening: a service with many tables answers at once while it takes them up in the background.
   let stopping = false;
   const takingUp = host
-    .takeUpTablesUnderWay(TAKE_UP_CONCURRENCY, () => stopping, (error, tableId) => logger.error({ err: error, tableId }, 'taking up a table under way failed'))
+    .takeUpTablesUnderWay(
+      TAKE_UP_CONCURRENCY,
+      () => stopping,
+      (error, tableId) => logger.error({ err: error, tableId }, 'taking up a table under way failed'),
+    )
     .catch((error: unknown) => logger.error({ err: error }, 'listing the tables under way failed'));
   runUntilSignalled(settings, host, [
     async () => {

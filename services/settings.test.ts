@@ -66,10 +66,26 @@ describe('the settings from the environment', () => {
         maxEventLoopDelayMs: DEFAULT_LIMITS.loadShedding.maxEventLoopDelayMs,
       },
     });
-    expect(gatewaySettingsFromEnv({}).limits).toEqual({ ...DEFAULT_LIMITS, requests: undefined, routes: undefined, socketMessages: undefined, lobbyPage: undefined });
-    expect(workerEnvironment({})).toEqual({ workerId: undefined, idleSeconds: DEFAULT_IDLE_RELEASE_MS / 1000, botDelayMs: DEFAULT_BOT_DELAY_MS });
+    expect(gatewaySettingsFromEnv({}).limits).toEqual({
+      ...DEFAULT_LIMITS,
+      requests: undefined,
+      routes: undefined,
+      socketMessages: undefined,
+      lobbyPage: undefined,
+    });
+    expect(workerEnvironment({})).toEqual({
+      workerId: undefined,
+      idleSeconds: DEFAULT_IDLE_RELEASE_MS / 1000,
+      botDelayMs: DEFAULT_BOT_DELAY_MS,
+    });
     expect(natsSettingsFrom({})).toBeNull();
-    expect(natsSettingsFrom(NATS)).toEqual({ servers: ['nats://127.0.0.1:4222'], replicas: 1, streamName: 'TABLE_EVENTS', prefix: 'tables', leaseTtlMs: DEFAULT_LEASE_TTL_MS });
+    expect(natsSettingsFrom(NATS)).toEqual({
+      servers: ['nats://127.0.0.1:4222'],
+      replicas: 1,
+      streamName: 'TABLE_EVENTS',
+      prefix: 'tables',
+      leaseTtlMs: DEFAULT_LEASE_TTL_MS,
+    });
     expect(databasePath(undefined, {})).toBe(DEFAULT_DATABASE);
     expect(natsServerProgram({})).toBe('nats-server');
     expect(defaultLogLevel({})).toBe('info');
@@ -101,11 +117,25 @@ describe('the settings from the environment', () => {
       NATS_PREFIX: 'other.tables',
       LEASE_TTL_MS: '2000',
     };
-    expect(gatewayEnvironment(env)).toMatchObject({ port: 0, hostName: '0.0.0.0', idleSeconds: 30, adminToken: 'secret', botDelayMs: 0, logLevel: 'warn', trustProxy: ['127.0.0.1', '10.0.0.0/8'] });
+    expect(gatewayEnvironment(env)).toMatchObject({
+      port: 0,
+      hostName: '0.0.0.0',
+      idleSeconds: 30,
+      adminToken: 'secret',
+      botDelayMs: 0,
+      logLevel: 'warn',
+      trustProxy: ['127.0.0.1', '10.0.0.0/8'],
+    });
     expect(gatewaySettingsFromEnv(env).limits.loadShedding).toEqual({ ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs: 250 });
     expect(gatewayEnvironment({ SUITORS_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(workerEnvironment(env)).toEqual({ workerId: 'worker-1', idleSeconds: 30, botDelayMs: 0 });
-    expect(natsSettingsFrom(env)).toEqual({ servers: ['nats://a:4222', 'nats://b:4222', 'nats://c:4222'], replicas: 3, streamName: 'OTHER', prefix: 'other.tables', leaseTtlMs: 2000 });
+    expect(natsSettingsFrom(env)).toEqual({
+      servers: ['nats://a:4222', 'nats://b:4222', 'nats://c:4222'],
+      replicas: 3,
+      streamName: 'OTHER',
+      prefix: 'other.tables',
+      leaseTtlMs: 2000,
+    });
     expect(natsSettingsFrom({ ...env, NATS_REPLICAS: '1' })?.replicas).toBe(1);
     expect(databasePath(undefined, env)).toBe('/tmp/x.db');
     expect(databasePath('/tmp/flag.db', env)).toBe('/tmp/flag.db');
@@ -117,10 +147,22 @@ describe('the settings from the environment', () => {
     ['SUITORS_BOT_DELAY_MS', '1e3', 'SUITORS_BOT_DELAY_MS must be a whole number of at least 0 in decimal digits, not "1e3"'],
     ['SUITORS_IDLE_SECONDS', '0', 'SUITORS_IDLE_SECONDS must be a whole number of at least 1 in decimal digits, not "0"'],
     ['SUITORS_SOCKETS_PER_CLIENT', ' 8', 'SUITORS_SOCKETS_PER_CLIENT must be a whole number of at least 1 in decimal digits, not " 8"'],
-    ['SUITORS_SEATING_TABLES_PER_CLIENT', '-1', 'SUITORS_SEATING_TABLES_PER_CLIENT must be a whole number of at least 1 in decimal digits, not "-1"'],
+    [
+      'SUITORS_SEATING_TABLES_PER_CLIENT',
+      '-1',
+      'SUITORS_SEATING_TABLES_PER_CLIENT must be a whole number of at least 1 in decimal digits, not "-1"',
+    ],
     ['SUITORS_SEATING_TABLES', '0x10', 'SUITORS_SEATING_TABLES must be a whole number of at least 1 in decimal digits, not "0x10"'],
-    ['SUITORS_SEATING_IDLE_SECONDS', 'ten', 'SUITORS_SEATING_IDLE_SECONDS must be a whole number of at least 1 in decimal digits, not "ten"'],
-    ['SUITORS_FINISHED_IN_LOBBY_SECONDS', '-5', 'SUITORS_FINISHED_IN_LOBBY_SECONDS must be a whole number of at least 0 in decimal digits, not "-5"'],
+    [
+      'SUITORS_SEATING_IDLE_SECONDS',
+      'ten',
+      'SUITORS_SEATING_IDLE_SECONDS must be a whole number of at least 1 in decimal digits, not "ten"',
+    ],
+    [
+      'SUITORS_FINISHED_IN_LOBBY_SECONDS',
+      '-5',
+      'SUITORS_FINISHED_IN_LOBBY_SECONDS must be a whole number of at least 0 in decimal digits, not "-5"',
+    ],
     ['SUITORS_MIN_TURN_SECONDS', '0', 'SUITORS_MIN_TURN_SECONDS must be a whole number of at least 1 in decimal digits, not "0"'],
     ['SUITORS_SHED_LAG_MS', '500ms', 'SUITORS_SHED_LAG_MS must be a whole number of at least 1 in decimal digits, not "500ms"'],
     ['NATS_REPLICAS', '7', 'NATS_REPLICAS must be a whole number from 1 to 5 in decimal digits, not "7"'],
@@ -129,8 +171,16 @@ describe('the settings from the environment', () => {
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
     ['WORKER_ID', 'worker.1', 'WORKER_ID must be 1 to 100 letters, digits, - and _ (it is a subject token), not "worker.1"'],
     ['NATS_URL', ' , ', 'NATS_URL must name at least one server (nats://host:4222[,nats://...]), not " , "'],
-    ['NATS_STREAM', 'TABLE EVENTS', `NATS_STREAM is refused by the JetStream layout: streamName must be letters, digits, '_' or '-', not "TABLE EVENTS"`],
-    ['NATS_PREFIX', 'tables.', `NATS_PREFIX is refused by the JetStream layout: prefix must be dot-separated tokens of letters, digits, '_' or '-', not "tables."`],
+    [
+      'NATS_STREAM',
+      'TABLE EVENTS',
+      `NATS_STREAM is refused by the JetStream layout: streamName must be letters, digits, '_' or '-', not "TABLE EVENTS"`,
+    ],
+    [
+      'NATS_PREFIX',
+      'tables.',
+      `NATS_PREFIX is refused by the JetStream layout: prefix must be dot-separated tokens of letters, digits, '_' or '-', not "tables."`,
+    ],
   ])('%s=%j is refused, naming the variable', (name, value, message) => {
     const refusal = refusalOf({ [name]: value });
     expect(refusal.variable).toBe(name);
@@ -154,7 +204,11 @@ describe('a bad setting stops a process at its start', () => {
 
   /** Runs a service entry with `env` over this process's environment; its status and what it wrote to stderr. */
   function run(entry: string, env: Environment): Promise<{ status: number | null; stderr: string }> {
-    const child = spawn(process.execPath, ['--import', tsx, entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', tsx, entry], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
@@ -171,7 +225,9 @@ describe('a bad setting stops a process at its start', () => {
   it('a table worker, before it connects (nothing listens at its NATS_URL)', async () => {
     const { status, stderr } = await run('services/worker/main.ts', { NATS_URL: 'nats://127.0.0.1:9', SUITORS_BOT_DELAY_MS: 'soon' });
     expect(status).toBe(2);
-    expect(stderr.trim()).toBe('the table worker could not start: SUITORS_BOT_DELAY_MS must be a whole number of at least 0 in decimal digits, not "soon"');
+    expect(stderr.trim()).toBe(
+      'the table worker could not start: SUITORS_BOT_DELAY_MS must be a whole number of at least 0 in decimal digits, not "soon"',
+    );
   });
 
   it('a distributed gateway, before it connects', async () => {

@@ -57,7 +57,12 @@ function given(env: Environment, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-function wholeNumber(name: string, fallback: number, meaning: string, { min = 0, max = Number.MAX_SAFE_INTEGER, shown = String(fallback) } = {}): WholeNumberVariable {
+function wholeNumber(
+  name: string,
+  fallback: number,
+  meaning: string,
+  { min = 0, max = Number.MAX_SAFE_INTEGER, shown = String(fallback) } = {},
+): WholeNumberVariable {
   return {
     name,
     default: shown,
@@ -79,7 +84,12 @@ function text(name: string, fallback: string, meaning: string, check?: (value: s
   return { name, default: fallback, meaning, read: (env) => checked(name, given(env, name) ?? fallback, check) };
 }
 
-function optionalText(name: string, shownDefault: string, meaning: string, check?: (value: string) => string | null): TextVariable<string | undefined> {
+function optionalText(
+  name: string,
+  shownDefault: string,
+  meaning: string,
+  check?: (value: string) => string | null,
+): TextVariable<string | undefined> {
   return {
     name,
     default: shownDefault,
@@ -114,11 +124,15 @@ export const SETTINGS = {
   LOG_LEVEL: optionalText('LOG_LEVEL', 'info', `how much the service logs: ${LOG_LEVELS.join(', ')}`, (value) =>
     (LOG_LEVELS as readonly string[]).includes(value) ? null : `must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(value)}`,
   ),
-  SUITORS_ADMIN_TOKEN: optionalText('SUITORS_ADMIN_TOKEN', 'none', "the operator's bearer token, which reads any log and record (unset: no operator)"),
+  SUITORS_ADMIN_TOKEN: optionalText(
+    'SUITORS_ADMIN_TOKEN',
+    'none',
+    "the operator's bearer token, which reads any log and record (unset: no operator)",
+  ),
   SUITORS_TRUST_PROXY: text(
     'SUITORS_TRUST_PROXY',
     'false',
-    'whose X-Forwarded-For to believe: false (each client is its TCP peer), true (any proxy), or the proxies\' addresses and CIDR ranges, comma-separated',
+    "whose X-Forwarded-For to believe: false (each client is its TCP peer), true (any proxy), or the proxies' addresses and CIDR ranges, comma-separated",
   ),
   SUITORS_IDLE_SECONDS: wholeNumber(
     'SUITORS_IDLE_SECONDS',
@@ -126,20 +140,50 @@ export const SETTINGS = {
     'how long a table goes without a command before a gateway drops its copy (600) or a worker lets it go (300, unless a bot move or a timeout is to come)',
     { min: 1, shown: '600 (gateway), 300 (worker)' },
   ),
-  SUITORS_BOT_DELAY_MS: wholeNumber('SUITORS_BOT_DELAY_MS', 600, 'the wait before each bot move, so people can follow the play (the embedded service and the workers)'),
+  SUITORS_BOT_DELAY_MS: wholeNumber(
+    'SUITORS_BOT_DELAY_MS',
+    600,
+    'the wait before each bot move, so people can follow the play (the embedded service and the workers)',
+  ),
   // The limits of docs/api.md ("Limits") an operator may change.
   SUITORS_SOCKETS_PER_CLIENT: wholeNumber('SUITORS_SOCKETS_PER_CLIENT', 64, 'sockets one client may hold open at once', { min: 1 }),
-  SUITORS_SEATING_TABLES_PER_CLIENT: wholeNumber('SUITORS_SEATING_TABLES_PER_CLIENT', 10, 'tables waiting for players one client may have made', { min: 1 }),
+  SUITORS_SEATING_TABLES_PER_CLIENT: wholeNumber(
+    'SUITORS_SEATING_TABLES_PER_CLIENT',
+    10,
+    'tables waiting for players one client may have made',
+    { min: 1 },
+  ),
   SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
-  SUITORS_SEATING_IDLE_SECONDS: wholeNumber('SUITORS_SEATING_IDLE_SECONDS', 600, 'how long a table nobody sits at stays open without an event', { min: 1 }),
-  SUITORS_FINISHED_IN_LOBBY_SECONDS: wholeNumber('SUITORS_FINISHED_IN_LOBBY_SECONDS', 600, 'how long a finished game stays in the lobby after its last event'),
+  SUITORS_SEATING_IDLE_SECONDS: wholeNumber(
+    'SUITORS_SEATING_IDLE_SECONDS',
+    600,
+    'how long a table nobody sits at stays open without an event',
+    { min: 1 },
+  ),
+  SUITORS_FINISHED_IN_LOBBY_SECONDS: wholeNumber(
+    'SUITORS_FINISHED_IN_LOBBY_SECONDS',
+    600,
+    'how long a finished game stays in the lobby after its last event',
+  ),
   SUITORS_MIN_TURN_SECONDS: wholeNumber('SUITORS_MIN_TURN_SECONDS', 5, 'the shortest turn clock a table may be made with', { min: 1 }),
-  SUITORS_SHED_LAG_MS: wholeNumber('SUITORS_SHED_LAG_MS', 500, 'the event-loop lag over which the gateway sheds load (503 + Retry-After)', { min: 1 }),
+  SUITORS_SHED_LAG_MS: wholeNumber('SUITORS_SHED_LAG_MS', 500, 'the event-loop lag over which the gateway sheds load (503 + Retry-After)', {
+    min: 1,
+  }),
   // The embedded service (`npm start`) and the CLI.
-  SUITORS_DB: text('SUITORS_DB', DEFAULT_DATABASE, "the embedded service's SQLite file: its event logs and seat tokens (the CLI's --db wins)"),
+  SUITORS_DB: text(
+    'SUITORS_DB',
+    DEFAULT_DATABASE,
+    "the embedded service's SQLite file: its event logs and seat tokens (the CLI's --db wins)",
+  ),
   // The distributed service (docs/distributed.md).
-  NATS_URL: optionalText('NATS_URL', 'none: the embedded service', 'the NATS servers, comma-separated (any will do; the client learns the rest of the cluster)', (value) =>
-    serversOf(value).length === 0 && value.trim() !== '' ? `must name at least one server (nats://host:4222[,nats://...]), not ${JSON.stringify(value)}` : null,
+  NATS_URL: optionalText(
+    'NATS_URL',
+    'none: the embedded service',
+    'the NATS servers, comma-separated (any will do; the client learns the rest of the cluster)',
+    (value) =>
+      serversOf(value).length === 0 && value.trim() !== ''
+        ? `must name at least one server (nats://host:4222[,nats://...]), not ${JSON.stringify(value)}`
+        : null,
   ),
   NATS_REPLICAS: wholeNumber(
     'NATS_REPLICAS',
@@ -147,13 +191,24 @@ export const SETTINGS = {
     'replicas of the event stream and the buckets a process creates (an existing stream keeps its own)',
     { min: 1, max: 5, shown: '3 when NATS_URL names three or more servers, else 1' },
   ),
-  NATS_STREAM: optionalText('NATS_STREAM', 'TABLE_EVENTS', 'the event stream, after which the buckets are named: another keeps two deployments apart on one NATS', (value) =>
-    layoutComplaint({ streamName: value }),
+  NATS_STREAM: optionalText(
+    'NATS_STREAM',
+    'TABLE_EVENTS',
+    'the event stream, after which the buckets are named: another keeps two deployments apart on one NATS',
+    (value) => layoutComplaint({ streamName: value }),
   ),
-  NATS_PREFIX: optionalText('NATS_PREFIX', 'tables', 'the subject prefix of commands and events: another keeps two deployments apart on one NATS', (value) =>
-    layoutComplaint({ prefix: value }),
+  NATS_PREFIX: optionalText(
+    'NATS_PREFIX',
+    'tables',
+    'the subject prefix of commands and events: another keeps two deployments apart on one NATS',
+    (value) => layoutComplaint({ prefix: value }),
   ),
-  LEASE_TTL_MS: wholeNumber('LEASE_TTL_MS', 15_000, "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move", { min: 100 }),
+  LEASE_TTL_MS: wholeNumber(
+    'LEASE_TTL_MS',
+    15_000,
+    "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move",
+    { min: 100 },
+  ),
   WORKER_ID: optionalText('WORKER_ID', 'generated, unique', "a worker's name in leases and subjects", (value) =>
     WORKER_ID.test(value) ? null : `must be 1 to 100 letters, digits, - and _ (it is a subject token), not ${JSON.stringify(value)}`,
   ),

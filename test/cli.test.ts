@@ -131,7 +131,19 @@ describe('check reports tampered records', () => {
 
   it('checks every deal against its revealed seed: a tampered seed or deal fails, a format 1 record passes with its deals unverified', async () => {
     const out = join(scratch, 'fairness');
-    const simulated = await suitors('simulate', '--game', 'traitorOfLove', '--games', '3', '--seed', 'fair', '--max-hands', '2', '--out', out);
+    const simulated = await suitors(
+      'simulate',
+      '--game',
+      'traitorOfLove',
+      '--games',
+      '3',
+      '--seed',
+      'fair',
+      '--max-hands',
+      '2',
+      '--out',
+      out,
+    );
     expect(simulated.code).toBe(0);
     const file = (i: number) => join(out, `traitorOfLove-fair-${i}.json`);
     const read = (i: number) => JSON.parse(readFileSync(file(i), 'utf8')) as RecordDocument;
@@ -159,7 +171,21 @@ describe('check reports tampered records', () => {
 
   it('deal: prints the deal a seed makes and checks it against the commitment', async () => {
     const record = JSON.parse(readFileSync(join(scratch, 'fairness', 'traitorOfLove-fair-2.json'), 'utf8')) as RecordDocument;
-    const hand = (await suitors('simulate', '--game', 'sevenSuitors', '--games', '1', '--seed', 'deal', '--max-hands', '1', '--out', join(scratch, 'deal'))).code;
+    const hand = (
+      await suitors(
+        'simulate',
+        '--game',
+        'sevenSuitors',
+        '--games',
+        '1',
+        '--seed',
+        'deal',
+        '--max-hands',
+        '1',
+        '--out',
+        join(scratch, 'deal'),
+      )
+    ).code;
     expect(hand).toBe(0);
     const played = JSON.parse(readFileSync(join(scratch, 'deal', 'sevenSuitors-deal-1.json'), 'utf8')) as RecordDocument;
     const { seed, commitment } = played.hands[0].fairness!;
@@ -174,7 +200,9 @@ describe('check reports tampered records', () => {
     const traitor = await suitors('deal', '--game', 'traitorOfLove', '--seed', record.hands[0].fairness!.seed!);
     expect(traitor.stdout).toContain('(tracking card Hearts: the Traitor)');
     const wrong = await suitors('deal', '--game', 'sevenSuitors', '--seed', seed!, '--commitment', record.hands[0].fairness!.commitment);
-    expect(wrong.stdout.trimEnd().split('\n').at(-1)).toBe(`the seed does NOT match the commitment ${record.hands[0].fairness!.commitment}`);
+    expect(wrong.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `the seed does NOT match the commitment ${record.hands[0].fairness!.commitment}`,
+    );
     expect(wrong.code).toBe(1);
     const bad = await suitors('deal', '--game', 'sevenSuitors', '--seed', 'abc');
     expect(bad.stderr).toMatch(/^suitors deal: --seed must be 64 lowercase hex characters/);
@@ -199,17 +227,30 @@ describe('bad flags exit 2 with a clear message', () => {
 
   it.concurrent.each([
     [['--games', '5', '--seed', 's', '--out', 'OUT'], '--game is required'],
-    [['--game', 'chess', '--games', '5', '--seed', 's', '--out', 'OUT'], '--game must be sevenSuitors, antiCupid or traitorOfLove, not "chess"'],
-    [['--game', 'antiCupid', '--specials', 'off', '--games', '5', '--seed', 's', '--out', 'OUT'], 'specials "off" is impossible in antiCupid: its hand size needs the 60-card deck; use plain or powers'],
-    [['--game', 'sevenSuitors', '--passing', 'oneEach', '--games', '5', '--seed', 's', '--out', 'OUT'], 'unknown option "passing" for sevenSuitors: its options are end, specials'],
+    [
+      ['--game', 'chess', '--games', '5', '--seed', 's', '--out', 'OUT'],
+      '--game must be sevenSuitors, antiCupid or traitorOfLove, not "chess"',
+    ],
+    [
+      ['--game', 'antiCupid', '--specials', 'off', '--games', '5', '--seed', 's', '--out', 'OUT'],
+      'specials "off" is impossible in antiCupid: its hand size needs the 60-card deck; use plain or powers',
+    ],
+    [
+      ['--game', 'sevenSuitors', '--passing', 'oneEach', '--games', '5', '--seed', 's', '--out', 'OUT'],
+      'unknown option "passing" for sevenSuitors: its options are end, specials',
+    ],
     [['--game', 'sevenSuitors', '--games', 'many', '--seed', 's', '--out', 'OUT'], '--games must be a whole number, not "many"'],
     [['--game', 'sevenSuitors', '--games', '5', '--seed', 's'], '--out is required'],
-  ])('simulate %j', async (args, message) => {
-    const run = await suitors('simulate', ...args.map((arg) => (arg === 'OUT' ? out() : arg)));
-    expect(run.stderr).toBe(`suitors simulate: ${message}\n${simulateUsage}`);
-    expect(run.stdout).toBe('');
-    expect(run.code).toBe(2);
-  }, 30_000);
+  ])(
+    'simulate %j',
+    async (args, message) => {
+      const run = await suitors('simulate', ...args.map((arg) => (arg === 'OUT' ? out() : arg)));
+      expect(run.stderr).toBe(`suitors simulate: ${message}\n${simulateUsage}`);
+      expect(run.stdout).toBe('');
+      expect(run.code).toBe(2);
+    },
+    30_000,
+  );
 
   it.concurrent('check with no file', async () => {
     const run = await suitors('check');

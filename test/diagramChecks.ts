@@ -62,7 +62,11 @@ export function definitionOf(machine: AnyStateMachine): { states: ExpectedState[
     for (const transition of json.transitions) add(transition.eventType, transition.target, transition.guard);
     // toJSON() has no eventless transitions; the state node itself does.
     for (const transition of machine.getStateNodeById(json.id).always ?? []) {
-      add('', transition.target?.map((node: { id: string }) => `#${node.id}`), transition.guard);
+      add(
+        '',
+        transition.target?.map((node: { id: string }) => `#${node.id}`),
+        transition.guard,
+      );
     }
     for (const child of children) visit(child);
   };
@@ -116,7 +120,8 @@ export function expectDotToShow(machine: AnyStateMachine, model: DiagramModel, d
   const edges = dotEdgesOf(dot);
   for (const state of states) {
     if (state.leaf) expect(dot, state.id).toContain(`  "${state.id}" [id="${state.id}", `);
-    else expect(dot, state.id).toMatch(new RegExp(`subgraph "cluster_${escapeRegExp(state.id)}" \\{\\n\\s*id="${escapeRegExp(state.id)}";`));
+    else
+      expect(dot, state.id).toMatch(new RegExp(`subgraph "cluster_${escapeRegExp(state.id)}" \\{\\n\\s*id="${escapeRegExp(state.id)}";`));
     for (const target of state.initialIds) {
       const edge = edges.get(initialEdgeId(state.id, target));
       expect(edge, `${state.id}'s initial edge`).toBeDefined();

@@ -23,7 +23,11 @@ import { GOLDEN_CORPUS, hostsOverLogs, readGolden } from './golden/goldenHosts.j
 
 const goldenLogs = readdirSync(GOLDEN_CORPUS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .flatMap((release) => readdirSync(join(GOLDEN_CORPUS, release.name)).filter((file) => file.endsWith('.json')).map((file) => `${release.name}/${file}`));
+  .flatMap((release) =>
+    readdirSync(join(GOLDEN_CORPUS, release.name))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => `${release.name}/${file}`),
+  );
 
 const TABLE = 'golden';
 const hostWithLog = hostsOverLogs(() => new Date('2026-06-01T00:00:00.000Z'));
@@ -40,24 +44,33 @@ function exportedAsOf(old: GameRecord, exported: GameRecord): GameRecord {
 
 describe('the golden corpus', () => {
   it('holds every case of this release, and a finished game of every game from the release before versions', () => {
-    expect(goldenLogs.filter((name) => name.startsWith('current/')).sort()).toEqual(GOLDEN_CASES.map((golden) => `current/${golden.name}.json`).sort());
-    for (const game of GAME_NAMES) expect(goldenLogs.some((name) => name.startsWith(`unversioned/${game}-`) && name.endsWith('-finished.json'))).toBe(true);
+    expect(goldenLogs.filter((name) => name.startsWith('current/')).sort()).toEqual(
+      GOLDEN_CASES.map((golden) => `current/${golden.name}.json`).sort(),
+    );
+    for (const game of GAME_NAMES)
+      expect(goldenLogs.some((name) => name.startsWith(`unversioned/${game}-`) && name.endsWith('-finished.json'))).toBe(true);
   });
 
   describe.each(goldenLogs)('%s', (name) => {
     const golden = readGolden(name);
-    const changed = (what: string, found: string[]) => `${name}: ${what} changed (the log was written by an earlier release):\n  ${found.join('\n  ')}`;
+    const changed = (what: string, found: string[]) =>
+      `${name}: ${what} changed (the log was written by an earlier release):\n  ${found.join('\n  ')}`;
 
     it('replays to where it ended, through the replay library and a host taking the table up from its log and from a snapshot', async () => {
       const replayed = outcomeOf(replayLog(TABLE, golden.log).snapshot);
       expect(differences(golden.expected, replayed), changed('where the game ends', differences(golden.expected, replayed))).toEqual([]);
       const { host, store } = await hostWithLog(TABLE, golden.log);
       const fromLog = outcomeOf((await host.snapshot(TABLE)).snapshot);
-      expect(differences(golden.expected, fromLog), changed('the table a host takes up', differences(golden.expected, fromLog))).toEqual([]);
+      expect(differences(golden.expected, fromLog), changed('the table a host takes up', differences(golden.expected, fromLog))).toEqual(
+        [],
+      );
       await host.passivate(TABLE);
       expect((await store.loadSnapshot(TABLE))?.version).toBe(golden.log.length);
       const fromSnapshot = outcomeOf((await host.snapshot(TABLE)).snapshot);
-      expect(differences(golden.expected, fromSnapshot), changed('the table resumed from a snapshot', differences(golden.expected, fromSnapshot))).toEqual([]);
+      expect(
+        differences(golden.expected, fromSnapshot),
+        changed('the table resumed from a snapshot', differences(golden.expected, fromSnapshot)),
+      ).toEqual([]);
     });
 
     const { record } = golden;
@@ -75,7 +88,10 @@ describe('the golden corpus', () => {
         const { host } = await hostWithLog(TABLE, golden.log);
         const { snapshot } = await host.snapshot(TABLE);
         const openSeat = snapshot.context.occupants.indexOf(null);
-        const move = openSeat >= 0 ? { type: 'seat.joined', seat: openSeat, player: { name: 'Newcomer', bot: true } } : nextPersonMove(snapshot, createRng(name));
+        const move =
+          openSeat >= 0
+            ? { type: 'seat.joined', seat: openSeat, player: { name: 'Newcomer', bot: true } }
+            : nextPersonMove(snapshot, createRng(name));
         expect(move, `${name}: no seat is awaited at a live table (${golden.expected.phase})`).not.toBeNull();
         const accepted = await host.submit(TABLE, move);
         expect(accepted.version).toBeGreaterThan(golden.log.length);

@@ -143,6 +143,9 @@ export function expectRefusalLeaksNothing({ refusal, viewer, from, to, named }: 
     }
   }
   for (const card of cardsNamedIn(refusal.message)) {
-    if (!allowed.has(card)) expect.fail(`a refusal to ${viewer} (versions ${from} to ${to}) names ${card}, neither its own nor in its command: ${refusal.message}`);
+    if (!allowed.has(card))
+      expect.fail(
+        `a refusal to ${viewer} (versions ${from} to ${to}) names ${card}, neither its own nor in its command: ${refusal.message}`,
+      );
   }
 }

@@ -95,7 +95,9 @@ afterAll(async () => {
 const scanned = new Map<string, [number, number, number]>();
 afterAll(() => {
   // The figures of the run, for the closing note of issue 8.
-  const figures = [...scanned].map(([game, [views, refusals, rest]]) => `${game} ${views + refusals + rest} (${views} views, ${refusals} refusals, ${rest} other)`);
+  const figures = [...scanned].map(
+    ([game, [views, refusals, rest]]) => `${game} ${views + refusals + rest} (${views} views, ${refusals} refusals, ${rest} other)`,
+  );
   console.info(`leak scan, messages scanned: ${figures.join('; ')}`);
 });
 
@@ -125,7 +127,9 @@ describe.each(CONFIGS)('$game with $options', (config) => {
 /** One game from the empty table to its end; resolves once both clients and the spectator have seen the end. */
 async function playWatchedGame(service: TestService, base: string, config: Config, index: number) {
   const http = httpBaseOf(base);
-  const created = await httpRequest(http, 'POST', '/api/tables', { body: { game: config.game, options: config.options, bots: config.bots } });
+  const created = await httpRequest(http, 'POST', '/api/tables', {
+    body: { game: config.game, options: config.options, bots: config.bots },
+  });
   expect(created.status, created.text).toBe(201);
   const table: Table = { tableId: created.body.tableId, service, http, transcript: new Transcript() };
   const spectator = await SocketClient.open(`${base}/api/tables/${table.tableId}/socket`);
@@ -141,7 +145,9 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
     clients.set(seat, await SocketClient.open(`${base}/api/tables/${table.tableId}/socket?token=${joined.body.token}`));
   }
   await Promise.all(
-    config.clients.map((seat) => playSeat(table, seat, clients.get(seat)!, tokens.get(seat)!, createRng(`leaks-${config.game}-${index}-${seat}`))),
+    config.clients.map((seat) =>
+      playSeat(table, seat, clients.get(seat)!, tokens.get(seat)!, createRng(`leaks-${config.game}-${index}-${seat}`)),
+    ),
   );
   await spectator.next((message) => message.view?.phase === 'gameOver', 'the spectator to see the end');
   const log = await httpRequest(http, 'GET', `/api/tables/${table.tableId}/log`);
@@ -172,7 +178,10 @@ async function playSeat(table: Table, seat: Seat, client: SocketClient, token: s
       expect(reply, JSON.stringify(command)).toMatchObject({ type: 'accepted' });
       acted = reply.version;
     } else {
-      const reply = await httpRequest(table.http, 'POST', `/api/tables/${table.tableId}/commands`, { body: command, headers: bearer(token) });
+      const reply = await httpRequest(table.http, 'POST', `/api/tables/${table.tableId}/commands`, {
+        body: command,
+        headers: bearer(token),
+      });
       expect(reply.status, reply.text).toBe(200);
       table.transcript.cardless.push({ what: `seat ${seat}'s command accepted`, text: reply.text });
       acted = reply.body.version;
@@ -187,7 +196,15 @@ async function playSeat(table: Table, seat: Seat, client: SocketClient, token: s
  * seat tries what a curious player would: cards that other seats hold,
  * another seat's move, the log and record, and reads every view it may.
  */
-async function probe(table: Table, seat: Seat, client: SocketClient, token: string, version: number, move: Message, count: number): Promise<void> {
+async function probe(
+  table: Table,
+  seat: Seat,
+  client: SocketClient,
+  token: string,
+  version: number,
+  move: Message,
+  count: number,
+): Promise<void> {
   const { tableId, http, transcript } = table;
   // The truth from the host, never from the views: who holds what right now.
   const { snapshot } = await table.service.host.snapshot(tableId);
@@ -202,7 +219,12 @@ async function probe(table: Table, seat: Seat, client: SocketClient, token: stri
     transcript.alike.push({ what: `seat ${seat} trying ${JSON.stringify(move)} with others' cards at version ${version}`, answers });
   }
   const someoneElse = (seat + 1) % snapshot.context.seatCount;
-  transcript.refused(seat, await viaSocket(client, `as-${someoneElse}-${version}`, { ...move, seat: someoneElse }), version, cardsNamedIn(JSON.stringify(move)));
+  transcript.refused(
+    seat,
+    await viaSocket(client, `as-${someoneElse}-${version}`, { ...move, seat: someoneElse }),
+    version,
+    cardsNamedIn(JSON.stringify(move)),
+  );
 
   const views: [Viewer, Record<string, string>][] = [
     [seat, bearer(token)],
@@ -215,7 +237,7 @@ async function probe(table: Table, seat: Seat, client: SocketClient, token: stri
     expect(answer.status, answer.text).toBe(200);
     transcript.views.push({ viewer, message: answer.body });
   }
-  const at = 1 + (count * 7919) % version;
+  const at = 1 + ((count * 7919) % version);
   const replay = await httpRequest(http, 'GET', `/api/tables/${tableId}/replay?at=${at}`);
   expect(replay.status, replay.text).toBe(200);
   // A game in play replays only as the spectator saw it.
@@ -227,10 +249,16 @@ async function probe(table: Table, seat: Seat, client: SocketClient, token: stri
   for (const entry of lobby.body.tables) expect(Object.keys(entry).sort()).toEqual(LOBBY_FIELDS);
   transcript.cardless.push({ what: 'the lobby', text: lobby.text });
   for (const what of ['log', 'record']) {
-    for (const [headers, status] of [[{}, 409], [bearer(token), 403]] as const) {
+    for (const [headers, status] of [
+      [{}, 409],
+      [bearer(token), 403],
+    ] as const) {
       const refused = await httpRequest(http, 'GET', `/api/tables/${tableId}/${what}`, { headers });
       expect(refused.status, `the ${what} of a game in play`).toBe(status);
-      transcript.cardless.push({ what: `the ${what} refused to ${Object.keys(headers).length === 0 ? 'anyone' : `seat ${seat}`}`, text: refused.text });
+      transcript.cardless.push({
+        what: `the ${what} refused to ${Object.keys(headers).length === 0 ? 'anyone' : `seat ${seat}`}`,
+        text: refused.text,
+      });
     }
   }
 }
@@ -264,7 +292,10 @@ async function viaSocket(client: SocketClient, id: string, command: Message): Pr
 }
 
 async function viaHttp(table: Table, token: string, command: Message): Promise<{ error: string; message: string }> {
-  const answer: HttpAnswer = await httpRequest(table.http, 'POST', `/api/tables/${table.tableId}/commands`, { body: command, headers: bearer(token) });
+  const answer: HttpAnswer = await httpRequest(table.http, 'POST', `/api/tables/${table.tableId}/commands`, {
+    body: command,
+    headers: bearer(token),
+  });
   expect(answer.status, `${JSON.stringify(command)} must be refused`).toBeGreaterThanOrEqual(400);
   return answer.body;
 }
@@ -302,7 +333,13 @@ describe('the scanner itself', () => {
     const service = startService({ limits: liftedRateLimits() });
     services.push(service);
     const http = httpBaseOf(await listen(service.app));
-    const created = await httpRequest(http, 'POST', '/api/tables', { body: { game, options: game === 'sevenSuitors' ? { end: 'hands:1' } : {}, bots: [0, 1, 2, 3, 4, 5].slice(0, { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game]) } });
+    const created = await httpRequest(http, 'POST', '/api/tables', {
+      body: {
+        game,
+        options: game === 'sevenSuitors' ? { end: 'hands:1' } : {},
+        bots: [0, 1, 2, 3, 4, 5].slice(0, { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game]),
+      },
+    });
     const { tableId } = created.body;
     let log: HttpAnswer;
     const deadline = Date.now() + 20_000;
@@ -325,7 +362,12 @@ describe('the scanner itself', () => {
     // A seat that is not the Traitor, so the Traitor's role is hidden from it.
     const seat = traitor === 0 ? 1 : 0;
     const [other, another] = [1, 2].map((step) => (seat + step) % snapshot.context.seatCount);
-    const message = (version: number, viewer: Viewer) => ({ type: 'view', version, view: viewFor(states[version], viewer), turnDeadline: null });
+    const message = (version: number, viewer: Viewer) => ({
+      type: 'view',
+      version,
+      view: viewFor(states[version], viewer),
+      turnDeadline: null,
+    });
     const honest = message(trickPlay, seat);
     const watching = message(accusing, 'spectator');
     expect(() => expectNoLeak(honest, seat, states)).not.toThrow();
@@ -335,18 +377,83 @@ describe('the scanner itself', () => {
     const accused = states[accusing].context.hand!.accusations!.find((each) => each !== null);
     const planted: [string, Message, Viewer, number][] = [
       ['a card in a field beside the view', { ...honest, turnDeadline: othersCard }, seat, trickPlay],
-      ['a card in the trick', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand, trick: { leader: other, plays: [{ seat: other, card: othersCard }] } } } }, seat, trickPlay],
-      ['a hand shown to the spectator', { ...watching, view: { ...watching.view, hand: { ...watching.view.hand, cards: [] } } }, 'spectator', accusing],
-      ['the Traitor’s role', { ...honest, view: { ...honest.view, seats: honest.view.seats.map((each, i) => (i === traitor ? { ...each, role: 'traitor' } : each)) } }, seat, trickPlay],
+      [
+        'a card in the trick',
+        {
+          ...honest,
+          view: { ...honest.view, hand: { ...honest.view.hand, trick: { leader: other, plays: [{ seat: other, card: othersCard }] } } },
+        },
+        seat,
+        trickPlay,
+      ],
+      [
+        'a hand shown to the spectator',
+        { ...watching, view: { ...watching.view, hand: { ...watching.view.hand, cards: [] } } },
+        'spectator',
+        accusing,
+      ],
+      [
+        'the Traitor’s role',
+        {
+          ...honest,
+          view: { ...honest.view, seats: honest.view.seats.map((each, i) => (i === traitor ? { ...each, role: 'traitor' } : each)) },
+        },
+        seat,
+        trickPlay,
+      ],
       ['the Traitor before the reveal', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand, traitor } } }, seat, trickPlay],
       ['the Traitor’s role card', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand, roleCard: 7 } } }, seat, trickPlay],
-      ['a pass between two other seats', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand, passesReceived: [{ from: other, to: another, card: othersCard }] } } }, seat, trickPlay],
-      ['an accusation before all are in', { ...watching, view: { ...watching.view, hand: { ...watching.view.hand, accusation: accused } } }, 'spectator', accusing],
-      ['the hand in play as the last hand', { ...honest, view: { ...honest.view, lastHand: { index: hand.index, trump: null, antiCupid: null, finalTrick: null, traitor: null, accusations: null } } }, seat, trickPlay],
-      ['the seed of the hand in play, revealed early', { ...honest, view: { ...honest.view, revealedDeals: [...honest.view.revealedDeals, { index: hand.index, ...hand.fairness! }] } }, seat, trickPlay],
-      ['the seed of the hand in play, anywhere in the message', { ...honest, turnDeadline: `deadline ${hand.fairness!.seed}` }, seat, trickPlay],
-      ['the seed of the hand in play, in the last hand', { ...honest, view: { ...honest.view, lastHand: { ...honest.view.lastHand!, seed: hand.fairness!.seed } } }, seat, trickPlay],
-      ['a 256-bit value that is no public commitment or seed', { ...honest, view: { ...honest.view, hand: { ...honest.view.hand!, commitment: 'ab'.repeat(32) } } }, seat, trickPlay],
+      [
+        'a pass between two other seats',
+        {
+          ...honest,
+          view: { ...honest.view, hand: { ...honest.view.hand, passesReceived: [{ from: other, to: another, card: othersCard }] } },
+        },
+        seat,
+        trickPlay,
+      ],
+      [
+        'an accusation before all are in',
+        { ...watching, view: { ...watching.view, hand: { ...watching.view.hand, accusation: accused } } },
+        'spectator',
+        accusing,
+      ],
+      [
+        'the hand in play as the last hand',
+        {
+          ...honest,
+          view: {
+            ...honest.view,
+            lastHand: { index: hand.index, trump: null, antiCupid: null, finalTrick: null, traitor: null, accusations: null },
+          },
+        },
+        seat,
+        trickPlay,
+      ],
+      [
+        'the seed of the hand in play, revealed early',
+        { ...honest, view: { ...honest.view, revealedDeals: [...honest.view.revealedDeals, { index: hand.index, ...hand.fairness! }] } },
+        seat,
+        trickPlay,
+      ],
+      [
+        'the seed of the hand in play, anywhere in the message',
+        { ...honest, turnDeadline: `deadline ${hand.fairness!.seed}` },
+        seat,
+        trickPlay,
+      ],
+      [
+        'the seed of the hand in play, in the last hand',
+        { ...honest, view: { ...honest.view, lastHand: { ...honest.view.lastHand!, seed: hand.fairness!.seed } } },
+        seat,
+        trickPlay,
+      ],
+      [
+        'a 256-bit value that is no public commitment or seed',
+        { ...honest, view: { ...honest.view, hand: { ...honest.view.hand!, commitment: 'ab'.repeat(32) } } },
+        seat,
+        trickPlay,
+      ],
     ];
     // Each leak is caught by the scan alone (as if viewFor itself had leaked it), and by the whole check.
     for (const [what, leaky, viewer, version] of planted) {
@@ -360,12 +467,32 @@ describe('the scanner itself', () => {
     const passing = at('passing');
     const [, one, two] = states[passing].context.hand!.holdings;
     const own = states[passing].context.hand!.holdings[0][0];
-    const refusal = (message: string, named: string[]): SentRefusal => ({ refusal: { error: 'illegal', message }, viewer: 0, from: passing, to: passing, named });
+    const refusal = (message: string, named: string[]): SentRefusal => ({
+      refusal: { error: 'illegal', message },
+      viewer: 0,
+      from: passing,
+      to: passing,
+      named,
+    });
     expect(() => expectRefusalLeaksNothing(refusal(`${one[0]} is not in seat 0's hand`, [one[0]]), states)).not.toThrow();
-    expect(() => expectRefusalLeaksNothing(refusal(`seat 0 must follow Clubs, the suit led (4): its card (${own}) is in its hand`, []), states)).not.toThrow();
-    expect(() => expectRefusalLeaksNothing(refusal(`${one[0]} is not in seat 0's hand; seat 2 holds ${two[0]}`, [one[0]]), states)).toThrow();
-    expect(() => expectAlike('held by 1 and 2', [{ card: one[0], error: 'illegal', message: `${one[0]} is not in seat 0's hand` }, { card: two[0], error: 'illegal', message: `${two[0]} is not in seat 0's hand` }])).not.toThrow();
-    expect(() => expectAlike('held by 1 and 2', [{ card: one[0], error: 'illegal', message: `${one[0]} is held by seat 1` }, { card: two[0], error: 'illegal', message: `${two[0]} is held by seat 2` }])).toThrow();
+    expect(() =>
+      expectRefusalLeaksNothing(refusal(`seat 0 must follow Clubs, the suit led (4): its card (${own}) is in its hand`, []), states),
+    ).not.toThrow();
+    expect(() =>
+      expectRefusalLeaksNothing(refusal(`${one[0]} is not in seat 0's hand; seat 2 holds ${two[0]}`, [one[0]]), states),
+    ).toThrow();
+    expect(() =>
+      expectAlike('held by 1 and 2', [
+        { card: one[0], error: 'illegal', message: `${one[0]} is not in seat 0's hand` },
+        { card: two[0], error: 'illegal', message: `${two[0]} is not in seat 0's hand` },
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      expectAlike('held by 1 and 2', [
+        { card: one[0], error: 'illegal', message: `${one[0]} is held by seat 1` },
+        { card: two[0], error: 'illegal', message: `${two[0]} is held by seat 2` },
+      ]),
+    ).toThrow();
     expect(cardsNamedIn(JSON.stringify({ tables: [{ tableId: 't-12345678-9abc', hand: 3 }] }))).toEqual([]);
     expect(cardsNamedIn(`{"openSeats":[1],"note":"${one[0]}"}`)).toEqual([one[0]]);
   });

@@ -64,7 +64,10 @@ describe('a rule change: each table keeps the rules it started with', () => {
   it('is the next release here: rules 2 are current, and a new table is created under them', async () => {
     expect(CURRENT_RULES).toBe(2);
     const host = await hostWith();
-    const { tableId } = await host.createTable({ game: 'traitorOfLove', players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+    const { tableId } = await host.createTable({
+      game: 'traitorOfLove',
+      players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })),
+    });
     expect(tableCreatedOf((await host.events(tableId))[0], tableId).rules).toBe(2);
     const scoresByHand = await playToTheEnd(host, tableId);
     // The game ends after the first hand in which someone passes 10.
@@ -104,12 +107,18 @@ describe('a rule change: each table keeps the rules it started with', () => {
     expect(verifyRecord({ ...record, rules: 1 }).problems).toEqual([]);
     expect(verifyRecord({ ...record, rules: 2 }).problems.length).toBeGreaterThan(0);
     const unknown = verifyRecord({ ...record, rules: 3 });
-    expect(unknown.problems).toEqual([{ field: 'rules', message: expect.stringMatching(/rules version 3; this checker knows rules 1, 2/) }]);
+    expect(unknown.problems).toEqual([
+      { field: 'rules', message: expect.stringMatching(/rules version 3; this checker knows rules 1, 2/) },
+    ]);
 
     // A game the new rule changes (one that passed 10 only after a hand ended on exactly 10): fixed deals and bots,
     // as a game that jumped past 10 in one hand ends alike under both rules and would verify under either.
     const host = await hostWith();
-    const { tableId } = await host.createTable({ game: 'traitorOfLove', seed: RULE_MATTERS_SEED, players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+    const { tableId } = await host.createTable({
+      game: 'traitorOfLove',
+      seed: RULE_MATTERS_SEED,
+      players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })),
+    });
     await playToTheEnd(host, tableId, RULE_MATTERS_SEED);
     const underNewRules = await host.exportRecord(tableId);
     expect(underNewRules.rules).toBe(2);
@@ -161,9 +170,15 @@ describe('a table written by a newer release, met by this one', () => {
     const last = rest.at(-1)!;
     await store.append('schema3', [created, ...rest, { ...last, data: { ...(last.data as object), schema: EVENT_SCHEMA + 1 } }], 0);
     const service = startService({ store, botDelayMs: 5 });
-    const { tableId: playing } = await service.host.createTable({ game: 'sevenSuitors', players: Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })) });
+    const { tableId: playing } = await service.host.createTable({
+      game: 'sevenSuitors',
+      players: Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })),
+    });
 
-    for (const [tableId, lacking] of [['rules3', /table rules3: rules version 3 is not known to this release \(it knows 1, 2\)/], ['schema3', /event 12 \(cards\.passed\) is in event schema 3, written by a newer release; this release reads schemas 1 to 2/]] as const) {
+    for (const [tableId, lacking] of [
+      ['rules3', /table rules3: rules version 3 is not known to this release \(it knows 1, 2\)/],
+      ['schema3', /event 12 \(cards\.passed\) is in event schema 3, written by a newer release; this release reads schemas 1 to 2/],
+    ] as const) {
       for (const request of [
         { method: 'GET' as const, url: `/api/tables/${tableId}/view` },
         { method: 'GET' as const, url: `/api/tables/${tableId}/replay?at=2` },

@@ -47,15 +47,32 @@ export async function nextMoveOf(base: string, { tableId, seat, token }: Seat): 
 }
 
 /** Sends `command` for the seat; notes it acknowledged or refused. False when the service did not answer at all. */
-export async function sendMove(base: string, { tableId, seat, token }: Seat, command: CommandBody, version: number, play: SeatPlay): Promise<boolean> {
+export async function sendMove(
+  base: string,
+  { tableId, seat, token }: Seat,
+  command: CommandBody,
+  version: number,
+  play: SeatPlay,
+): Promise<boolean> {
   let answer: Awaited<ReturnType<typeof httpRequest>>;
   const sent = performance.now();
   try {
-    answer = await httpRequest(base, 'POST', `/api/tables/${tableId}/commands`, { body: command, headers: { authorization: `Bearer ${token}` } });
+    answer = await httpRequest(base, 'POST', `/api/tables/${tableId}/commands`, {
+      body: command,
+      headers: { authorization: `Bearer ${token}` },
+    });
   } catch {
     return false;
   }
-  if (answer.status === 200) play.acknowledged.push({ tableId, seat, type: command.type, sentAtVersion: version, version: (answer.body as { version: number }).version, waitedMs: Math.round(performance.now() - sent) });
+  if (answer.status === 200)
+    play.acknowledged.push({
+      tableId,
+      seat,
+      type: command.type,
+      sentAtVersion: version,
+      version: (answer.body as { version: number }).version,
+      waitedMs: Math.round(performance.now() - sent),
+    });
   else play.refused.push(`${answer.status} ${answer.text}`);
   return true;
 }
@@ -81,7 +98,13 @@ export async function playSeat(base: string, seat: Seat, play: SeatPlay, until: 
 export async function expectAcknowledgedInLogs(store: EventStore, acknowledged: readonly AcknowledgedMove[]): Promise<void> {
   for (const move of acknowledged) {
     const log = await store.read(move.tableId);
-    const made = log.filter((event) => event.seq > move.sentAtVersion && event.seq <= move.version && event.type === move.type && (event.data as { seat?: number }).seat === move.seat);
+    const made = log.filter(
+      (event) =>
+        event.seq > move.sentAtVersion &&
+        event.seq <= move.version &&
+        event.type === move.type &&
+        (event.data as { seat?: number }).seat === move.seat,
+    );
     expect(made, `${move.type} of seat ${move.seat} acknowledged at version ${move.version} of ${move.tableId}`).toHaveLength(1);
   }
 }

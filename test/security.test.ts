@@ -31,7 +31,8 @@ async function setUp(options: Parameters<typeof startService>[0] = {}) {
   const service = await gateways.start(options);
   const { base: socketBase, open } = service;
   const http = httpBaseOf(socketBase);
-  const call = (method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }) => httpRequest(http, method, path, options);
+  const call = (method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }) =>
+    httpRequest(http, method, path, options);
   const refusedUpgrade = (path: string) => SocketClient.refusal(`${socketBase}${path}`);
 
   /** A table whose every seat a person holds: once dealt, nothing moves until they act, so any change is theirs. */
@@ -100,7 +101,10 @@ describe('seat tokens', () => {
     await watcher.next((message) => message.type === 'view', 'a view');
     seen.push(...watcher.messages.map((message) => JSON.stringify(message)));
     seen.push((await call('GET', '/metrics')).text);
-    expectNoSecretIn(seen.map((text) => ({ text })), [...tokens, ADMIN_TOKEN]);
+    expectNoSecretIn(
+      seen.map((text) => ({ text })),
+      [...tokens, ADMIN_TOKEN],
+    );
   });
 
   it('hold one seat of one table: another table’s token is 403, another seat is 403, and the refusal changes nothing', async () => {
@@ -123,7 +127,10 @@ describe('seat tokens', () => {
       expect(answer.body.error, what).toBe('forbidden');
     }
     const socket = await refusedUpgrade(`/api/tables/${b.tableId}/socket?token=${ann}`);
-    expect(socket).toEqual({ status: 403, body: { error: 'forbidden', message: `this token is for table ${a.tableId}, not ${b.tableId}` } });
+    expect(socket).toEqual({
+      status: 403,
+      body: { error: 'forbidden', message: `this token is for table ${a.tableId}, not ${b.tableId}` },
+    });
 
     // Seat 0's token cannot act for seat 1, by HTTP or by socket, nor make seat 1 leave.
     const asOther = await call('POST', `/api/tables/${a.tableId}/commands`, { body: { ...pass, seat: 1 }, headers: bearer(ann) });
@@ -138,7 +145,10 @@ describe('seat tokens', () => {
     expect(await tableNow(b.tableId)).toEqual(before);
     const a1 = await tableNow(a.tableId);
     expect(a1.hand!.passChoices).toEqual([null, null, null, null]);
-    expect((await call('GET', `/api/tables/${a.tableId}/view`, { headers: bearer(a.tokens[1]) })).body.view.seats[1].occupant).toEqual({ name: 'Player 1', bot: false });
+    expect((await call('GET', `/api/tables/${a.tableId}/view`, { headers: bearer(a.tokens[1]) })).body.view.seats[1].occupant).toEqual({
+      name: 'Player 1',
+      bot: false,
+    });
   });
 
   it('of a seat that was left are refused with 401 everywhere, and its sockets are closed', async () => {
@@ -153,7 +163,10 @@ describe('seat tokens', () => {
     const after = await tableNow(tableId);
 
     const stale: [string, HttpAnswer][] = [
-      ['a command', await call('POST', `/api/tables/${tableId}/commands`, { body: { type: 'card.played', card: '1-1' }, headers: bearer(ann) })],
+      [
+        'a command',
+        await call('POST', `/api/tables/${tableId}/commands`, { body: { type: 'card.played', card: '1-1' }, headers: bearer(ann) }),
+      ],
       ['a view', await call('GET', `/api/tables/${tableId}/view`, { headers: bearer(ann) })],
       ['leaving again', await call('DELETE', `/api/tables/${tableId}/seats/0`, { headers: bearer(ann) })],
       ['the log', await call('GET', `/api/tables/${tableId}/log`, { headers: bearer(ann) })],
@@ -164,7 +177,10 @@ describe('seat tokens', () => {
     }
     expect((await refusedUpgrade(`/api/tables/${tableId}/socket?token=${ann}`)).status).toBe(401);
     expect(await tableNow(tableId)).toEqual(after);
-    expectNoSecretIn(stale.map(([, answer]) => answer), [ann, ADMIN_TOKEN]);
+    expectNoSecretIn(
+      stale.map(([, answer]) => answer),
+      [ann, ADMIN_TOKEN],
+    );
   });
 });
 
@@ -222,7 +238,10 @@ describe('request bodies over the size limit', () => {
     const cases: [string, () => Promise<HttpAnswer>][] = [
       ['a command', () => call('POST', `/api/tables/${tableId}/commands`, { body: padded, headers: bearer(tokens[0]) })],
       ['a command in chunks, without a Content-Length', () => chunked(`${http}/api/tables/${tableId}/commands`, padded, bearer(tokens[0]))],
-      ['a new table', () => call('POST', '/api/tables', { body: JSON.stringify({ game: 'sevenSuitors' }).replace(/}$/, `${' '.repeat(17 * 1024)}}`) })],
+      [
+        'a new table',
+        () => call('POST', '/api/tables', { body: JSON.stringify({ game: 'sevenSuitors' }).replace(/}$/, `${' '.repeat(17 * 1024)}}`) }),
+      ],
       ['a name', () => call('POST', `/api/tables/${open.body.tableId}/seats/0`, { body: { name: 'x'.repeat(17 * 1024) } })],
     ];
     for (const [what, send] of cases) {
@@ -261,7 +280,11 @@ describe('rate limits', () => {
     // Windows of a hundred seconds: no request comes back while the test runs, however slow the machine.
     const limits = {
       requests: { perSecond: 0.05, burst: 5 },
-      routes: { createTable: { perSecond: 0.01, burst: 1 }, joinSeat: { perSecond: 0.04, burst: 4 }, openSocket: { perSecond: 0.01, burst: 1 } },
+      routes: {
+        createTable: { perSecond: 0.01, burst: 1 },
+        joinSeat: { perSecond: 0.04, burst: 4 },
+        openSocket: { perSecond: 0.01, burst: 1 },
+      },
     };
     const { call, refusedUpgrade, http, tableNow, host } = await setUp({ limits });
     const created = await call('POST', '/api/tables', { body: { game: 'sevenSuitors' } });
@@ -275,15 +298,27 @@ describe('rate limits', () => {
     }
     expect(await host.listTables()).toHaveLength(1);
     const tokens: string[] = [];
-    for (let seat = 0; seat < 4; seat++) tokens.push((await call('POST', `/api/tables/${tableId}/seats/${seat}`, { body: { name: `P${seat}` } })).body.token);
+    for (let seat = 0; seat < 4; seat++)
+      tokens.push((await call('POST', `/api/tables/${tableId}/seats/${seat}`, { body: { name: `P${seat}` } })).body.token);
     const { view } = (await call('GET', `/api/tables/${tableId}/view`, { headers: bearer(tokens[0]) })).body;
     const pass = { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) };
 
     // Commands have a count of their own (5 here): four refusals spend it, the fifth answer is the last before 429.
-    for (let i = 0; i < 5; i++) expect((await call('POST', `/%61pi/tables/${tableId}/commands`, { body: { type: 'card.played', card: '1-1' }, headers: bearer(tokens[0]) })).status).toBe(409);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await call('POST', `/%61pi/tables/${tableId}/commands`, {
+            body: { type: 'card.played', card: '1-1' },
+            headers: bearer(tokens[0]),
+          })
+        ).status,
+      ).toBe(409);
     const limited = await call('POST', `/api/tables/${tableId}/commands`, { body: pass, headers: bearer(tokens[0]) });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: 'rateLimited', message: expect.stringMatching(/^too many requests from 127\.0\.0\.1 to POST \/api\/tables\/:tableId\/commands/) });
+    expect(limited.body).toEqual({
+      error: 'rateLimited',
+      message: expect.stringMatching(/^too many requests from 127\.0\.0\.1 to POST \/api\/tables\/:tableId\/commands/),
+    });
     expect((await tableNow(tableId)).hand!.passChoices![0]).toBeNull();
     // The lobby still has its own count.
     expect((await call('GET', '/api/tables')).status).toBe(200);
@@ -292,7 +327,10 @@ describe('rate limits', () => {
     expect(await upgradeAnswer(http, `/api/tables/${tableId}/socket`, { keepOpenMs: 200 })).toMatch(/^HTTP\/1\.1 101 /);
     expect((await refusedUpgrade(`/api/tables/${tableId}/socket?token=${tokens[0]}`)).status).toBe(429);
     expect(await upgradeAnswer(http, `/%61pi/tables/${tableId}/socket`)).toMatch(/^HTTP\/1\.1 429 /);
-    const spoofed = await call('POST', '/api/tables', { body: { game: 'sevenSuitors' }, headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' } });
+    const spoofed = await call('POST', '/api/tables', {
+      body: { game: 'sevenSuitors' },
+      headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' },
+    });
     expect(spoofed.status).toBe(429);
     // Another loopback address is another client, with its own counts.
     expect(await statusFrom('127.0.0.2', `${http}/api/tables`, 'POST')).toBe(201);
@@ -318,7 +356,12 @@ describe('rate limits', () => {
     // A slow machine may refill a few tokens while the messages arrive, never most of them.
     expect(limited.length).toBeGreaterThanOrEqual(5);
     expect(limited.length + answered.length, 'the pass is refused too').toBe(31);
-    expect(limited[0]).toEqual({ type: 'refused', id: null, error: 'rateLimited', message: 'at most 5 messages a second (bursts of 20); slow down' });
+    expect(limited[0]).toEqual({
+      type: 'refused',
+      id: null,
+      error: 'rateLimited',
+      message: 'at most 5 messages a second (bursts of 20); slow down',
+    });
     expect((await tableNow(tableId)).hand!.passChoices![0]).toBeNull();
 
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -459,7 +502,17 @@ describe('refusals and the service log', () => {
     const theirs = othersCards[0];
     for (const [body, headers] of [
       [{ type: 'card.played', card: theirs }, bearer(token)],
-      [{ type: 'cards.passed', passes: [{ to: 1, card: theirs }, { to: 2, card: view.hand.cards[1] }, { to: 3, card: view.hand.cards[2] }] }, bearer(token)],
+      [
+        {
+          type: 'cards.passed',
+          passes: [
+            { to: 1, card: theirs },
+            { to: 2, card: view.hand.cards[1] },
+            { to: 3, card: view.hand.cards[2] },
+          ],
+        },
+        bearer(token),
+      ],
       [{ type: 'cards.passed', passes: [{ to: 1, card: view.hand.cards[0] }] }, bearer(token)],
       [{ type: 'traitor.accused', accused: 2 }, bearer(token)],
       [{ type: 'card.played', card: theirs }, bearer(forged)],
@@ -526,7 +579,16 @@ function upgradeAnswer(http: string, path: string, { keepOpenMs }: { keepOpenMs?
     });
     socket.on('error', () => undefined);
     socket.write(
-      [`GET ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', '', ''].join('\r\n'),
+      [
+        `GET ${path} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        '',
+        '',
+      ].join('\r\n'),
     );
   });
 }
@@ -535,12 +597,15 @@ function upgradeAnswer(http: string, path: string, { keepOpenMs }: { keepOpenMs?
 function statusFrom(localAddress: string, url: string, method = 'GET'): Promise<number> {
   return new Promise((resolve, reject) => {
     const body = method === 'POST' ? JSON.stringify({ game: 'sevenSuitors' }) : undefined;
-    const sent = httpRequestRaw(url, { localAddress, method, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const sent = httpRequestRaw(
+      url,
+      { localAddress, method, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     sent.on('error', reject);
     sent.end(body);
   });
 }
-

@@ -34,10 +34,13 @@ afterAll(async () => {
 });
 
 async function startService(): Promise<GatewayProcess> {
-  const service = await startGatewayProcess({ embedded: { directory } }, {
-    env: { SUITORS_BOT_DELAY_MS: String(BOT_DELAY_MS), SUITORS_SHED_LAG_MS: '10000', LOG_LEVEL: 'info' },
-    onLine: (line) => output.push(line),
-  });
+  const service = await startGatewayProcess(
+    { embedded: { directory } },
+    {
+      env: { SUITORS_BOT_DELAY_MS: String(BOT_DELAY_MS), SUITORS_SHED_LAG_MS: '10000', LOG_LEVEL: 'info' },
+      onLine: (line) => output.push(line),
+    },
+  );
   started.push(service);
   return service;
 }
@@ -65,7 +68,9 @@ describe('npm start, stopped with SIGTERM and started again', () => {
       botTables.push(body.tableId as string);
     }
     const allTables = [...people.map(({ tableId }) => tableId), ...botTables];
-    const sockets = await Promise.all(allTables.map((tableId) => SocketClient.open(`${base.replace('http', 'ws')}/api/tables/${tableId}/socket`)));
+    const sockets = await Promise.all(
+      allTables.map((tableId) => SocketClient.open(`${base.replace('http', 'ws')}/api/tables/${tableId}/socket`)),
+    );
 
     const play: SeatPlay = { acknowledged: [], refused: [] };
     const { acknowledged } = play;
@@ -132,8 +137,13 @@ describe('npm start, stopped with SIGTERM and started again', () => {
     await waitFor(
       async () => {
         const moved = new Set(after.acknowledged.map(({ tableId }) => tableId));
-        const versions = await Promise.all(botTables.map(async (tableId) => (await call(second.baseUrl, `/api/tables/${tableId}/view`)).body.version as number));
-        return people.every(({ tableId }) => moved.has(tableId)) && versions.every((version, index) => version > versionsAtStop.get(botTables[index])! + 5);
+        const versions = await Promise.all(
+          botTables.map(async (tableId) => (await call(second.baseUrl, `/api/tables/${tableId}/view`)).body.version as number),
+        );
+        return (
+          people.every(({ tableId }) => moved.has(tableId)) &&
+          versions.every((version, index) => version > versionsAtStop.get(botTables[index])! + 5)
+        );
       },
       'every table to play on after the restart',
       { timeoutMs: 30_000, everyMs: 50 },

@@ -9,7 +9,13 @@ import { waitFor } from '../polling.js';
 import { apiCall, PAGE_WAIT } from './webService.js';
 
 /** Opens a table from the lobby form with the person at seat 0 and bots in every other seat; returns its id. */
-export async function openTableAsPerson(page: Page, url: string, game: string, options: Record<string, string> = {}, name = 'Ada'): Promise<string> {
+export async function openTableAsPerson(
+  page: Page,
+  url: string,
+  game: string,
+  options: Record<string, string> = {},
+  name = 'Ada',
+): Promise<string> {
   await page.goto(`${url}/#/`);
   await page.getByLabel('Your name').fill(name);
   await page.getByLabel('Game', { exact: true }).selectOption(game);
@@ -27,7 +33,10 @@ export async function passByClicking(page: Page, recipients: number): Promise<vo
   await page.getByText('Your turn: choose one card').waitFor();
   const cards = page.locator('.hand-cards .card-button');
   for (let i = 0; i < recipients; i++) await cards.nth(i).click();
-  await page.locator('.hand-cards .card-button.selected').nth(recipients - 1).waitFor();
+  await page
+    .locator('.hand-cards .card-button.selected')
+    .nth(recipients - 1)
+    .waitFor();
   await page.getByRole('button', { name: 'Pass these cards' }).click();
   await page.getByText('Your turn: choose one card').waitFor({ state: 'detached' });
 }
@@ -46,10 +55,15 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
     const before = await cards.count();
     const card = page.locator(PLAYABLE).first();
     const label = await card.getAttribute('aria-label');
-    if (!/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/.test(label ?? '')) throw new Error(`a card is labelled "${label}", not by its name`);
+    if (!/^(\d+|7a|7b) of \w+$|^(Cupid|Chaperone|Rival|Go-Between)$/.test(label ?? ''))
+      throw new Error(`a card is labelled "${label}", not by its name`);
     await card.click();
     plays++;
-    await waitFor(async () => (await cards.count()) < before || (await page.locator(done).count()) > 0, 'the card to leave the hand', PAGE_WAIT);
+    await waitFor(
+      async () => (await cards.count()) < before || (await page.locator(done).count()) > 0,
+      'the card to leave the hand',
+      PAGE_WAIT,
+    );
     await onPlay?.(plays);
   }
 }
@@ -57,7 +71,11 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
 /** A table whose seats are all bots, played to its end through the API; returns its id. */
 export async function finishedBotGame(url: string, game: string, options: Record<string, string> = {}): Promise<string> {
   const seats = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game] ?? 4;
-  const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game, options, bots: Array.from({ length: seats }, (_, seat) => seat) });
+  const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
+    game,
+    options,
+    bots: Array.from({ length: seats }, (_, seat) => seat),
+  });
   await waitFor(
     async () => {
       const { tables } = await apiCall<{ tables: { tableId: string; finished: boolean }[] }>(url, 'GET', '/api/tables');

@@ -47,6 +47,8 @@ export async function buildWeb(outDir = WEB_DIST): Promise<WebBuild> {
   return {
     files: ['app.js', 'app.js.map', ...COPIED].map((file) => join(outDir, file)),
     bundled: Object.keys(result.metafile.inputs),
-    imports: Object.fromEntries(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.map((imported) => imported.path)])),
+    imports: Object.fromEntries(
+      Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.map((imported) => imported.path)]),
+    ),
   };
 }

@@ -54,7 +54,13 @@ export async function startWebService(): Promise<RunningWebService> {
 }
 
 /** Calls the API as a script would; `headers` for the admin token. */
-export async function apiCall<T>(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function apiCall<T>(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },

@@ -42,7 +42,9 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The sum of the samples of a metric whose labels include `where`; null when there is none. */
 export function metricValue(samples: readonly Sample[], name: string, where: Record<string, string> = {}): number | null {
-  const matching = samples.filter((sample) => sample.name === name && Object.entries(where).every(([key, value]) => sample.labels[key] === value));
+  const matching = samples.filter(
+    (sample) => sample.name === name && Object.entries(where).every(([key, value]) => sample.labels[key] === value),
+  );
   return matching.length === 0 ? null : matching.reduce((sum, sample) => sum + sample.value, 0);
 }
 
@@ -50,7 +52,13 @@ export function metricValue(samples: readonly Sample[], name: string, where: Rec
  * A percentile of a Prometheus histogram between two scrapes, as the upper
  * bound of the bucket it falls in ("≤ 25 ms"); null without observations.
  */
-export function histogramPercentile(before: readonly Sample[], after: readonly Sample[], name: string, where: Record<string, string>, p: number): string | null {
+export function histogramPercentile(
+  before: readonly Sample[],
+  after: readonly Sample[],
+  name: string,
+  where: Record<string, string>,
+  p: number,
+): string | null {
   const buckets = (samples: readonly Sample[]) =>
     new Map(
       samples

@@ -43,7 +43,13 @@ export class PacedHttp {
   }
 
   /** The body of a 2xx answer; anything else is thrown as a Refused of kind `http <status> <error>`. */
-  private async request(port: number, method: string, path: string, address: string, { body, token }: { body?: unknown; token?: string }): Promise<JsonBody> {
+  private async request(
+    port: number,
+    method: string,
+    path: string,
+    address: string,
+    { body, token }: { body?: unknown; token?: string },
+  ): Promise<JsonBody> {
     for (let attempt = 1; ; attempt++) {
       await this.paced(address);
       let answer: JsonAnswer;
@@ -69,28 +75,47 @@ export class PacedHttp {
   }
 }
 
-function requestJson({ port, method, path, localAddress, body, token }: { port: number; method: string; path: string; localAddress: string; body?: unknown; token?: string }): Promise<JsonAnswer> {
+function requestJson({
+  port,
+  method,
+  path,
+  localAddress,
+  body,
+  token,
+}: {
+  port: number;
+  method: string;
+  path: string;
+  localAddress: string;
+  body?: unknown;
+  token?: string;
+}): Promise<JsonAnswer> {
   const text = body === undefined ? '' : JSON.stringify(body);
   const headers: Record<string, string | number> = {};
   if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method, path, localAddress, agent: false, timeout: STEP_TIMEOUT_MS, headers }, (response) => {
-      let answer = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (answer += chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        let parsed: JsonBody;
-        try {
-          parsed = JSON.parse(answer) as JsonBody;
-        } catch {
-          parsed = { error: 'notJson', message: answer.slice(0, 200) };
-        }
-        resolve({ status: response.statusCode ?? 0, body: parsed, retryAfter: Number(response.headers['retry-after'] ?? 1) });
-      });
-    });
-    request.on('timeout', () => request.destroy(new Refused('http timeout', `${method} ${path}: no answer within ${STEP_TIMEOUT_MS / 1000} s`)));
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path, localAddress, agent: false, timeout: STEP_TIMEOUT_MS, headers },
+      (response) => {
+        let answer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (answer += chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          let parsed: JsonBody;
+          try {
+            parsed = JSON.parse(answer) as JsonBody;
+          } catch {
+            parsed = { error: 'notJson', message: answer.slice(0, 200) };
+          }
+          resolve({ status: response.statusCode ?? 0, body: parsed, retryAfter: Number(response.headers['retry-after'] ?? 1) });
+        });
+      },
+    );
+    request.on('timeout', () =>
+      request.destroy(new Refused('http timeout', `${method} ${path}: no answer within ${STEP_TIMEOUT_MS / 1000} s`)),
+    );
     request.on('error', reject);
     request.end(text);
   });

@@ -66,7 +66,17 @@ export class PlayerPool {
    * (performance.now()); `onProgress` every `progressMs`. How many slots
    * were tried: those after it were left out by the deadline or a stop.
    */
-  async setUp({ concurrency, deadline, progressMs, onProgress }: { concurrency: number; deadline: number; progressMs: number; onProgress: () => void }): Promise<number> {
+  async setUp({
+    concurrency,
+    deadline,
+    progressMs,
+    onProgress,
+  }: {
+    concurrency: number;
+    deadline: number;
+    progressMs: number;
+    onProgress: () => void;
+  }): Promise<number> {
     let next = 0;
     let lastReport = performance.now();
     await Promise.all(

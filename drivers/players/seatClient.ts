@@ -147,7 +147,8 @@ export class SeatClient {
           else counters.countError('accepted reply without a command', JSON.stringify(message));
           return;
         }
-        if (this.tableId !== this.table.tableId) counters.countError("a reply from a game its table slot has left", `${this.tableId}, now ${this.table.tableId}`);
+        if (this.tableId !== this.table.tableId)
+          counters.countError('a reply from a game its table slot has left', `${this.tableId}, now ${this.table.tableId}`);
         counters.recordLatency(performance.now() - pending.sentAt, pending.sentAt >= this.pool.steadyFrom);
         counters.accepted++;
         this.table.lastAcceptedAt = performance.now();
@@ -175,10 +176,11 @@ export class SeatClient {
           this.pending = null;
           this.refusedAt = this.version;
           // A rate-limited command was not looked at: try again a second later. After a fault, the view may be behind: read it again first.
-          if (message.error === 'rateLimited') setTimeout(() => {
-            this.refusedAt = -1;
-            this.act();
-          }, 1000);
+          if (message.error === 'rateLimited')
+            setTimeout(() => {
+              this.refusedAt = -1;
+              this.act();
+            }, 1000);
           else if (retried) setTimeout(() => void this.reread(), RETRY_AFTER_REFUSAL_MS);
         }
         return;

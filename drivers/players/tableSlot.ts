@@ -47,16 +47,25 @@ export class TableSlot {
         {
           game: pool.options.game,
           options: pool.options.tableOptions ?? {},
-          ...(serverSide === undefined ? {} : { bots: serverSide.bots, ...(serverSide.turnSeconds === undefined ? {} : { turnSeconds: serverSide.turnSeconds }) }),
+          ...(serverSide === undefined
+            ? {}
+            : { bots: serverSide.bots, ...(serverSide.turnSeconds === undefined ? {} : { turnSeconds: serverSide.turnSeconds }) }),
         },
         this.address,
       );
       this.tableId = String(created.tableId);
       pool.options.onTableCreated?.(this.tableId);
-      const people = Array.from({ length: pool.seatCount }, (_, seat) => seat).filter((seat) => !(serverSide?.bots.includes(seat) ?? false));
+      const people = Array.from({ length: pool.seatCount }, (_, seat) => seat).filter(
+        (seat) => !(serverSide?.bots.includes(seat) ?? false),
+      );
       const tokens = await Promise.all(
         people.map(async (seat) => {
-          const joined = await pool.http.post(this.port, `/api/tables/${this.tableId}/seats/${seat}`, { name: `bot ${this.index}.${seat}` }, this.address);
+          const joined = await pool.http.post(
+            this.port,
+            `/api/tables/${this.tableId}/seats/${seat}`,
+            { name: `bot ${this.index}.${seat}` },
+            this.address,
+          );
           if (pool.playing) counters.joinsWhilePlaying++;
           return { seat, token: String(joined.token) };
         }),
@@ -71,7 +80,8 @@ export class TableSlot {
       this.seats = seats;
       await this.opened();
       // A socket the gateway dropped while the others opened: `dropped` ignores a table still being set up.
-      if (seats.some((client) => client.socket.readyState !== WebSocket.OPEN)) throw new Refused('socket closed during set-up', `table ${this.tableId}`);
+      if (seats.some((client) => client.socket.readyState !== WebSocket.OPEN))
+        throw new Refused('socket closed during set-up', `table ${this.tableId}`);
       this.active = true;
       this.lastAcceptedAt = performance.now();
       counters.tablesSetUp++;
@@ -128,7 +138,8 @@ export class TableSlot {
         try {
           await withTimeout(Promise.all(seats.map((client) => client.opened)), STEP_TIMEOUT_MS, 'socket open');
           // A socket dropped again while the others opened: its close came while this move was under way, so try again here.
-          if (seats.some((client) => client.socket.readyState !== WebSocket.OPEN)) throw new Refused('socket closed while reconnecting', tableId);
+          if (seats.some((client) => client.socket.readyState !== WebSocket.OPEN))
+            throw new Refused('socket closed while reconnecting', tableId);
           pool.counters.tablesReconnected++;
           this.lastAcceptedAt = performance.now();
           // With after=<version> a table that did not move sends nothing: act on the view held, re-reading it where a reply went missing.

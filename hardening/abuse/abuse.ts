@@ -52,7 +52,23 @@ const GOOD_ADDRESS = '127.1.0.1'; // PlayerPool's address for its table (clientA
 const ABUSER_ADDRESS = '127.0.0.66';
 const GOAL_P99_MS = 100;
 /** What the abuser may be answered: successes up to the limits, and the documented refusals. */
-const DOCUMENTED = new Set(['101', '200', '201', '400', '404', '409', '413', '422', '429', '503', 'refused rateLimited', 'refused notNow', 'refused malformed', 'closed 1008', 'socket 429']);
+const DOCUMENTED = new Set([
+  '101',
+  '200',
+  '201',
+  '400',
+  '404',
+  '409',
+  '413',
+  '422',
+  '429',
+  '503',
+  'refused rateLimited',
+  'refused notNow',
+  'refused malformed',
+  'closed 1008',
+  'socket 429',
+]);
 
 const directory = mkdtempSync(join(tmpdir(), 'suitors-abuse-'));
 let gateway: GatewayProcess | undefined;
@@ -86,13 +102,19 @@ function abuserProcess(port: number): (phase: Phase, seconds: number) => Promise
 try {
   gateway = await startGatewayProcess({ embedded: { directory } });
   const { port } = gateway;
-  console.log(`gateway pid ${gateway.pid} on ${gateway.baseUrl} (SQLite in ${directory}); ${SECONDS} s per abuse, the abuser at ${ABUSER_ADDRESS} with ${WORKERS} requests at once`);
+  console.log(
+    `gateway pid ${gateway.pid} on ${gateway.baseUrl} (SQLite in ${directory}); ${SECONDS} s per abuse, the abuser at ${ABUSER_ADDRESS} with ${WORKERS} requests at once`,
+  );
   // Tails measured on a machine others are using say as much about them as about the service: each line shows the load.
   console.log(`${cpus().length} cores; each line ends with the 1-minute load average`);
 
   // The well-behaved client: four seats of one table, a move 0.15-0.45 s after its turn comes, over WebSocket.
   const players = new PlayerPool({ game: 'sevenSuitors', tables: 1, clientAddresses: 2, thinkMs: 300, gatewayFor: () => port });
-  if ((await players.setUp({ concurrency: 1, deadline: performance.now() + 30_000, progressMs: 60_000, onProgress: () => undefined })) !== 1 || players.counters.tablesSetUp !== 1) {
+  if (
+    (await players.setUp({ concurrency: 1, deadline: performance.now() + 30_000, progressMs: 60_000, onProgress: () => undefined })) !==
+      1 ||
+    players.counters.tablesSetUp !== 1
+  ) {
     throw new Error(`the well-behaved client could not set its table up: ${players.counters.errorLines().join('; ')}`);
   }
   players.play();
@@ -138,7 +160,9 @@ try {
     console.log(row);
   }
   if (players.counters.errorCount() > 0) console.log(`well-behaved client's errors: ${players.counters.errorLines().join('; ')}`);
-  console.log(`\ngoal: the well-behaved client's p99 <= ${GOAL_P99_MS} ms and no error under every abuse; the abuser answered only ${[...DOCUMENTED].join(', ')}`);
+  console.log(
+    `\ngoal: the well-behaved client's p99 <= ${GOAL_P99_MS} ms and no error under every abuse; the abuser answered only ${[...DOCUMENTED].join(', ')}`,
+  );
   console.log(rows.join('\n'));
   await players.close();
   reader.close();
@@ -147,7 +171,8 @@ try {
   exitCode = 1;
 } finally {
   if (gateway !== undefined) {
-    if (gateway.complaints.length > 0) console.log(`the service logged ${gateway.complaints.length} warnings, e.g. ${gateway.complaints[0].slice(0, 300)}`);
+    if (gateway.complaints.length > 0)
+      console.log(`the service logged ${gateway.complaints.length} warnings, e.g. ${gateway.complaints[0].slice(0, 300)}`);
     console.log(`gateway process ${gateway.pid}: ${await gateway.stop()}`);
   }
   rmSync(directory, { recursive: true, force: true });

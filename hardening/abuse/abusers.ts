@@ -22,7 +22,12 @@ export class Answers {
   }
 
   toString(): string {
-    return [...this.byKind].sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind}×${count}`).join(' ') || 'none';
+    return (
+      [...this.byKind]
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, count]) => `${kind}×${count}`)
+        .join(' ') || 'none'
+    );
   }
 }
 
@@ -47,12 +52,15 @@ export class LoopbackClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     return new Promise((resolve, reject) => {
-      const sent = http.request({ host: '127.0.0.1', port: this.port, method, path, headers, localAddress: this.address, agent: this.agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        response.on('error', reject);
-      });
+      const sent = http.request(
+        { host: '127.0.0.1', port: this.port, method, path, headers, localAddress: this.address, agent: this.agent },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          response.on('error', reject);
+        },
+      );
       sent.on('error', reject);
       sent.end(body);
     });
@@ -168,7 +176,15 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
     case 'commandFlood':
       return commandFlood(abuser, workers, until, firstTable(state));
     case 'encodedPaths': {
-      const paths = ['/%61pi/tables', '/%2e%2e/package.json', '/../package.json', '//api/tables', '/.%2e/.%2e/etc/passwd', '/api/tables/x/seats/0x1', '/api/tables?limit=1e3'];
+      const paths = [
+        '/%61pi/tables',
+        '/%2e%2e/package.json',
+        '/../package.json',
+        '//api/tables',
+        '/.%2e/.%2e/etc/passwd',
+        '/api/tables/x/seats/0x1',
+        '/api/tables?limit=1e3',
+      ];
       let next = 0;
       return hammer(workers, until, async (answers) => answers.count((await abuser.request('GET', paths[next++ % paths.length])).status));
     }
@@ -217,11 +233,14 @@ async function commandFlood(abuser: LoopbackClient, workers: number, until: numb
     });
     socket.on('close', (code) => answers.count(`closed ${code}`));
     flood = setInterval(() => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'command', id: 1, command: { type: 'card.played', card: '1-1' } }));
+      if (socket.readyState === socket.OPEN)
+        socket.send(JSON.stringify({ type: 'command', id: 1, command: { type: 'card.played', card: '1-1' } }));
     }, 2);
   } else answers.count(`socket ${opened.status}`);
   const overHttp = await hammer(workers, until, async (counted) => {
-    counted.count((await abuser.request('POST', `/api/tables/${tableId}/commands`, { body: '{"type":"card.played","card":"1-1"}', token })).status);
+    counted.count(
+      (await abuser.request('POST', `/api/tables/${tableId}/commands`, { body: '{"type":"card.played","card":"1-1"}', token })).status,
+    );
   });
   clearInterval(flood);
   if ('client' in opened) opened.client.socket.terminate();

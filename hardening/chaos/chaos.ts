@@ -59,7 +59,6 @@ const { values } = parseArgs({
   },
 });
 
-
 const game = values.game!;
 if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
 const minutes = positiveFlag('minutes', values.minutes);
@@ -72,13 +71,23 @@ const faultKinds = (values.faults ?? '').split(',').map((name) => {
 });
 const thinkMs = positiveFlag('think-ms', values['think-ms'], { zero: true });
 const seatsFlag = (name: 'bots' | 'absent'): number[] =>
-  (values[name] ?? '').split(',').filter((part) => part !== '').map((part) => {
-    const seat = positiveFlag(name, part, { whole: true, zero: true });
-    if (seat >= GAMES[game].seats) throw new Error(`--${name}: ${GAMES[game].title} has seats 0 to ${GAMES[game].seats - 1}, not ${seat}`);
-    return seat;
-  });
-const serverSide = { bots: seatsFlag('bots'), absent: seatsFlag('absent'), turnSeconds: positiveFlag('turn-seconds', values['turn-seconds'], { whole: true }) };
-const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) => console.log(line));
+  (values[name] ?? '')
+    .split(',')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const seat = positiveFlag(name, part, { whole: true, zero: true });
+      if (seat >= GAMES[game].seats)
+        throw new Error(`--${name}: ${GAMES[game].title} has seats 0 to ${GAMES[game].seats - 1}, not ${seat}`);
+      return seat;
+    });
+const serverSide = {
+  bots: seatsFlag('bots'),
+  absent: seatsFlag('absent'),
+  turnSeconds: positiveFlag('turn-seconds', values['turn-seconds'], { whole: true }),
+};
+const tables = tablesWithinOpenFiles(positiveFlag('tables', values.tables, { whole: true }), GAMES[game].seats, (line) =>
+  console.log(line),
+);
 /** Faults stop this long before the end, so the last one has healed when the players stop. */
 const QUIET_END_MS = 20_000;
 /** Tables audited at a time (each a read of its log from JetStream). */
@@ -153,7 +162,13 @@ try {
           audits.push(auditTable(tableId, log, acknowledged.get(tableId) ?? []));
           stalls.push(stallsOf(tableId, log, { botDelayMs: BOT_DELAY_MS, allowedLateMs: ALLOWED_LATE_MS }, Date.now()));
         } catch (error) {
-          audits.push({ tableId, finished: false, events: 0, problems: [`its log could not be read: ${(error as Error).message}`], lost: [] });
+          audits.push({
+            tableId,
+            finished: false,
+            events: 0,
+            problems: [`its log could not be read: ${(error as Error).message}`],
+            lost: [],
+          });
         }
       }
     }),
@@ -169,27 +184,36 @@ try {
   console.log('');
   console.log(`worker kills: ${faults.workerKills}`);
   for (const kill of faults.kills) {
-    console.log(`  ${kill.worker}: ${kill.orphans} tables in play, ${kill.served} accepted commands again${kill.served > 0 ? `, the last after ${(kill.maxMs / 1000).toFixed(1)}s` : ''}`);
+    console.log(
+      `  ${kill.worker}: ${kill.orphans} tables in play, ${kill.served} accepted commands again${kill.served > 0 ? `, the last after ${(kill.maxMs / 1000).toFixed(1)}s` : ''}`,
+    );
   }
   console.log(
     `takeovers: ${faults.takeoverMs.length} tables served again after their worker's kill; max takeover time ${maxTakeover === null ? 'n/a' : `${(maxTakeover / 1000).toFixed(1)}s`}` +
       `${faults.unservedOrphans() > 0 ? ` (${faults.unservedOrphans()} more had no command accepted again before their game or the run ended)` : ''}`,
   );
   console.log(`NATS node restarts: ${faults.natsRestarts}`);
-  console.log(`gateway drops: ${faults.gatewayDrops} (${counters.tablesReconnected} table moves to another gateway, ${counters.unansweredAtDrop} commands cut off without a reply (${counters.repliesAfterDrop} of whose replies came all the same), ${counters.failedSetUps} table set-ups cut short and done again)`);
+  console.log(
+    `gateway drops: ${faults.gatewayDrops} (${counters.tablesReconnected} table moves to another gateway, ${counters.unansweredAtDrop} commands cut off without a reply (${counters.repliesAfterDrop} of whose replies came all the same), ${counters.failedSetUps} table set-ups cut short and done again)`,
+  );
   if (faults.gatewayRestartFailures.length > 0) {
     console.log(`gateway restarts that failed: ${faults.gatewayRestartFailures.length}`);
     for (const why of faults.gatewayRestartFailures.slice(0, 3)) console.log(`  ${why}`);
   }
-  console.log(`moves refused during faults and tried again on a fresh view: ${counters.retriedRefusals}; tables stalled ${15} s and woken by re-reading their views: ${counters.stallRescues}`);
+  console.log(
+    `moves refused during faults and tried again on a fresh view: ${counters.retriedRefusals}; tables stalled ${15} s and woken by re-reading their views: ${counters.stallRescues}`,
+  );
   console.log(`commands acknowledged: ${acknowledgedCount}`);
   console.log(`commands lost: ${lost.length}`);
   for (const line of lost.slice(0, 10)) console.log(`  ${line}`);
-  console.log(`tables verified: ${audits.length - failed.length} of ${audits.length} (${finished} finished games, ${audits.length - finished} unfinished: replay, cards and record checked so far)`);
+  console.log(
+    `tables verified: ${audits.length - failed.length} of ${audits.length} (${finished} finished games, ${audits.length - finished} unfinished: replay, cards and record checked so far)`,
+  );
   for (const audit of failed.slice(0, 10)) console.log(`  ${audit.tableId}: ${audit.problems.slice(0, 3).join('; ')}`);
   if (values['worker-logs'] !== undefined) {
     mkdirSync(values['worker-logs'], { recursive: true });
-    for (const worker of run.service.workers) writeFileSync(join(values['worker-logs'], `${worker.workerId}.log`), `${worker.output.join('\n')}\n`);
+    for (const worker of run.service.workers)
+      writeFileSync(join(values['worker-logs'], `${worker.workerId}.log`), `${worker.output.join('\n')}\n`);
     console.log(`the workers' logs are in ${values['worker-logs']}`);
   }
   const stuck = stalls.filter((report) => report.stuck.length > 0);
@@ -199,20 +223,34 @@ try {
       `the latest came ${(worstLateMs / 1000).toFixed(1)}s after it was due (allowed: ${ALLOWED_LATE_MS / 1000}s, under the lease TTL of ${LEASE_TTL_MS / 1000}s, and for a timeout the bot delay too)`,
   );
   console.log(`tables stuck: ${stuck.length}`);
-  for (const report of stuck.slice(0, 5)) console.log(`  ${report.tableId}: ${report.stuck.map((stall) => `${stall.awaited} owed after event ${stall.seq}, ${(stall.lateMs / 1000).toFixed(1)}s late`).join('; ')}`);
-  const refusedOwnMoves = run.service.workers.flatMap((worker) => worker.output).flatMap((line) => {
-    const refused = / (bot|clock) move at (\S+) refused \((\w+)\)/.exec(line);
-    return refused === null ? [] : [{ source: refused[1], tableId: refused[2], kind: refused[3] }];
-  });
+  for (const report of stuck.slice(0, 5))
+    console.log(
+      `  ${report.tableId}: ${report.stuck.map((stall) => `${stall.awaited} owed after event ${stall.seq}, ${(stall.lateMs / 1000).toFixed(1)}s late`).join('; ')}`,
+    );
+  const refusedOwnMoves = run.service.workers
+    .flatMap((worker) => worker.output)
+    .flatMap((line) => {
+      const refused = / (bot|clock) move at (\S+) refused \((\w+)\)/.exec(line);
+      return refused === null ? [] : [{ source: refused[1], tableId: refused[2], kind: refused[3] }];
+    });
   const refusedBotMoves = refusedOwnMoves.filter((move) => move.source === 'bot');
   const duplicates = refusedBotMoves.filter((move) => move.kind === 'versionConflict');
   const overtakenTimeouts = refusedOwnMoves.filter((move) => move.source === 'clock' && move.kind === 'notNow').length;
   const refusedTimeouts = refusedOwnMoves.filter((move) => move.source === 'clock' && move.kind !== 'notNow');
   console.log(`duplicate bot moves (a second owner's, refused by the log): ${duplicates.length}`);
-  console.log(`refused bot moves: ${refusedBotMoves.length}${refusedBotMoves.length === 0 ? '' : ` (${[...new Set(refusedBotMoves.map((move) => move.kind))].join(', ')})`}`);
-  console.log(`timeouts: ${overtakenTimeouts} overtaken by the seat's own move just in time (as designed), ${refusedTimeouts.length} refused otherwise`);
+  console.log(
+    `refused bot moves: ${refusedBotMoves.length}${refusedBotMoves.length === 0 ? '' : ` (${[...new Set(refusedBotMoves.map((move) => move.kind))].join(', ')})`}`,
+  );
+  console.log(
+    `timeouts: ${overtakenTimeouts} overtaken by the seat's own move just in time (as designed), ${refusedTimeouts.length} refused otherwise`,
+  );
   const passed =
-    lost.length === 0 && failed.length === 0 && audits.length > 0 && stuck.length === 0 && refusedBotMoves.length === 0 && refusedTimeouts.length === 0;
+    lost.length === 0 &&
+    failed.length === 0 &&
+    audits.length > 0 &&
+    stuck.length === 0 &&
+    refusedBotMoves.length === 0 &&
+    refusedTimeouts.length === 0;
   console.log(
     `verdict: ${passed ? 'PASS' : 'FAIL'} — ${lost.length} acknowledged commands lost, ${failed.length} tables failed their audit, ` +
       `${stuck.length} stuck, ${duplicates.length} duplicate and ${refusedBotMoves.length} refused bot moves` +

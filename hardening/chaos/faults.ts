@@ -101,7 +101,9 @@ export class Faults {
     if (live.length === 0) return;
     const victim = live[Math.floor(Math.random() * live.length)];
     const inPlay = new Set(this.players.slots.filter((slot) => slot.active).map((slot) => slot.tableId));
-    const owned = [...this.owners].filter(([tableId, worker]) => worker === victim.workerId && inPlay.has(tableId)).map(([tableId]) => tableId);
+    const owned = [...this.owners]
+      .filter(([tableId, worker]) => worker === victim.workerId && inPlay.has(tableId))
+      .map(([tableId]) => tableId);
     const killedAt = performance.now();
     await victim.kill();
     this.workerKills++;
@@ -122,7 +124,9 @@ export class Faults {
     const started = performance.now();
     await nats.restart(index);
     this.natsRestarts++;
-    this.log(`>> nats-server ${node.name} back and healthy after ${((performance.now() - started) / 1000).toFixed(1)}s (pid ${node.process?.pid})`);
+    this.log(
+      `>> nats-server ${node.name} back and healthy after ${((performance.now() - started) / 1000).toFixed(1)}s (pid ${node.process?.pid})`,
+    );
   }
 
   async dropGateway(): Promise<void> {
@@ -137,7 +141,9 @@ export class Faults {
     gateway.child.kill('SIGKILL');
     await exited;
     this.gatewayDrops++;
-    this.log(`>> SIGKILL gateway-${index + 1} (pid ${gateway.pid}) with ${tables} tables in play set up on it (seats of every table use both gateways); their players there reconnect to the other; restarting it in ${DOWN_MS / 1000}s`);
+    this.log(
+      `>> SIGKILL gateway-${index + 1} (pid ${gateway.pid}) with ${tables} tables in play set up on it (seats of every table use both gateways); their players there reconnect to the other; restarting it in ${DOWN_MS / 1000}s`,
+    );
     await sleep(DOWN_MS);
     await this.restartGateway(index);
   }
@@ -148,7 +154,9 @@ export class Faults {
       this.log(`>> gateway-${index + 1} back on ${restarted.baseUrl} (pid ${restarted.pid})`);
     } catch (error) {
       this.gatewayRestartFailures.push((error as Error).message.split('\n').slice(0, 2).join(' '));
-      this.log(`!! gateway-${index + 1} could not be started again (tried again at the next gateway drop): ${this.gatewayRestartFailures.at(-1)}`);
+      this.log(
+        `!! gateway-${index + 1} could not be started again (tried again at the next gateway drop): ${this.gatewayRestartFailures.at(-1)}`,
+      );
     }
   }
 

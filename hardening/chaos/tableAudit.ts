@@ -37,7 +37,13 @@ export function auditTable(tableId: string, log: readonly StoredEvent[], acknowl
   } catch (error) {
     problems.push(`does not replay: ${(error as Error).message}`);
   }
-  return { tableId, finished, events: log.length, problems, lost: acknowledged.map((ack) => missingFromLog(ack, log)).filter((why): why is string => why !== null) };
+  return {
+    tableId,
+    finished,
+    events: log.length,
+    problems,
+    lost: acknowledged.map((ack) => missingFromLog(ack, log)).filter((why): why is string => why !== null),
+  };
 }
 
 /**

@@ -19,7 +19,15 @@ import { BOT_KINDS, botMove, type BotKind } from '../../services/bots/botRunner.
 import { GARBAGE_KINDS, type Answer, type Expected, type FuzzPath, type FuzzSettings, type GarbageKind, type Via } from './fuzzPath.js';
 import { openGatewayPath } from './gatewayPath.js';
 import { openHostPath } from './hostPath.js';
-import { legalMove, malformedCommand, MALFORMED_KINDS, MUST_REFUSE, type CommandKind, type FuzzCommand, type TableAtTurn } from './malformedCommands.js';
+import {
+  legalMove,
+  malformedCommand,
+  MALFORMED_KINDS,
+  MUST_REFUSE,
+  type CommandKind,
+  type FuzzCommand,
+  type TableAtTurn,
+} from './malformedCommands.js';
 import { short, TableWatch, type Finding, type FindingKind, type SentCommand } from './tableWatch.js';
 
 export interface RunFigures {
@@ -189,7 +197,9 @@ async function fuzzGame(
         for (const finding of await watch.afterStep([...seatChanges, { command: kind, acceptedAt: answer.acceptedAt }])) report(finding);
       } else if (step === 'reordered' || step === 'concurrentDuplicate') {
         const moves = step === 'reordered' ? reorderedMoves(table, now, rng) : [now, now];
-        const commands = moves.map((command): FuzzCommand => ({ kind: step === 'reordered' ? 'reordered' : 'duplicate', command, seat: command.seat }));
+        const commands = moves.map(
+          (command): FuzzCommand => ({ kind: step === 'reordered' ? 'reordered' : 'duplicate', command, seat: command.seat }),
+        );
         if (path.via === 'gateway' && step === 'reordered') {
           // Over the network two connections race; sent one after another the order is the one chosen.
           for (const command of commands) if (!watch.finished) await sendOne(command);
@@ -241,32 +251,51 @@ function count(figures: RunFigures, kind: string, answer: Answer): void {
 }
 
 /** The text of an error the runtime threw, passed on as if it explained a refusal. */
-const JAVASCRIPT_ERROR = /Maximum call stack|is not a function|Cannot read propert|is not defined|is not iterable|Unexpected token|in JSON at position|Converting circular/;
+const JAVASCRIPT_ERROR =
+  /Maximum call stack|is not a function|Cannot read propert|is not defined|is not iterable|Unexpected token|in JSON at position|Converting circular/;
 
 /** Compares an answer with what the rules say it must be. */
-function judge(kind: CommandKind | GarbageKind, expected: Expected, answer: Answer, tableId: string, report: (finding: Finding) => void): void {
+function judge(
+  kind: CommandKind | GarbageKind,
+  expected: Expected,
+  answer: Answer,
+  tableId: string,
+  report: (finding: Finding) => void,
+): void {
   const wrong = (detail: string) => report({ kind: 'wrongAnswer', tableId, detail: `${kind}: ${detail}` });
   if (answer.crash !== null) {
     report({ kind: 'crash', tableId, detail: `${kind}: ${answer.crash}` });
     return;
   }
-  if (MUST_REFUSE.has(kind as CommandKind) && expected?.accepted === true) wrong('the rules accept a command of a kind that must always be refused');
+  if (MUST_REFUSE.has(kind as CommandKind) && expected?.accepted === true)
+    wrong('the rules accept a command of a kind that must always be refused');
   if (kind === 'legal' && expected?.accepted === false) wrong(`the rules refuse a bot's move: ${expected.message}`);
   if (expected === null) return;
   if (expected.accepted && answer.acceptedAt === null) wrong(`refused (${answer.key}: ${answer.message}); the rules accept it`);
   if (!expected.accepted) {
-    if (answer.acceptedAt !== null) wrong(`accepted at version ${answer.acceptedAt}; expected ${expected.status ?? ''} ${expected.error}: ${expected.message}`);
-    else if (answer.status !== expected.status || answer.error !== expected.error || (expected.message !== null && answer.message !== expected.message)) {
-      wrong(`answered ${answer.key}: ${short(answer.message)}; expected ${expected.status ?? ''} ${expected.error}${expected.message === null ? '' : `: ${expected.message}`}`);
+    if (answer.acceptedAt !== null)
+      wrong(`accepted at version ${answer.acceptedAt}; expected ${expected.status ?? ''} ${expected.error}: ${expected.message}`);
+    else if (
+      answer.status !== expected.status ||
+      answer.error !== expected.error ||
+      (expected.message !== null && answer.message !== expected.message)
+    ) {
+      wrong(
+        `answered ${answer.key}: ${short(answer.message)}; expected ${expected.status ?? ''} ${expected.error}${expected.message === null ? '' : `: ${expected.message}`}`,
+      );
     }
   }
-  if (answer.acceptedAt === null && (answer.message === null || answer.message.length === 0)) wrong(`refused (${answer.key}) without a message`);
-  if (answer.message !== null && JAVASCRIPT_ERROR.test(answer.message)) wrong(`refused (${answer.key}) with a JavaScript error for a message: ${short(answer.message)}`);
+  if (answer.acceptedAt === null && (answer.message === null || answer.message.length === 0))
+    wrong(`refused (${answer.key}) without a message`);
+  if (answer.message !== null && JAVASCRIPT_ERROR.test(answer.message))
+    wrong(`refused (${answer.key}) with a JavaScript error for a message: ${short(answer.message)}`);
 }
 
 export function progressLine(run: RunFigures): string {
   const rate = run.elapsedMs > 0 ? Math.round(run.sent / (run.elapsedMs / 1000)) : 0;
-  const broken = Object.entries(run.findings).map(([kind, n]) => `${kind} ${n}`).join(', ');
+  const broken = Object.entries(run.findings)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
   return `${run.via} ${run.game}: ${run.sent} sent, ${run.accepted} accepted, ${run.refused} refused, ${run.tables} tables, ${rate} commands/s; ${broken}`;
 }
 

@@ -83,7 +83,11 @@ class HostThatLogsRefusals extends TableHost {
       return await super.submit(tableId, command);
     } catch (error) {
       if (isTableRefusal(error) && error.kind !== 'unknownTable') {
-        await this.log.append(tableId, [{ type: TURN_TIMED_OUT, at: new Date().toISOString(), data: { seat: 0 } }], await this.log.version(tableId));
+        await this.log.append(
+          tableId,
+          [{ type: TURN_TIMED_OUT, at: new Date().toISOString(), data: { seat: 0 } }],
+          await this.log.version(tableId),
+        );
         // Its own copy of the table is now behind its log: it reads the table again next time.
         await this.passivate(tableId);
       }

@@ -48,7 +48,10 @@ export interface Answer {
 }
 
 /** What the rules (and the gateway's own checks) say the answer must be; null: it depends on what arrives first. */
-export type Expected = { readonly accepted: true } | { readonly accepted: false; readonly status: number | null; readonly error: string; readonly message: string | null } | null;
+export type Expected =
+  | { readonly accepted: true }
+  | { readonly accepted: false; readonly status: number | null; readonly error: string; readonly message: string | null }
+  | null;
 
 /** One way of reaching a table: the host API in-process, or the gateway over loopback. */
 export interface FuzzPath {
@@ -61,7 +64,12 @@ export interface FuzzPath {
   /** Sends commands without waiting in between; the table takes them in the order given. */
   sendTogether(tableId: string, sent: readonly FuzzCommand[]): Promise<{ answer: Answer; seen: unknown }[]>;
   /** Gateway garbage (bad tokens, bodies, frames); each must change nothing. */
-  sendGarbage?(tableId: string, kind: GarbageKind, table: TableAtTurn, rng: Rng): Promise<{ answer: Answer; expected: Expected; seatChanges?: readonly SentCommand[] }>;
+  sendGarbage?(
+    tableId: string,
+    kind: GarbageKind,
+    table: TableAtTurn,
+    rng: Rng,
+  ): Promise<{ answer: Answer; expected: Expected; seatChanges?: readonly SentCommand[] }>;
   close(): Promise<void>;
 }
 

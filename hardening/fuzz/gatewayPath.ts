@@ -79,7 +79,14 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
     }
     if (status >= 500) return crashed(`${method} ${url} answered ${status}: ${text.slice(0, 300)}`);
     if (status === 200) return { acceptedAt: json.version ?? -1, key: 'accepted', status, error: null, message: null, crash: null };
-    return { acceptedAt: null, key: `${status} ${json.error}`, status, error: json.error ?? null, message: json.message ?? null, crash: null };
+    return {
+      acceptedAt: null,
+      key: `${status} ${json.error}`,
+      status,
+      error: json.error ?? null,
+      message: json.message ?? null,
+      crash: null,
+    };
   }
 
   const postCommand = (tableId: string, body: string | undefined, headers: Record<string, string>) =>
@@ -108,7 +115,8 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   // A table of its own whose seat token the fuzzer tries at every other table.
   const decoy = await seatTable('sevenSuitors', {});
 
-  const socketUrl = (tableId: string, token?: string) => `${socketBase}/api/tables/${tableId}/socket${token === undefined ? '' : `?token=${token}`}`;
+  const socketUrl = (tableId: string, token?: string) =>
+    `${socketBase}/api/tables/${tableId}/socket${token === undefined ? '' : `?token=${token}`}`;
 
   async function socketOf(table: TableSeats, seat: number): Promise<SocketClient> {
     const open = table.sockets[seat];
@@ -119,7 +127,8 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
   }
 
   async function spectatorOf(table: TableSeats): Promise<SocketClient> {
-    if (table.spectator === null || table.spectator.closed !== null) table.spectator = await SocketClient.open(socketUrl(table.tableId), KEEP_NOTHING);
+    if (table.spectator === null || table.spectator.closed !== null)
+      table.spectator = await SocketClient.open(socketUrl(table.tableId), KEEP_NOTHING);
     return table.spectator;
   }
 
@@ -135,7 +144,12 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
     return answerOver(await socketOf(table, seat), payload, binary);
   }
 
-  async function sendCommand(tableId: string, sent: FuzzCommand, overHttp: boolean, before: TableSnapshot | null): Promise<{ answer: Answer; expected: Expected; seen: unknown }> {
+  async function sendCommand(
+    tableId: string,
+    sent: FuzzCommand,
+    overHttp: boolean,
+    before: TableSnapshot | null,
+  ): Promise<{ answer: Answer; expected: Expected; seen: unknown }> {
     const table = current(tableId);
     const token = table.tokens[sent.seat];
     const seen = { ...(sent.command as object), seat: sent.seat };
@@ -169,7 +183,11 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
       const table = current(tableId);
       const seat = sent[0].seat;
       const socket = await socketOf(table, seat);
-      const answers = await Promise.all(sent.map((each) => answerOver(socket, jsonText({ type: 'command', id: nextId++, command: { ...(each.command as object), seat } }) ?? '')));
+      const answers = await Promise.all(
+        sent.map((each) =>
+          answerOver(socket, jsonText({ type: 'command', id: nextId++, command: { ...(each.command as object), seat } }) ?? ''),
+        ),
+      );
       return answers.map((answer, i) => ({ answer, seen: { ...(sent[i].command as object), seat } }));
     },
     async sendGarbage(tableId, kind, at, rng) {
@@ -181,64 +199,131 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
       const ask = async (answer: Promise<Answer>, expected: Expected) => ({ answer: await answer, expected });
       switch (kind) {
         case 'noToken':
-          return ask(postCommand(tableId, body, {}), refusal(401, 'unauthorized', 'this needs the seat token: send it as "Authorization: Bearer <token>"'));
+          return ask(
+            postCommand(tableId, body, {}),
+            refusal(401, 'unauthorized', 'this needs the seat token: send it as "Authorization: Bearer <token>"'),
+          );
         case 'forgedToken':
-          return ask(postCommand(tableId, body, bearer(forged(token, rng))), refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one'));
+          return ask(
+            postCommand(tableId, body, bearer(forged(token, rng))),
+            refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one'),
+          );
         case 'basicAuth':
-          return ask(postCommand(tableId, body, { authorization: `Basic ${token}` }), refusal(401, 'unauthorized', 'send the token as "Authorization: Bearer <token>"'));
+          return ask(
+            postCommand(tableId, body, { authorization: `Basic ${token}` }),
+            refusal(401, 'unauthorized', 'send the token as "Authorization: Bearer <token>"'),
+          );
         case 'adminToken':
-          return ask(postCommand(tableId, body, ADMIN), refusal(403, 'forbidden', 'the admin token reads logs and records; it does not act for a seat'));
+          return ask(
+            postCommand(tableId, body, ADMIN),
+            refusal(403, 'forbidden', 'the admin token reads logs and records; it does not act for a seat'),
+          );
         case 'otherTableToken':
-          return ask(postCommand(tableId, body, bearer(decoy.tokens[0])), refusal(403, 'forbidden', `this token is for table ${decoy.tableId}, not ${tableId}`));
+          return ask(
+            postCommand(tableId, body, bearer(decoy.tokens[0])),
+            refusal(403, 'forbidden', `this token is for table ${decoy.tableId}, not ${tableId}`),
+          );
         case 'otherSeatInBody': {
           const other = (move.seat + 1 + rng.below(table.tokens.length - 1)) % table.tokens.length;
-          return ask(postCommand(tableId, JSON.stringify({ ...move, seat: other }), bearer(token)), refusal(403, 'forbidden', `this token holds seat ${move.seat}; it cannot act for seat ${other}`));
+          return ask(
+            postCommand(tableId, JSON.stringify({ ...move, seat: other }), bearer(token)),
+            refusal(403, 'forbidden', `this token holds seat ${move.seat}; it cannot act for seat ${other}`),
+          );
         }
         case 'invalidJson':
-          return ask(postCommand(tableId, body.slice(0, rng.below(body.length - 1) + 1), bearer(token)), refusal(400, 'badRequest', 'the body is not valid JSON'));
+          return ask(
+            postCommand(tableId, body.slice(0, rng.below(body.length - 1) + 1), bearer(token)),
+            refusal(400, 'badRequest', 'the body is not valid JSON'),
+          );
         case 'emptyBody':
           return ask(postCommand(tableId, '', bearer(token)), refusal(400, 'badRequest', 'the body is empty; send a JSON object'));
         case 'wrongContentType':
-          return ask(postCommand(tableId, body, { ...bearer(token), 'content-type': 'text/plain' }), refusal(400, 'badRequest', 'the body must be JSON, sent with Content-Type: application/json'));
+          return ask(
+            postCommand(tableId, body, { ...bearer(token), 'content-type': 'text/plain' }),
+            refusal(400, 'badRequest', 'the body must be JSON, sent with Content-Type: application/json'),
+          );
         case 'oversizeBody':
-          return ask(postCommand(tableId, JSON.stringify({ ...move, pad: 'z'.repeat(BODY_LIMIT + rng.below(BODY_LIMIT)) }), bearer(token)), refusal(413, 'tooLarge', 'the body is over the size limit'));
+          return ask(
+            postCommand(tableId, JSON.stringify({ ...move, pad: 'z'.repeat(BODY_LIMIT + rng.below(BODY_LIMIT)) }), bearer(token)),
+            refusal(413, 'tooLarge', 'the body is over the size limit'),
+          );
         case 'protoPoison':
-          return ask(postCommand(tableId, `{"__proto__": {"seat": 0}, ${body.slice(1)}`, bearer(token)), refusal(400, 'badRequest', 'the body is not valid JSON'));
+          return ask(
+            postCommand(tableId, `{"__proto__": {"seat": 0}, ${body.slice(1)}`, bearer(token)),
+            refusal(400, 'badRequest', 'the body is not valid JSON'),
+          );
         case 'wrongMethod':
-          return ask(request('PUT', `/api/tables/${tableId}/commands`, body, { ...bearer(token), 'content-type': 'application/json' }), refusal(404, 'notFound', `there is no PUT /api/tables/${tableId}/commands; the API is under /api, described at /docs`));
+          return ask(
+            request('PUT', `/api/tables/${tableId}/commands`, body, { ...bearer(token), 'content-type': 'application/json' }),
+            refusal(404, 'notFound', `there is no PUT /api/tables/${tableId}/commands; the API is under /api, described at /docs`),
+          );
         case 'longTableId':
           return ask(postCommand(`${tableId}-${'x'.repeat(64)}`, body, bearer(token)), refusal(400, 'badRequest', null));
         case 'deepBody': {
           // Nested thousands deep yet under the size limit: what a parser or a message writer may choke on.
           const text = deepJson(move, rng);
-          return ask(postCommand(tableId, text, bearer(token)), guessed(() => httpExpected(at.snapshot, text, move.seat)));
+          return ask(
+            postCommand(tableId, text, bearer(token)),
+            guessed(() => httpExpected(at.snapshot, text, move.seat)),
+          );
         }
         case 'wsDeep': {
           const text = `{"type":"command","id":${nextId++},"command":${deepJson(move, rng)}}`;
-          return ask(overSocket(table, move.seat, text), guessed(() => socketExpected(at.snapshot, text, move.seat)));
+          return ask(
+            overSocket(table, move.seat, text),
+            guessed(() => socketExpected(at.snapshot, text, move.seat)),
+          );
         }
         case 'wsInvalidJson':
-          return ask(overSocket(table, move.seat, `{"type":"command","id":${nextId++},"command":${body}`.slice(0, -1 - rng.below(10))), refusal(400, 'badRequest', NOT_JSON_MESSAGE));
+          return ask(
+            overSocket(table, move.seat, `{"type":"command","id":${nextId++},"command":${body}`.slice(0, -1 - rng.below(10))),
+            refusal(400, 'badRequest', NOT_JSON_MESSAGE),
+          );
         case 'wsBinary':
-          return ask(overSocket(table, move.seat, Buffer.from(JSON.stringify({ type: 'command', id: nextId++, command: move })), true), refusal(400, 'badRequest', NOT_JSON_MESSAGE));
+          return ask(
+            overSocket(table, move.seat, Buffer.from(JSON.stringify({ type: 'command', id: nextId++, command: move })), true),
+            refusal(400, 'badRequest', NOT_JSON_MESSAGE),
+          );
         case 'wsNotCommand': {
           const message = [{ type: 'hello' }, [1, 2], 'command', 7, null, { type: 'command', command: move, seat: 0 }][rng.below(6)];
-          return ask(overSocket(table, move.seat, JSON.stringify(message)), refusal(400, 'badRequest', MESSAGE_CHECKER.problem(message, 'message')));
+          return ask(
+            overSocket(table, move.seat, JSON.stringify(message)),
+            refusal(400, 'badRequest', MESSAGE_CHECKER.problem(message, 'message')),
+          );
         }
         case 'wsBadId': {
           const message = { type: 'command', id: [{ x: 1 }, true, 'i'.repeat(101)][rng.below(3)], command: move };
-          return ask(overSocket(table, move.seat, JSON.stringify(message)), refusal(400, 'badRequest', MESSAGE_CHECKER.problem(message, 'message')));
+          return ask(
+            overSocket(table, move.seat, JSON.stringify(message)),
+            refusal(400, 'badRequest', MESSAGE_CHECKER.problem(message, 'message')),
+          );
         }
         case 'wsSpectator': {
           const spectator = await spectatorOf(table);
-          return ask(answerOver(spectator, JSON.stringify({ type: 'command', id: nextId++, command: move })), refusal(401, 'unauthorized', 'a spectator cannot act; connect with a seat token to send commands'));
+          return ask(
+            answerOver(spectator, JSON.stringify({ type: 'command', id: nextId++, command: move })),
+            refusal(401, 'unauthorized', 'a spectator cannot act; connect with a seat token to send commands'),
+          );
         }
         case 'wsOversize':
-          return ask(overSocket(table, move.seat, JSON.stringify({ type: 'command', id: nextId++, command: { ...move, pad: 'z'.repeat(BODY_LIMIT + rng.below(BODY_LIMIT)) } })), { accepted: false, status: 1009, error: 'closed', message: null });
+          return ask(
+            overSocket(
+              table,
+              move.seat,
+              JSON.stringify({ type: 'command', id: nextId++, command: { ...move, pad: 'z'.repeat(BODY_LIMIT + rng.below(BODY_LIMIT)) } }),
+            ),
+            { accepted: false, status: 1009, error: 'closed', message: null },
+          );
         case 'wsForgedToken':
-          return ask(upgradeRefusal(socketUrl(tableId, forged(token, rng))), refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one'));
+          return ask(
+            upgradeRefusal(socketUrl(tableId, forged(token, rng))),
+            refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one'),
+          );
         case 'wsOtherTableToken':
-          return ask(upgradeRefusal(socketUrl(tableId, decoy.tokens[0])), refusal(403, 'forbidden', `this token is for table ${decoy.tableId}, not ${tableId}`));
+          return ask(
+            upgradeRefusal(socketUrl(tableId, decoy.tokens[0])),
+            refusal(403, 'forbidden', `this token is for table ${decoy.tableId}, not ${tableId}`),
+          );
         case 'leftSeatToken': {
           // The seat is left (a bot stands in) and taken again: the token it had is revoked.
           const seat = move.seat;
@@ -250,10 +335,17 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
             { command: { type: 'seat.left', seat }, acceptedAt: left.version },
             { command: { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } }, acceptedAt: left.version },
             { command: { type: 'seat.left', seat }, acceptedAt: joined.version },
-            { command: { type: 'seat.joined', seat, player: { name, bot: false }, holder: hashToken(joined.token) }, acceptedAt: joined.version },
+            {
+              command: { type: 'seat.joined', seat, player: { name, bot: false }, holder: hashToken(joined.token) },
+              acceptedAt: joined.version,
+            },
           ];
           const answer = await postCommand(tableId, body, bearer(token));
-          const expected = refusal(401, 'unauthorized', 'the token is not known: it was never issued or its seat was left; join a seat for a new one');
+          const expected = refusal(
+            401,
+            'unauthorized',
+            'the token is not known: it was never issued or its seat was left; join a seat for a new one',
+          );
           return { answer, expected, seatChanges };
         }
       }
@@ -269,7 +361,8 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
 /** What the gateway must answer a POST of `body` by `seat`'s token, the table being in `before`. */
 function httpExpected(before: TableSnapshot, body: string | undefined, seat: number): Expected {
   if (body === undefined) return { accepted: false, status: 400, error: 'badRequest', message: 'the body is empty; send a JSON object' };
-  if (Buffer.byteLength(body) > BODY_LIMIT) return { accepted: false, status: 413, error: 'tooLarge', message: 'the body is over the size limit' };
+  if (Buffer.byteLength(body) > BODY_LIMIT)
+    return { accepted: false, status: 413, error: 'tooLarge', message: 'the body is over the size limit' };
   const parsed: unknown = JSON.parse(body);
   // Fastify refuses prototype poisoning while parsing, before any schema sees the body.
   if (poisons(parsed)) return { accepted: false, status: 400, error: 'badRequest', message: 'the body is not valid JSON' };
@@ -291,10 +384,17 @@ function commandExpected(before: TableSnapshot, command: unknown, seat: number, 
   if (problem !== null) return { accepted: false, status: 400, error: 'badRequest', message: problem };
   const claimed = (command as { seat?: unknown }).seat;
   if (claimed !== undefined && claimed !== seat) {
-    return { accepted: false, status: 403, error: 'forbidden', message: `this token holds seat ${seat}; it cannot act for seat ${claimed}` };
+    return {
+      accepted: false,
+      status: 403,
+      error: 'forbidden',
+      message: `this token holds seat ${seat}; it cannot act for seat ${claimed}`,
+    };
   }
   const refusal = explainRefusal(before, { ...(command as object), seat } as TableEvent);
-  return refusal === null ? { accepted: true } : { accepted: false, status: STATUS_OF[refusal.kind], error: refusal.kind, message: refusal.message };
+  return refusal === null
+    ? { accepted: true }
+    : { accepted: false, status: STATUS_OF[refusal.kind], error: refusal.kind, message: refusal.message };
 }
 
 /** A command with one field replaced by arrays nested 5,000 to 8,000 deep: under 16 KiB as JSON. */
@@ -311,7 +411,13 @@ function poisons(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (Object.hasOwn(value, '__proto__')) return true;
   const constructorField = (value as { constructor?: unknown }).constructor;
-  if (Object.hasOwn(value, 'constructor') && typeof constructorField === 'object' && constructorField !== null && Object.hasOwn(constructorField, 'prototype')) return true;
+  if (
+    Object.hasOwn(value, 'constructor') &&
+    typeof constructorField === 'object' &&
+    constructorField !== null &&
+    Object.hasOwn(constructorField, 'prototype')
+  )
+    return true;
   return Object.values(value).some(poisons);
 }
 
@@ -364,14 +470,22 @@ async function answerOver(socket: SocketClient, payload: string | Buffer, binary
   const reply = await socket.request(payload, { binary });
   if ('closed' in reply) {
     return reply.closed === 1009
-      ? { acceptedAt: null, key: 'ws close 1009', status: 1009, error: 'closed', message: 'the socket was closed: message too big', crash: null }
+      ? {
+          acceptedAt: null,
+          key: 'ws close 1009',
+          status: 1009,
+          error: 'closed',
+          message: 'the socket was closed: message too big',
+          crash: null,
+        }
       : crashed(`the socket closed with code ${reply.closed}`);
   }
   return replyAnswer(reply);
 }
 
 function replyAnswer(reply: SocketReply): Answer {
-  if (reply.type === 'accepted') return { acceptedAt: reply.version, key: 'accepted', status: 200, error: null, message: null, crash: null };
+  if (reply.type === 'accepted')
+    return { acceptedAt: reply.version, key: 'accepted', status: 200, error: null, message: null, crash: null };
   if (reply.error === 'internal') return crashed(`the socket answered internal: ${reply.message}`);
   const status = STATUS_OF[reply.error] ?? null;
   return { acceptedAt: null, key: `${status} ${reply.error} (ws)`, status, error: reply.error, message: reply.message, crash: null };

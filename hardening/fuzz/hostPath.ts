@@ -49,8 +49,16 @@ async function submit(host: TableHost, tableId: string, sent: FuzzCommand): Prom
     const accepted = await host.submit(tableId, sent.command);
     return { acceptedAt: accepted.version, key: 'accepted', status: null, error: null, message: null, crash: null };
   } catch (error) {
-    if (isTableRefusal(error)) return { acceptedAt: null, key: error.kind, status: null, error: error.kind, message: error.message, crash: null };
-    return { acceptedAt: null, key: 'exception', status: null, error: null, message: null, crash: `the host threw ${(error as Error)?.stack ?? String(error)}` };
+    if (isTableRefusal(error))
+      return { acceptedAt: null, key: error.kind, status: null, error: error.kind, message: error.message, crash: null };
+    return {
+      acceptedAt: null,
+      key: 'exception',
+      status: null,
+      error: null,
+      message: null,
+      crash: `the host threw ${(error as Error)?.stack ?? String(error)}`,
+    };
   }
 }
 

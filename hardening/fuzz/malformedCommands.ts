@@ -76,7 +76,22 @@ export function legalMove(table: TableAtTurn, rng: Rng): PlayerCommand {
 }
 
 /** Card names that are no card at all, and cards outside the table's deck. */
-const NOT_CARDS: readonly string[] = ['9-9', '1-8', '0-1', '7-14', '3-7c', '8-7a', 'joker', 'CUPID', '', ' 1-1', '1-1 ', '1_1', '-1-1', '01-1'];
+const NOT_CARDS: readonly string[] = [
+  '9-9',
+  '1-8',
+  '0-1',
+  '7-14',
+  '3-7c',
+  '8-7a',
+  'joker',
+  'CUPID',
+  '',
+  ' 1-1',
+  '1-1 ',
+  '1_1',
+  '-1-1',
+  '01-1',
+];
 
 export function malformedCommand(kind: CommandKind, table: TableAtTurn, rng: Rng): FuzzCommand {
   const pick = <T>(items: readonly T[]): T => items[rng.below(items.length)];
@@ -192,7 +207,23 @@ function withCard(move: PlayerCommand, card: unknown, rng: Rng): unknown {
   }
 }
 
-const WRONG_VALUES: readonly unknown[] = [17, -1, 1.5, '0', '', null, true, [], {}, [0], { card: '1-1' }, Number.NaN, Infinity, 2 ** 53, -0.0001];
+const WRONG_VALUES: readonly unknown[] = [
+  17,
+  -1,
+  1.5,
+  '0',
+  '',
+  null,
+  true,
+  [],
+  {},
+  [0],
+  { card: '1-1' },
+  Number.NaN,
+  Infinity,
+  2 ** 53,
+  -0.0001,
+];
 
 function wrongTyped(move: PlayerCommand, rng: Rng): unknown {
   const pick = <T>(items: readonly T[]): T => items[rng.below(items.length)];
@@ -209,7 +240,15 @@ function wrongTyped(move: PlayerCommand, rng: Rng): unknown {
         case 'card.played':
           return { ...move, card: value };
         case 'cards.passed':
-          return { ...move, passes: pick([value, [value], move.passes.map((pass) => ({ ...pass, to: value })), move.passes.map((pass) => ({ ...pass, card: value }))]) };
+          return {
+            ...move,
+            passes: pick([
+              value,
+              [value],
+              move.passes.map((pass) => ({ ...pass, to: value })),
+              move.passes.map((pass) => ({ ...pass, card: value })),
+            ]),
+          };
         case 'traitor.accused':
           return { ...move, accused: value };
       }
@@ -222,7 +261,11 @@ function huge(move: PlayerCommand, rng: Rng): unknown {
     case 0:
       return { ...move, type: 'card.played', card: 'x'.repeat(20_000 + rng.below(100_000)) };
     case 1:
-      return { type: 'cards.passed', seat: move.seat, passes: Array.from({ length: 5_000 }, (_, i) => ({ to: i % 7, card: SUIT_DECK[i % 56] })) };
+      return {
+        type: 'cards.passed',
+        seat: move.seat,
+        passes: Array.from({ length: 5_000 }, (_, i) => ({ to: i % 7, card: SUIT_DECK[i % 56] })),
+      };
     case 2:
       return { type: 'cards.passed', seat: move.seat, passes: [{ to: (move.seat + 1) % 4, card: 'y'.repeat(30_000) }] };
     case 3: {

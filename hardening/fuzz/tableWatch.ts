@@ -84,7 +84,10 @@ export class TableWatch {
     const anyRefused = sent.some((each) => each.acceptedAt === null);
     // Written only into findings: made on every command, it would cost more than the checks.
     const what = {
-      toString: () => sent.map((each) => `${short(each.command)} (${each.acceptedAt === null ? 'refused' : `accepted at ${each.acceptedAt}`})`).join(', then '),
+      toString: () =>
+        sent
+          .map((each) => `${short(each.command)} (${each.acceptedAt === null ? 'refused' : `accepted at ${each.acceptedAt}`})`)
+          .join(', then '),
     };
     // One read gives the last event already checked and every event after it.
     const [last, ...added] = await this.store.read(this.tableId, this.version - 1);
@@ -93,17 +96,23 @@ export class TableWatch {
     }
     const served = await this.host.snapshot(this.tableId);
     const stored = await this.store.version(this.tableId);
-    if (stored !== this.version + added.length) found('invariantBreak', `the store is at version ${stored} with ${this.version + added.length} events read`);
+    if (stored !== this.version + added.length)
+      found('invariantBreak', `the store is at version ${stored} with ${this.version + added.length} events read`);
     if (served.version !== stored) found('invariantBreak', `the host serves version ${served.version}; the store is at ${stored}`);
     added.forEach((event, i) => {
-      if (event.seq !== this.version + 1 + i) found('invariantBreak', `event ${i + 1} appended after ${what} has seq ${event.seq}, not ${this.version + 1 + i}`);
+      if (event.seq !== this.version + 1 + i)
+        found('invariantBreak', `event ${i + 1} appended after ${what} has seq ${event.seq}, not ${this.version + 1 + i}`);
     });
     const unexplained = this.matchAccepted(sent, added, found);
     if (unexplained.length > 0) {
-      found(anyRefused ? 'refusedButApplied' : 'invariantBreak', `the log gained ${unexplained.map(short).join(', ')}, which no accepted command explains, after ${what}`);
+      found(
+        anyRefused ? 'refusedButApplied' : 'invariantBreak',
+        `the log gained ${unexplained.map(short).join(', ')}, which no accepted command explains, after ${what}`,
+      );
     }
     const lastAccepted = Math.max(0, ...sent.map((each) => each.acceptedAt ?? 0));
-    if (lastAccepted > 0 && lastAccepted !== stored) found('invariantBreak', `the last command was accepted at version ${lastAccepted}; the log has ${stored} events`);
+    if (lastAccepted > 0 && lastAccepted !== stored)
+      found('invariantBreak', `the last command was accepted at version ${lastAccepted}; the log has ${stored} events`);
 
     if (added.length === 0) {
       if (served.snapshot !== this.committed && stateText(served.snapshot) !== stateText(this.committed)) {
@@ -133,10 +142,13 @@ export class TableWatch {
     const served = await this.host.snapshot(this.tableId);
     try {
       const replayed = replayLog(this.tableId, log);
-      if (replayed.version !== served.version) found('invariantBreak', `the log replays to version ${replayed.version}; the host serves ${served.version}`);
-      if (stateText(replayed.snapshot) !== stateText(served.snapshot)) found('invariantBreak', 'the whole log replays to another state than the host serves');
+      if (replayed.version !== served.version)
+        found('invariantBreak', `the log replays to version ${replayed.version}; the host serves ${served.version}`);
+      if (stateText(replayed.snapshot) !== stateText(served.snapshot))
+        found('invariantBreak', 'the whole log replays to another state than the host serves');
       const verification = verifyRecord(JSON.parse(JSON.stringify(recordOfLog(this.tableId, log))));
-      for (const problem of verification.problems) found('invariantBreak', `the record does not verify: ${problem.field}: ${problem.message}`);
+      for (const problem of verification.problems)
+        found('invariantBreak', `the record does not verify: ${problem.field}: ${problem.message}`);
     } catch (error) {
       found('invariantBreak', `the log does not replay: ${(error as Error).message}`);
     }
@@ -150,7 +162,11 @@ export class TableWatch {
    * scored hand's seed (checked against the shadow in followShadow). Returns
    * what is left.
    */
-  private matchAccepted(sent: readonly SentCommand[], added: readonly StoredEvent[], found: (kind: FindingKind, detail: string) => void): StoredEvent[] {
+  private matchAccepted(
+    sent: readonly SentCommand[],
+    added: readonly StoredEvent[],
+    found: (kind: FindingKind, detail: string) => void,
+  ): StoredEvent[] {
     const waiting = sent.filter((each) => each.acceptedAt !== null);
     const unexplained: StoredEvent[] = [];
     for (const event of added) {
@@ -160,12 +176,18 @@ export class TableWatch {
       if (index < 0) unexplained.push(event);
       else waiting.splice(index, 1);
     }
-    for (const each of waiting) found('invariantBreak', `${short(each.command)} was accepted at ${each.acceptedAt} but the log does not hold it`);
+    for (const each of waiting)
+      found('invariantBreak', `${short(each.command)} was accepted at ${each.acceptedAt} but the log does not hold it`);
     return unexplained;
   }
 
   /** Feeds the shadow the new events; it must take each, match a saved snapshot at its version, and end where the host is. */
-  private async followShadow(added: readonly StoredEvent[], served: TableSnapshot, what: object, found: (kind: FindingKind, detail: string) => void): Promise<void> {
+  private async followShadow(
+    added: readonly StoredEvent[],
+    served: TableSnapshot,
+    what: object,
+    found: (kind: FindingKind, detail: string) => void,
+  ): Promise<void> {
     const saved = await this.store.loadSnapshot(this.tableId);
     const checkSaved = saved !== null && saved.version > this.snapshotVersionSeen && saved.version > this.version;
     for (const event of added) {
@@ -176,7 +198,11 @@ export class TableWatch {
         // Read as the host reads it: in the current schema, without the schema the event was written in.
         const revealed = upcast(event).data as unknown as RevealedDeal;
         const scored = revealedDealsOf(this.shadow.getSnapshot().context).find((deal) => deal.index === revealed.index);
-        if (!isDeepStrictEqual(scored, revealed)) found('invariantBreak', `logged event ${event.seq} reveals ${short(event)}, not the seed of hand ${revealed.index} as dealt (after ${what})`);
+        if (!isDeepStrictEqual(scored, revealed))
+          found(
+            'invariantBreak',
+            `logged event ${event.seq} reveals ${short(event)}, not the seed of hand ${revealed.index} as dealt (after ${what})`,
+          );
       }
       if (checkSaved && event.seq === saved.version) {
         const resumed = resumeTable((saved.snapshot as { persisted: unknown }).persisted);

@@ -29,13 +29,29 @@ describe('the memory trend of a soak', () => {
   });
 
   it('calls a sawtooth around a level flat, and one that climbs 5 MB a minute growing', () => {
-    expect(judgeTrend(sawtooth(10, () => 100), 3, 2)).toMatchObject({ flat: true, samples: 14 });
-    const leak = judgeTrend(sawtooth(10, (minute) => 100 + 5 * minute), 3, 2);
+    expect(
+      judgeTrend(
+        sawtooth(10, () => 100),
+        3,
+        2,
+      ),
+    ).toMatchObject({ flat: true, samples: 14 });
+    const leak = judgeTrend(
+      sawtooth(10, (minute) => 100 + 5 * minute),
+      3,
+      2,
+    );
     expect(leak.flat).toBe(false);
     expect(leak.slope).toBeCloseTo(5, 0);
   });
 
   it('does not judge from too few points after the warm-up', () => {
-    expect(judgeTrend(sawtooth(2, () => 100), 1, 2).flat).toBeNull();
+    expect(
+      judgeTrend(
+        sawtooth(2, () => 100),
+        1,
+        2,
+      ).flat,
+    ).toBeNull();
   });
 });

@@ -78,15 +78,32 @@ export function lowerEnvelope(samples: readonly MemorySample[], windowMinutes = 
 export function judgeTrend(series: MemorySeries, warmupMinutes: number, maxSlope: number): TrendVerdict {
   const judged = lowerEnvelope(series.samples).filter((point) => point.minute - WINDOW_MINUTES / 2 >= warmupMinutes - 1e-9);
   if (judged.length < MIN_SAMPLES) {
-    return { series: series.name, samples: judged.length, slope: Number.NaN, standardError: Number.NaN, first: Number.NaN, last: Number.NaN, flat: null };
+    return {
+      series: series.name,
+      samples: judged.length,
+      slope: Number.NaN,
+      standardError: Number.NaN,
+      first: Number.NaN,
+      last: Number.NaN,
+      flat: null,
+    };
   }
   const { slope, standardError } = leastSquares(judged);
   const growing = slope > maxSlope && slope > 2 * standardError;
-  return { series: series.name, samples: judged.length, slope, standardError, first: judged[0].megabytes, last: judged.at(-1)!.megabytes, flat: !growing };
+  return {
+    series: series.name,
+    samples: judged.length,
+    slope,
+    standardError,
+    first: judged[0].megabytes,
+    last: judged.at(-1)!.megabytes,
+    flat: !growing,
+  };
 }
 
 export function describeVerdict(verdict: TrendVerdict): string {
-  if (verdict.flat === null) return `${verdict.series}: ${verdict.samples} half-minute lows after the warm-up, too few to judge (at least ${MIN_SAMPLES}: a longer run or a shorter warm-up)`;
+  if (verdict.flat === null)
+    return `${verdict.series}: ${verdict.samples} half-minute lows after the warm-up, too few to judge (at least ${MIN_SAMPLES}: a longer run or a shorter warm-up)`;
   return (
     `${verdict.series}: ${verdict.slope >= 0 ? '+' : ''}${verdict.slope.toFixed(2)} ± ${verdict.standardError.toFixed(2)} MB/min over ${verdict.samples} half-minute lows ` +
     `(${verdict.first.toFixed(1)} → ${verdict.last.toFixed(1)} MB) — ${verdict.flat ? 'flat' : 'GROWING'}`

@@ -62,7 +62,9 @@ try {
   const summary = await run.play(minutes);
   console.log('');
   for (const line of run.summarize(summary)) console.log(line);
-  console.log(`memory trend after the first ${warmupMinutes.toFixed(1)} min (least-squares slope of each half minute's lowest sample, sampled every 2 s):`);
+  console.log(
+    `memory trend after the first ${warmupMinutes.toFixed(1)} min (least-squares slope of each half minute's lowest sample, sampled every 2 s):`,
+  );
   let growing = 0;
   let unjudged = 0;
   for (const series of run.series.values()) {

@@ -12,7 +12,13 @@ import { getText, metricValue, parseMetrics } from '../../drivers/figures/metric
 import { procStatus } from '../../drivers/figures/processStatus.js';
 import { PlayerPool, REPLY_TIMEOUT_MS, type PlayerPoolOptions } from '../../drivers/players/playerPool.js';
 import type { GameName } from '../../machines/table/options.js';
-import { describeService, startServiceProcesses, type Backend, type ServiceProcesses, type ServiceSettings } from '../../drivers/serviceProcesses.js';
+import {
+  describeService,
+  startServiceProcesses,
+  type Backend,
+  type ServiceProcesses,
+  type ServiceSettings,
+} from '../../drivers/serviceProcesses.js';
 import { MemorySeries } from './memoryTrend.js';
 
 export const PROGRESS_MS = 10_000;
@@ -110,10 +116,15 @@ export class SoakRun {
       deadline: started + SETUP_MS,
       progressMs: PROGRESS_MS,
       onProgress: () =>
-        this.log(`[setup ${((performance.now() - started) / 1000).toFixed(0)}s] ${counters.tablesSetUp}/${options.tables} tables, ${players.openSockets()} sockets open, errors ${counters.errorCount()}`),
+        this.log(
+          `[setup ${((performance.now() - started) / 1000).toFixed(0)}s] ${counters.tablesSetUp}/${options.tables} tables, ${players.openSockets()} sockets open, errors ${counters.errorCount()}`,
+        ),
     });
-    if (tried < options.tables && !players.stopping) counters.countError('tables left out: setup ran past 10 minutes', `${options.tables - tried} tables`);
-    this.log(`set up ${counters.tablesSetUp}/${options.tables} tables, ${players.openSockets()} sockets, in ${((performance.now() - started) / 1000).toFixed(1)}s; errors so far ${counters.errorCount()}`);
+    if (tried < options.tables && !players.stopping)
+      counters.countError('tables left out: setup ran past 10 minutes', `${options.tables - tried} tables`);
+    this.log(
+      `set up ${counters.tablesSetUp}/${options.tables} tables, ${players.openSockets()} sockets, in ${((performance.now() - started) / 1000).toFixed(1)}s; errors so far ${counters.errorCount()}`,
+    );
   }
 
   /**
@@ -157,7 +168,8 @@ export class SoakRun {
     await players.drain(5_000);
     clearInterval(watchdog);
     const unanswered = players.pendingCommands();
-    if (unanswered > 0 && !players.options.reconnect) counters.countError('commands unanswered 5 s after the run', `${unanswered} commands`);
+    if (unanswered > 0 && !players.options.reconnect)
+      counters.countError('commands unanswered 5 s after the run', `${unanswered} commands`);
     return { seconds, accepted: counters.accepted, stalledTables: players.stalledTables(REPLY_TIMEOUT_MS).length, unanswered };
   }
 
@@ -214,8 +226,10 @@ export class SoakRun {
       `errors: ${counters.errorCount()}`,
       ...counters.errorLines().map((line) => `  ${line}`),
     ];
-    if (counters.lateReplies > 0) lines.push(`late: ${counters.lateReplies} commands waited more than ${REPLY_TIMEOUT_MS / 1000} s for their reply`);
-    if (summary.stalledTables > 0) lines.push(`stalled: ${summary.stalledTables} tables in play had no accepted command in the last ${REPLY_TIMEOUT_MS / 1000} s`);
+    if (counters.lateReplies > 0)
+      lines.push(`late: ${counters.lateReplies} commands waited more than ${REPLY_TIMEOUT_MS / 1000} s for their reply`);
+    if (summary.stalledTables > 0)
+      lines.push(`stalled: ${summary.stalledTables} tables in play had no accepted command in the last ${REPLY_TIMEOUT_MS / 1000} s`);
     for (const gateway of this.service.gateways) {
       if (gateway.complaints.length === 0) continue;
       lines.push(`gateway pid ${gateway.pid} logged ${gateway.complaints.length} lines at warn or above; the first:`);
@@ -246,4 +260,3 @@ function clock(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
-

@@ -36,7 +36,8 @@ function playGame(game: GameName, given: Record<string, string>, seed: string, k
       continue;
     }
     const [{ seat, action }] = awaitedActions(snapshot);
-    const move = kindOf(seat) === 'heuristic' ? heuristicMove(viewFor(snapshot, seat), action, rng) : randomMove(snapshot, seat, action, rng);
+    const move =
+      kindOf(seat) === 'heuristic' ? heuristicMove(viewFor(snapshot, seat), action, rng) : randomMove(snapshot, seat, action, rng);
     const hand = snapshot.context.hand!;
     expect(offer(table, move), `${JSON.stringify(move)} is refused`).toBe(true);
     const after = table.getSnapshot().context;
@@ -67,7 +68,9 @@ describe('the heuristic bot', () => {
     for (let i = 0; i < 12; i++) {
       // Team A (seats 0 and 2) is heuristic in even games, team B in odd ones.
       const heuristicTeam = i % 2;
-      const { hands } = playGame('sevenSuitors', { end: 'hands:2' }, `teams-${i}`, (seat) => (seat % 2 === heuristicTeam ? 'heuristic' : 'random'));
+      const { hands } = playGame('sevenSuitors', { end: 'hands:2' }, `teams-${i}`, (seat) =>
+        seat % 2 === heuristicTeam ? 'heuristic' : 'random',
+      );
       for (const { result } of hands) {
         for (const marriage of result.marriages) {
           if ((marriage.by === 'A' ? 0 : 1) === heuristicTeam) heuristic++;

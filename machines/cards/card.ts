@@ -43,9 +43,7 @@ function ranksOf(suit: Suit): RankName[] {
   return ranks;
 }
 
-const SUIT_CARDS: readonly SuitCard[] = SUITS.flatMap((suit) =>
-  ranksOf(suit).map((rank) => `${suit}-${rank}` as SuitCard),
-);
+const SUIT_CARDS: readonly SuitCard[] = SUITS.flatMap((suit) => ranksOf(suit).map((rank) => `${suit}-${rank}` as SuitCard));
 
 const FACES = new Map<string, SuitCardFace>(
   SUIT_CARDS.map((card) => {
@@ -109,7 +107,12 @@ export function isSuit(value: unknown): value is Suit {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 7;
 }
 
-const SPECIAL_NAMES: Record<SpecialCard, string> = { cupid: 'Cupid', chaperone: 'the Chaperone', rival: 'the Rival', 'go-between': 'the Go-Between' };
+const SPECIAL_NAMES: Record<SpecialCard, string> = {
+  cupid: 'Cupid',
+  chaperone: 'the Chaperone',
+  rival: 'the Rival',
+  'go-between': 'the Go-Between',
+};
 
 /**
  * A card in words, with its notation after it for a client that reads the

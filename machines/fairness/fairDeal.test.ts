@@ -101,7 +101,9 @@ const RUNS = 12_000;
 describe('the deal function is unbiased', () => {
   it(`puts every card at every position of the shuffled deck equally often (${RUNS} seeds, chi-squared over 60 x 60 cells)`, () => {
     const fair = chiSquared(positionCounts(RUNS, (run) => shuffle(FULL_DECK, seedStream(seedNumber(run)))));
-    console.log(`fair shuffle: chi-squared ${fair.statistic.toFixed(0)} on ${fair.freedom} degrees of freedom, bound ${sixSigmaBound(fair.freedom).toFixed(0)}`);
+    console.log(
+      `fair shuffle: chi-squared ${fair.statistic.toFixed(0)} on ${fair.freedom} degrees of freedom, bound ${sixSigmaBound(fair.freedom).toFixed(0)}`,
+    );
     expect(fair.statistic).toBeLessThan(sixSigmaBound(fair.freedom));
   });
 
@@ -135,7 +137,10 @@ describe('the deal function is unbiased', () => {
       traitorSeats[roles!.indexOf(HEARTS)]++;
       for (const suit of roles!) if (suit !== HEARTS) suitsDealt[suit - 1]++;
     }
-    for (const [what, counts] of [['the Traitor by seat', traitorSeats], ['tracking suits 1-6', suitsDealt]] as const) {
+    for (const [what, counts] of [
+      ['the Traitor by seat', traitorSeats],
+      ['tracking suits 1-6', suitsDealt],
+    ] as const) {
       const { statistic, freedom } = goodnessOfFit(counts);
       console.log(`${what}: ${counts.join(' ')}; chi-squared ${statistic.toFixed(1)} on ${freedom} degrees of freedom, bound 40`);
       // With 5 degrees of freedom the normal approximation is loose: 40 is past the 1-in-ten-million point.
@@ -167,11 +172,21 @@ describe('a deal from a seed', () => {
     [swapped[0][0], swapped[1][0]] = [swapped[1][0], swapped[0][0]];
     const otherSeed = seedNumber(10);
     expect(fairnessRefusal(shape, { deal, roles }, { ...proof, seed: otherSeed })).toBe('the commitment is not the SHA-256 of the seed');
-    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, commitment: commitmentOf(otherSeed) })).toBe('the commitment is not the SHA-256 of the seed');
-    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, seed: otherSeed, commitment: commitmentOf(otherSeed) })).toMatch(/^seat \d's cards are not the ones the seed deals$/);
+    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, commitment: commitmentOf(otherSeed) })).toBe(
+      'the commitment is not the SHA-256 of the seed',
+    );
+    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, seed: otherSeed, commitment: commitmentOf(otherSeed) })).toMatch(
+      /^seat \d's cards are not the ones the seed deals$/,
+    );
     expect(fairnessRefusal(shape, { deal: swapped, roles }, proof)).toBe("seat 0's cards are not the ones the seed deals");
-    expect(fairnessRefusal(shape, { deal, roles: [...roles!.slice(1), roles![0]] }, proof)).toBe('the role cards are not the ones the seed deals');
-    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, scheme: 'sort-by-random' })).toMatch(/^the deal scheme must be hmac-sha256-fisher-yates\/1/);
-    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, seed: seed.toUpperCase() })).toBe('the deal seed must be 64 lowercase hex characters');
+    expect(fairnessRefusal(shape, { deal, roles: [...roles!.slice(1), roles![0]] }, proof)).toBe(
+      'the role cards are not the ones the seed deals',
+    );
+    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, scheme: 'sort-by-random' })).toMatch(
+      /^the deal scheme must be hmac-sha256-fisher-yates\/1/,
+    );
+    expect(fairnessRefusal(shape, { deal, roles }, { ...proof, seed: seed.toUpperCase() })).toBe(
+      'the deal seed must be 64 lowercase hex characters',
+    );
   });
 });

@@ -129,13 +129,17 @@ export function seedStream(seed: string): Rng {
 }
 
 /** Why `fairness` does not prove this deal, or null when it does. */
-export function fairnessRefusal(shape: DealShape, dealt: { deal: readonly (readonly Card[])[]; roles: readonly Suit[] | null }, fairness: unknown): string | null {
+export function fairnessRefusal(
+  shape: DealShape,
+  dealt: { deal: readonly (readonly Card[])[]; roles: readonly Suit[] | null },
+  fairness: unknown,
+): string | null {
   const claimed = fairness as Partial<DealFairness> | null;
   if (typeof claimed !== 'object' || claimed === null) return 'fairness must be an object with scheme, commitment and seed';
   if (claimed.scheme !== DEAL_SCHEME) return `the deal scheme must be ${DEAL_SCHEME}, not ${JSON.stringify(claimed.scheme)}`;
   if (!isHex256(claimed.seed)) return 'the deal seed must be 64 lowercase hex characters';
   if (claimed.commitment !== commitmentOf(claimed.seed)) return 'the commitment is not the SHA-256 of the seed';
-  if (!Array.isArray(dealt.deal)) return 'the deal must be a list of each seat\'s cards';
+  if (!Array.isArray(dealt.deal)) return "the deal must be a list of each seat's cards";
   const made = dealFromSeed(shape, claimed.seed);
   for (let seat = 0; seat < made.deal.length; seat++) {
     if (!sameCards(made.deal[seat], dealt.deal[seat])) return `seat ${seat}'s cards are not the ones the seed deals`;

@@ -11,7 +11,8 @@ export function recordHandScore(context: TableContext): Partial<TableContext> {
   const hand = currentHand(context);
   return {
     handResults: [...context.handResults, scored.result],
-    revealedDeals: hand.fairness == null ? revealedDealsOf(context) : [...revealedDealsOf(context), { index: hand.index, ...hand.fairness }],
+    revealedDeals:
+      hand.fairness == null ? revealedDealsOf(context) : [...revealedDealsOf(context), { index: hand.index, ...hand.fairness }],
     lastHand: {
       index: hand.index,
       trump: hand.trump,

@@ -14,8 +14,21 @@ import { MACHINES, sevenSuitorsMachine } from './index.js';
 
 /** Seven Suitors as its module builds it, with `change` applied to its states. */
 function sevenSuitorsWith(change: (states: Record<string, unknown>) => Record<string, unknown>) {
-  const states = { seating: seatingState, dealing: dealingState, passing: passingState, trickPlay: { ...trickPlayState, onDone: 'scoring' }, scoring: scoringState, gameOver: gameOverState };
-  return tableSetup.createMachine({ id: 'sevenSuitors', context: ({ input }) => initialContext(input), initial: 'seating', on: seatEvents, states: change(states) as typeof states });
+  const states = {
+    seating: seatingState,
+    dealing: dealingState,
+    passing: passingState,
+    trickPlay: { ...trickPlayState, onDone: 'scoring' },
+    scoring: scoringState,
+    gameOver: gameOverState,
+  };
+  return tableSetup.createMachine({
+    id: 'sevenSuitors',
+    context: ({ input }) => initialContext(input),
+    initial: 'seating',
+    on: seatEvents,
+    states: change(states) as typeof states,
+  });
 }
 
 describe('a machine fingerprint', () => {
@@ -31,9 +44,16 @@ describe('a machine fingerprint', () => {
     const original = fingerprintOf(sevenSuitorsMachine, 'sevenSuitors');
     const described = sevenSuitorsWith((states) => ({ ...states, dealing: { ...dealingState, description: 'Shuffling.' } }));
     expect(fingerprintOf(described, 'sevenSuitors')).toBe(original);
-    const renamed = sevenSuitorsWith(({ gameOver, ...states }) => ({ ...states, scoring: { ...scoringState, always: [{ guard: 'gameIsOver', target: 'finished' }, { target: 'dealing' }] }, finished: gameOver }));
+    const renamed = sevenSuitorsWith(({ gameOver, ...states }) => ({
+      ...states,
+      scoring: { ...scoringState, always: [{ guard: 'gameIsOver', target: 'finished' }, { target: 'dealing' }] },
+      finished: gameOver,
+    }));
     expect(fingerprintOf(renamed, 'sevenSuitors')).not.toBe(original);
-    const unguarded = sevenSuitorsWith((states) => ({ ...states, dealing: { on: { 'hand.dealt': { actions: 'dealHand', target: 'passing' } } } }));
+    const unguarded = sevenSuitorsWith((states) => ({
+      ...states,
+      dealing: { on: { 'hand.dealt': { actions: 'dealHand', target: 'passing' } } },
+    }));
     expect(fingerprintOf(unguarded, 'sevenSuitors')).not.toBe(original);
   });
 
@@ -42,7 +62,10 @@ describe('a machine fingerprint', () => {
     const { hand } = CONTEXT_SHAPE;
     const handWithField = { ...CONTEXT_SHAPE, hand: { nullable: { ...hand.nullable, leadSuit: { nullable: 'number' } } } };
     expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', handWithField)).not.toBe(original);
-    const trickRetyped = { ...CONTEXT_SHAPE, hand: { nullable: { ...hand.nullable, trick: { nullable: { leader: 'string', plays: hand.nullable.trick.nullable.plays } } } } };
+    const trickRetyped = {
+      ...CONTEXT_SHAPE,
+      hand: { nullable: { ...hand.nullable, trick: { nullable: { leader: 'string', plays: hand.nullable.trick.nullable.plays } } } },
+    };
     expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', trickRetyped)).not.toBe(original);
     expect(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors', { ...CONTEXT_SHAPE })).toBe(original);
   });

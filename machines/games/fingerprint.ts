@@ -64,7 +64,11 @@ export function fingerprintOf(machine: AnyStateMachine, game: GameName, contextS
   const ofThisRelease = contextShape === CONTEXT_SHAPE;
   let fingerprint = ofThisRelease ? fingerprints.get(machine) : undefined;
   if (fingerprint === undefined) {
-    const shape = { id: machine.id, states: shapeOf(machine.root as unknown as StateNodeLike), context: contextShapeWith(DEFAULT_OPTIONS[game], contextShape) };
+    const shape = {
+      id: machine.id,
+      states: shapeOf(machine.root as unknown as StateNodeLike),
+      context: contextShapeWith(DEFAULT_OPTIONS[game], contextShape),
+    };
     fingerprint = toHex(sha256(new TextEncoder().encode(canonicalJson(shape))));
     if (ofThisRelease) fingerprints.set(machine, fingerprint);
   }
@@ -72,7 +76,9 @@ export function fingerprintOf(machine: AnyStateMachine, game: GameName, contextS
 }
 
 function shapeOf(node: StateNodeLike): StateShape {
-  const transitions = [...node.transitions.entries()].flatMap(([event, each]) => each.map((transition) => transitionShape(event, transition)));
+  const transitions = [...node.transitions.entries()].flatMap(([event, each]) =>
+    each.map((transition) => transitionShape(event, transition)),
+  );
   const always = (node.always ?? []).map((transition) => transitionShape('', transition));
   return {
     type: node.type,

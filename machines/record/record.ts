@@ -133,7 +133,9 @@ export function eventsFromRecord(record: GameRecord): TableEvent[] {
 export function eventsOfHand(hand: RecordedHand): TableEvent[] {
   const proof = hand.fairness;
   const fairness = typeof proof?.seed === 'string' ? { scheme: proof.scheme, commitment: proof.commitment, seed: proof.seed } : undefined;
-  const events: TableEvent[] = [{ type: 'hand.dealt', deal: hand.deal, roles: hand.roles, ...(fairness === undefined ? {} : { fairness }) }];
+  const events: TableEvent[] = [
+    { type: 'hand.dealt', deal: hand.deal, roles: hand.roles, ...(fairness === undefined ? {} : { fairness }) },
+  ];
   const passers = [...new Set(hand.passes.map((pass) => pass.from))].sort((a, b) => a - b);
   for (const seat of passers) {
     const passes = hand.passes.filter((pass) => pass.from === seat).map(({ to, card }) => ({ to, card }));

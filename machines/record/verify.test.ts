@@ -27,7 +27,14 @@ interface Game {
  * the host dealing from a seeded shuffle, until the game ends or `maxHands`
  * hands have been dealt.
  */
-function playGame(game: GameName, given: Record<string, string>, seed: string, prefix: TableEvent[] = [], maxHands = 60, dealing: 'unproven' | 'fair' = 'unproven'): Game {
+function playGame(
+  game: GameName,
+  given: Record<string, string>,
+  seed: string,
+  prefix: TableEvent[] = [],
+  maxHands = 60,
+  dealing: 'unproven' | 'fair' = 'unproven',
+): Game {
   const parsed = parseOptions(game, given);
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   const input: TableInput = { game, options: parsed.options };
@@ -58,7 +65,12 @@ function playGame(game: GameName, given: Record<string, string>, seed: string, p
 
 /** A hand's seed drawn from the test's seeded rng: as checkable as a secret one, and reproducible. */
 function seedFrom(rng: Rng): string {
-  return Array.from({ length: 8 }, () => rng.below(2 ** 32).toString(16).padStart(8, '0')).join('');
+  return Array.from({ length: 8 }, () =>
+    rng
+      .below(2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
 }
 
 /** A JSON document: every field of a record can be tampered with. */
@@ -87,15 +99,38 @@ function unreplayable(record: RecordDocument, field: string, message: string): R
  */
 const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
 const SS_PASSES: PassChoice[][] = [
-  [{ to: 1, card: '2-2' }, { to: 2, card: '2-3' }, { to: 3, card: '2-4' }],
-  [{ to: 0, card: '4-4' }, { to: 2, card: '4-5' }, { to: 3, card: '3-3' }],
-  [{ to: 0, card: '6-6' }, { to: 1, card: '4-8' }, { to: 3, card: '4-7b' }],
-  [{ to: 0, card: '7-13' }, { to: 1, card: '6-7b' }, { to: 2, card: '7-12' }],
+  [
+    { to: 1, card: '2-2' },
+    { to: 2, card: '2-3' },
+    { to: 3, card: '2-4' },
+  ],
+  [
+    { to: 0, card: '4-4' },
+    { to: 2, card: '4-5' },
+    { to: 3, card: '3-3' },
+  ],
+  [
+    { to: 0, card: '6-6' },
+    { to: 1, card: '4-8' },
+    { to: 3, card: '4-7b' },
+  ],
+  [
+    { to: 0, card: '7-13' },
+    { to: 1, card: '6-7b' },
+    { to: 2, card: '7-12' },
+  ],
 ];
 const SS_PREFIX: TableEvent[] = [
   { type: 'hand.dealt', deal: SS_DEAL, roles: null },
   ...SS_PASSES.map((passes, seat): TableEvent => ({ type: 'cards.passed', seat, passes })),
-  ...([[0, '4-4'], [1, '4-7a'], [2, '4-10'], [3, '4-7b']] as const).map(([seat, card]): TableEvent => ({ type: 'card.played', seat, card })),
+  ...(
+    [
+      [0, '4-4'],
+      [1, '4-7a'],
+      [2, '4-10'],
+      [3, '4-7b'],
+    ] as const
+  ).map(([seat, card]): TableEvent => ({ type: 'card.played', seat, card })),
 ];
 
 const sevenSuitors = playGame('sevenSuitors', {}, 'verify-ss', SS_PREFIX);
@@ -191,7 +226,9 @@ describe('illegal moves', () => {
   it('reports a card that does not follow suit', () => {
     const record = recordOf(sevenSuitors);
     record.hands[0].plays[1] = [1, '3-4'];
-    expect(problemsOf(record)).toEqual(unreplayable(record, 'hands[0].plays[1]', 'seat 1 must follow Clubs, the suit led (4): the 6 of Clubs (4-6) is in its hand'));
+    expect(problemsOf(record)).toEqual(
+      unreplayable(record, 'hands[0].plays[1]', 'seat 1 must follow Clubs, the suit led (4): the 6 of Clubs (4-6) is in its hand'),
+    );
   });
 
   it('reports a card the seat does not hold', () => {
@@ -304,7 +341,9 @@ describe('results', () => {
   it('reports wrong marriages', () => {
     const record = recordOf(sevenSuitors);
     const derived = record.hands[0].result!.marriages;
-    const tampered = [...derived.filter((marriage) => marriage.suit !== 7), { suit: 7 as const, by: 'A' as const }].sort((a, b) => a.suit - b.suit);
+    const tampered = [...derived.filter((marriage) => marriage.suit !== 7), { suit: 7 as const, by: 'A' as const }].sort(
+      (a, b) => a.suit - b.suit,
+    );
     record.hands[0].result = { ...record.hands[0].result!, marriages: tampered };
     expect(JSON.stringify(tampered)).not.toBe(JSON.stringify(derived));
     expect(problemsOf(record)).toEqual([
@@ -312,7 +351,7 @@ describe('results', () => {
     ]);
   });
 
-  it("reports a wrong Anti-Cupid marriage side", () => {
+  it('reports a wrong Anti-Cupid marriage side', () => {
     const record = recordOf(antiCupid);
     const index = record.hands.findIndex((hand) => hand.result!.marriages.some((marriage) => typeof marriage.by === 'number'));
     expect(index).toBeGreaterThanOrEqual(0);
@@ -338,7 +377,10 @@ describe('results', () => {
       marriageCount: { A: count.A, B: count.B + 1 },
     };
     expect(problemsOf(record)).toEqual([
-      { field: 'hands[0].result.marked.A', message: `recorded ${JSON.stringify([...marked.A, 9])}, the rules give ${JSON.stringify(marked.A)}` },
+      {
+        field: 'hands[0].result.marked.A',
+        message: `recorded ${JSON.stringify([...marked.A, 9])}, the rules give ${JSON.stringify(marked.A)}`,
+      },
       { field: 'hands[0].result.marriageCount.B', message: `recorded ${count.B + 1}, the rules give ${count.B}` },
     ]);
   });
@@ -358,7 +400,10 @@ describe('results', () => {
     const tampered = handScores.map((score, seat) => (seat === 4 ? score + 1 : score));
     record.hands[2].result = { ...record.hands[2].result!, handScores: tampered };
     expect(problemsOf(record)).toEqual([
-      { field: 'hands[2].result.handScores', message: `recorded ${JSON.stringify(tampered)}, the rules give ${JSON.stringify(handScores)}` },
+      {
+        field: 'hands[2].result.handScores',
+        message: `recorded ${JSON.stringify(tampered)}, the rules give ${JSON.stringify(handScores)}`,
+      },
     ]);
   });
 
@@ -374,7 +419,9 @@ describe('results', () => {
     const record = recordOf(antiCupid);
     const actual = record.hands[1].antiCupid!;
     record.hands[1].antiCupid = (actual + 2) % 5;
-    expect(problemsOf(record)).toEqual([{ field: 'hands[1].antiCupid', message: `recorded ${(actual + 2) % 5}, the rules give ${actual}` }]);
+    expect(problemsOf(record)).toEqual([
+      { field: 'hands[1].antiCupid', message: `recorded ${(actual + 2) % 5}, the rules give ${actual}` },
+    ]);
   });
 
   it('rotates Anti-Cupid one seat left each hand in the records it accepts', () => {
@@ -455,7 +502,10 @@ describe('the document itself', () => {
     const record = recordOf(antiCupid);
     (record as { format: string }).format = 'seven-suitors-record/3';
     expect(problemsOf(record)).toEqual([
-      { field: 'format', message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not "seven-suitors-record/3"' },
+      {
+        field: 'format',
+        message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not "seven-suitors-record/3"',
+      },
     ]);
   });
 
@@ -474,7 +524,9 @@ describe('the document itself', () => {
   it('reports a rules option left out, and checks the game with its default', () => {
     const record = recordOf(sevenSuitors);
     record.options = { end: 'allSuits' } as RecordDocument['options'];
-    expect(problemsOf(record)).toEqual([{ field: 'options.specials', message: 'missing: a record writes every rules option, defaults included' }]);
+    expect(problemsOf(record)).toEqual([
+      { field: 'options.specials', message: 'missing: a record writes every rules option, defaults included' },
+    ]);
   });
 
   it('reports an impossible option', () => {
@@ -516,7 +568,11 @@ describe('fair deals (format 2)', () => {
       const record = recordOf(game);
       expect(record.format).toBe('seven-suitors-record/2');
       for (const hand of record.hands) {
-        expect(hand.fairness).toEqual({ scheme: 'hmac-sha256-fisher-yates/1', commitment: expect.stringMatching(/^[0-9a-f]{64}$/), seed: expect.stringMatching(/^[0-9a-f]{64}$/) });
+        expect(hand.fairness).toEqual({
+          scheme: 'hmac-sha256-fisher-yates/1',
+          commitment: expect.stringMatching(/^[0-9a-f]{64}$/),
+          seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
       }
       expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [] });
     }
@@ -539,7 +595,10 @@ describe('fair deals (format 2)', () => {
     // Another seed's deal, with a matching commitment: the game replays (a different one), the proof does not hold.
     const other = recordOf(playGame('sevenSuitors', { end: 'hands:2' }, 'other', [], 2, 'fair'));
     record.hands[0].fairness = other.hands[1].fairness;
-    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0].fairness', message: expect.stringMatching(/^seat \d's cards are not the ones the seed deals$/) });
+    expect(problemsOf(record)[0]).toEqual({
+      field: 'hands[0].fairness',
+      message: expect.stringMatching(/^seat \d's cards are not the ones the seed deals$/),
+    });
   });
 
   it('reports role cards that are not the seed’s', () => {
@@ -558,7 +617,10 @@ describe('fair deals (format 2)', () => {
       { field: 'hands[1].fairness.scheme', message: 'must be "hmac-sha256-fisher-yates/1", not "shuffled-by-hand"' },
     ]);
     delete record.hands[0].fairness;
-    expect(problemsOf(record)[0]).toEqual({ field: 'hands[0].fairness', message: 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)' });
+    expect(problemsOf(record)[0]).toEqual({
+      field: 'hands[0].fairness',
+      message: 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)',
+    });
   });
 
   it('keeps the seed of an unfinished hand out of the record, and leaves that deal unverified', () => {

@@ -46,7 +46,11 @@ export function verifyRecord(document: unknown): Verification {
     for (let index = 0; index < record.hands.length; index++) {
       const hand = record.hands[index];
       // The proof first: a deal that is not its seed's is the first thing to say, whatever it breaks later.
-      const proven = typeof hand === 'object' && hand !== null && Array.isArray(hand.deal) && dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
+      const proven =
+        typeof hand === 'object' &&
+        hand !== null &&
+        Array.isArray(hand.deal) &&
+        dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
       if (!proven) unverifiedDeals.push(index);
       if (!replayHand(table, hand, `hands[${index}]`, report)) {
         if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');
@@ -80,7 +84,10 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
   // A record names the rules it was played under, and is checked against those, not today's.
   const rules = record.rules ?? FIRST_RULES;
   if (!knowsRules(rules)) {
-    report('rules', `the game was played under rules version ${JSON.stringify(rules)}; this checker knows rules ${KNOWN_RULES.join(', ')}: check it with a release that knows them`);
+    report(
+      'rules',
+      `the game was played under rules version ${JSON.stringify(rules)}; this checker knows rules ${KNOWN_RULES.join(', ')}: check it with a release that knows them`,
+    );
     return null;
   }
   if (record.seats !== GAMES[game].seats) report('seats', `${game} has ${GAMES[game].seats} seats, not ${JSON.stringify(record.seats)}`);
@@ -197,7 +204,10 @@ function compareHandResult(table: TableActor, hand: RecordedHand, index: number,
 
 function compareTricks(where: string, recorded: unknown, derived: readonly object[], report: Report): void {
   if (!Array.isArray(recorded) || recorded.length !== derived.length) {
-    report(`${where}.tricks`, `the hand has ${derived.length} tricks; the record lists ${Array.isArray(recorded) ? recorded.length : 'none'}`);
+    report(
+      `${where}.tricks`,
+      `the hand has ${derived.length} tricks; the record lists ${Array.isArray(recorded) ? recorded.length : 'none'}`,
+    );
     return;
   }
   derived.forEach((trick, i) => compare(`${where}.tricks[${i}]`, recorded[i], trick, report));
@@ -210,7 +220,8 @@ function compare(field: string, recorded: unknown, derived: unknown, report: Rep
       report(field, `recorded ${JSON.stringify(recorded)}, the rules give ${JSON.stringify(derived)}`);
       return;
     }
-    for (const [key, value] of Object.entries(derived)) compare(`${field}.${key}`, (recorded as Record<string, unknown>)[key], value, report);
+    for (const [key, value] of Object.entries(derived))
+      compare(`${field}.${key}`, (recorded as Record<string, unknown>)[key], value, report);
     return;
   }
   if (JSON.stringify(recorded) !== JSON.stringify(derived)) {

@@ -115,11 +115,36 @@ function substitute(tricks: readonly ScriptedTrick[], from: Card, to: Card): Scr
  * (0, 2) takes the lead with a ruff and marries suits 2, 3, 4 and 5.
  */
 const SS_X: ScriptedTrick[] = [
-  [[0, '1-1'], [1, '1-7a'], [2, '1-2'], [3, '1-7b']], // both trump 7s: 1-7a first, seat 1 wins
-  [[1, '6-7a'], [2, '7-7a'], [3, '6-7b'], [0, '7-7b']], // seat 1 takes both 7s of suits 6 and 7
-  [[1, '6-6'], [2, '1-3'], [3, '2-7a'], [0, '2-7b']], // seat 2 ruffs and takes both 7s of suit 2
-  [[2, '3-7a'], [3, '4-7a'], [0, '3-7b'], [1, '4-7b']], // seat 2: suits 3 and 4
-  [[2, '5-7a'], [3, '2-2'], [0, '5-7b'], [1, '4-4']], // seat 2: suit 5
+  [
+    [0, '1-1'],
+    [1, '1-7a'],
+    [2, '1-2'],
+    [3, '1-7b'],
+  ], // both trump 7s: 1-7a first, seat 1 wins
+  [
+    [1, '6-7a'],
+    [2, '7-7a'],
+    [3, '6-7b'],
+    [0, '7-7b'],
+  ], // seat 1 takes both 7s of suits 6 and 7
+  [
+    [1, '6-6'],
+    [2, '1-3'],
+    [3, '2-7a'],
+    [0, '2-7b'],
+  ], // seat 2 ruffs and takes both 7s of suit 2
+  [
+    [2, '3-7a'],
+    [3, '4-7a'],
+    [0, '3-7b'],
+    [1, '4-7b'],
+  ], // seat 2: suits 3 and 4
+  [
+    [2, '5-7a'],
+    [3, '2-2'],
+    [0, '5-7b'],
+    [1, '4-4'],
+  ], // seat 2: suit 5
 ];
 /** A {2,3,4}, B {1,6,7}: 5-7b is not dealt, so Stars is not married. */
 const SS_E = substitute(SS_X, '5-7b', '5-5');
@@ -145,9 +170,24 @@ describe('Seven Suitors', () => {
     const table = newTable('sevenSuitors', {}, 3);
     const { deal } = playHand(table, {
       tricks: [
-        [[2, '2-8'], [3, '2-4'], [0, '2-5'], [1, '2-6']], // seat 2 holds the 1 but leads Moons: trump is Moons
-        [[2, '3-9'], [3, '2-7a'], [0, '3-8'], [1, '2-7b']], // §9
-        [[3, '4-4'], [0, '4-5'], [1, '4-6'], [2, '1-1']],
+        [
+          [2, '2-8'],
+          [3, '2-4'],
+          [0, '2-5'],
+          [1, '2-6'],
+        ], // seat 2 holds the 1 but leads Moons: trump is Moons
+        [
+          [2, '3-9'],
+          [3, '2-7a'],
+          [0, '3-8'],
+          [1, '2-7b'],
+        ], // §9
+        [
+          [3, '4-4'],
+          [0, '4-5'],
+          [1, '4-6'],
+          [2, '1-1'],
+        ],
       ],
     });
     // The 1 was dealt to seat 3 and passed to seat 2, who therefore led.
@@ -413,10 +453,34 @@ describe('Seven Suitors', () => {
  * between Anti-Cupid and seat 2; no 7 of suits 1, 6 or 7 is dealt.
  */
 const AC_HAND: ScriptedTrick[] = [
-  [[0, '1-1'], [1, '2-7a'], [2, '2-7b'], [3, '5-7a'], [4, '6-6']], // the only trump: seat 0
-  [[0, '3-3'], [1, '3-7a'], [2, '6-8'], [3, '3-4'], [4, '7-8']], // seat 1 takes 3-7a
-  [[1, '4-4'], [2, '4-7a'], [3, '5-7b'], [4, '4-7b'], [0, '5-5']], // seat 2 takes both 7s of suit 4
-  [[2, '7-9'], [3, '7-13'], [4, '7-10'], [0, '3-7b'], [1, '7-11']], // seat 3 takes 3-7b
+  [
+    [0, '1-1'],
+    [1, '2-7a'],
+    [2, '2-7b'],
+    [3, '5-7a'],
+    [4, '6-6'],
+  ], // the only trump: seat 0
+  [
+    [0, '3-3'],
+    [1, '3-7a'],
+    [2, '6-8'],
+    [3, '3-4'],
+    [4, '7-8'],
+  ], // seat 1 takes 3-7a
+  [
+    [1, '4-4'],
+    [2, '4-7a'],
+    [3, '5-7b'],
+    [4, '4-7b'],
+    [0, '5-5'],
+  ], // seat 2 takes both 7s of suit 4
+  [
+    [2, '7-9'],
+    [3, '7-13'],
+    [4, '7-10'],
+    [0, '3-7b'],
+    [1, '7-11'],
+  ], // seat 3 takes 3-7b
 ];
 const AC_TRICKS = [
   { leader: 0, winner: 0, capturedBy: 0 },
@@ -520,9 +584,30 @@ function rotateScores(scores: readonly number[], by: number): number[] {
  * of rules.md's worked example.
  */
 const TRAITOR_HAND: ScriptedTrick[] = [
-  [[0, '1-1'], [1, '5-7a'], [2, '1-7a'], [3, '5-7b'], [4, '1-7b'], [5, '3-3']], // seat 2 wins with 1-7a
-  [[2, '2-2'], [3, '2-7a'], [4, '3-4'], [5, '2-7b'], [0, '3-5'], [1, '4-7a']], // seat 3 wins with 2-7a
-  [[3, '4-7b'], [4, '3-8'], [5, '6-7a'], [0, '3-6'], [1, '6-7b'], [2, '3-9']], // seat 3 wins with 4-7b
+  [
+    [0, '1-1'],
+    [1, '5-7a'],
+    [2, '1-7a'],
+    [3, '5-7b'],
+    [4, '1-7b'],
+    [5, '3-3'],
+  ], // seat 2 wins with 1-7a
+  [
+    [2, '2-2'],
+    [3, '2-7a'],
+    [4, '3-4'],
+    [5, '2-7b'],
+    [0, '3-5'],
+    [1, '4-7a'],
+  ], // seat 3 wins with 2-7a
+  [
+    [3, '4-7b'],
+    [4, '3-8'],
+    [5, '6-7a'],
+    [0, '3-6'],
+    [1, '6-7b'],
+    [2, '3-9'],
+  ], // seat 3 wins with 4-7b
 ];
 
 /** Roles with the Traitor (Hearts) at `traitor`, the other seats holding other suits. */
@@ -595,7 +680,7 @@ describe('A Traitor of Love', () => {
     expect(lastResult(table).handScores).toEqual(handScores);
   });
 
-  it("can score a Traitor below zero", () => {
+  it('can score a Traitor below zero', () => {
     // Without 5-7b team A marries only Spades: the Traitor on B scores 1, then loses 2.
     const table = newTable('traitorOfLove', {}, 3);
     const tricks = substitute(TRAITOR_HAND, '5-7b', '5-5');

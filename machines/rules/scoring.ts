@@ -3,15 +3,7 @@
  * (docs/rules.md, each game's "Scoring" and "End").
  */
 import { HEARTS, SUITS, type Suit } from '../cards/card.js';
-import type {
-  GameOutcome,
-  HandResult,
-  HandState,
-  Marriage,
-  TableContext,
-  Team,
-  TeamTally,
-} from '../table/context.js';
+import type { GameOutcome, HandResult, HandState, Marriage, TableContext, Team, TeamTally } from '../table/context.js';
 import { parseEnd, type SevenSuitorsOptions } from '../table/options.js';
 import { marriagesOf } from './marriage.js';
 import { fixedTeamOf, seatsOfSide, sideOf, teammatesOf } from './sides.js';
@@ -41,8 +33,7 @@ export function scoreHand(context: TableContext): ScoredHand {
   const handScores = context.game === 'antiCupid' ? antiCupidScores(context, hand, marriages) : traitorScores(context, hand, marriages);
   const scores = context.scores.map((score, seat) => score + handScores[seat]);
   const handsPlayed = context.handResults.length + 1;
-  const over =
-    context.game === 'antiCupid' ? handsPlayed >= ANTI_CUPID_HANDS : scores.some((score) => score > TRAITOR_END_SCORE);
+  const over = context.game === 'antiCupid' ? handsPlayed >= ANTI_CUPID_HANDS : scores.some((score) => score > TRAITOR_END_SCORE);
   return {
     result: { ...base, handScores, marked: null, marriageCount: null },
     scores,

@@ -118,11 +118,15 @@ describe('playRefusal', () => {
   });
 
   it('refuses a card that does not follow suit, naming a card that would', () => {
-    expect(playRefusal(2, ['5-6', '4-9', '4-10'], trick([1, '4-4']), '5-6')).toBe('seat 2 must follow Clubs, the suit led (4): the 9 of Clubs (4-9) is in its hand');
+    expect(playRefusal(2, ['5-6', '4-9', '4-10'], trick([1, '4-4']), '5-6')).toBe(
+      'seat 2 must follow Clubs, the suit led (4): the 9 of Clubs (4-9) is in its hand',
+    );
   });
 
   it('refuses a trump played by a player who can follow the suit led', () => {
-    expect(playRefusal(3, ['2-7a', '3-3'], trick([2, '3-9']), '2-7a')).toBe('seat 3 must follow Diamonds, the suit led (3): the 3 of Diamonds (3-3) is in its hand');
+    expect(playRefusal(3, ['2-7a', '3-3'], trick([2, '3-9']), '2-7a')).toBe(
+      'seat 3 must follow Diamonds, the suit led (3): the 3 of Diamonds (3-3) is in its hand',
+    );
   });
 
   it('measures following against the first suit card after a special lead', () => {

@@ -109,12 +109,7 @@ function lowestOfSuitLed(plays: readonly Play[]): Seat | null {
  * card acts in the order played, on the result of the one before; a
  * Chaperone ends the resolution.
  */
-export function resolveTrick(
-  plays: readonly Play[],
-  trump: Suit | null,
-  specials: Specials,
-  seatCount: number,
-): TrickOutcome {
+export function resolveTrick(plays: readonly Play[], trump: Suit | null, specials: Specials, seatCount: number): TrickOutcome {
   let winner = plainWinner(plays, trump);
   let capturedBy: Seat | null = winner;
   if (specials !== 'powers') return { winner, capturedBy };

@@ -6,16 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FULL_DECK, SUIT_DECK } from '../cards/card.js';
 import { startTable } from './snapshot.js';
-import {
-  DEFAULT_OPTIONS,
-  cardsPerSeat,
-  deckFor,
-  isGameName,
-  parseEnd,
-  parseOptions,
-  type GameName,
-  type TableOptions,
-} from './options.js';
+import { DEFAULT_OPTIONS, cardsPerSeat, deckFor, isGameName, parseEnd, parseOptions, type GameName, type TableOptions } from './options.js';
 
 function accepted(game: GameName, given?: Record<string, unknown>): TableOptions {
   const parsed = parseOptions(game, given);
@@ -126,19 +117,28 @@ describe('parseOptions: refusals', () => {
     ['antiCupid', 'passing', true, 'none, oneEach'],
     ['traitorOfLove', 'specials', '', 'plain, powers'],
   ] as const)('%s refuses %s %j', (game, key, value, values) => {
-    expect(refused(game, { [key]: value })).toEqual([
-      `option ${key} of ${game} must be one of ${values}, not ${JSON.stringify(value)}`,
-    ]);
+    expect(refused(game, { [key]: value })).toEqual([`option ${key} of ${game} must be one of ${values}, not ${JSON.stringify(value)}`]);
   });
 
-  it.each(['hands:0', 'hands:-1', 'hands:1000', 'hands:07', 'hands:x', 'hands:', 'hands:2.5', 'hands: 3', 'marriages:0', 'marriages:ten', 'allsuits', 'suits', 7])(
-    'refuses end %j',
-    (end) => {
-      expect(refused('sevenSuitors', { end })).toEqual([
-        `option end of sevenSuitors must be one of allSuits, hands:K, marriages:M, not ${JSON.stringify(end)}`,
-      ]);
-    },
-  );
+  it.each([
+    'hands:0',
+    'hands:-1',
+    'hands:1000',
+    'hands:07',
+    'hands:x',
+    'hands:',
+    'hands:2.5',
+    'hands: 3',
+    'marriages:0',
+    'marriages:ten',
+    'allsuits',
+    'suits',
+    7,
+  ])('refuses end %j', (end) => {
+    expect(refused('sevenSuitors', { end })).toEqual([
+      `option end of sevenSuitors must be one of allSuits, hands:K, marriages:M, not ${JSON.stringify(end)}`,
+    ]);
+  });
 
   it('reports every problem at once, in the order given', () => {
     expect(refused('sevenSuitors', { end: 'hands:0', colour: 'red', specials: 'some' })).toEqual([

@@ -61,9 +61,7 @@ export function isGameName(value: unknown): value is GameName {
   return typeof value === 'string' && (GAME_NAMES as readonly string[]).includes(value);
 }
 
-export type OptionsResult =
-  | { ok: true; options: TableOptions }
-  | { ok: false; errors: string[] };
+export type OptionsResult = { ok: true; options: TableOptions } | { ok: false; errors: string[] };
 
 /**
  * Every rules option of the game, defaults filled in and bare `hands` /
@@ -121,10 +119,7 @@ export function cardsPerSeat(game: GameName, options: TableOptions): number {
   return deckFor(options).length / GAMES[game].seats;
 }
 
-export type ParsedEnd =
-  | { kind: 'allSuits' }
-  | { kind: 'hands'; hands: number }
-  | { kind: 'marriages'; marriages: number };
+export type ParsedEnd = { kind: 'allSuits' } | { kind: 'hands'; hands: number } | { kind: 'marriages'; marriages: number };
 
 export function parseEnd(end: EndCondition): ParsedEnd {
   if (end === 'allSuits') return { kind: 'allSuits' };

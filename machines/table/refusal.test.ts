@@ -63,10 +63,26 @@ const accused = (seat: number, whom: unknown) => ({ type: 'traitor.accused', sea
 /** Seven Suitors: the suit deck in order, 14 cards a seat; seat 0 holds the 1. */
 const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
 const SS_PASSES: PassChoice[][] = [
-  [{ to: 1, card: '2-2' }, { to: 2, card: '2-3' }, { to: 3, card: '2-4' }],
-  [{ to: 0, card: '4-4' }, { to: 2, card: '4-5' }, { to: 3, card: '3-3' }],
-  [{ to: 0, card: '6-6' }, { to: 1, card: '4-8' }, { to: 3, card: '4-7b' }],
-  [{ to: 0, card: '7-13' }, { to: 1, card: '6-7b' }, { to: 2, card: '7-12' }],
+  [
+    { to: 1, card: '2-2' },
+    { to: 2, card: '2-3' },
+    { to: 3, card: '2-4' },
+  ],
+  [
+    { to: 0, card: '4-4' },
+    { to: 2, card: '4-5' },
+    { to: 3, card: '3-3' },
+  ],
+  [
+    { to: 0, card: '6-6' },
+    { to: 1, card: '4-8' },
+    { to: 3, card: '4-7b' },
+  ],
+  [
+    { to: 0, card: '7-13' },
+    { to: 1, card: '6-7b' },
+    { to: 2, card: '7-12' },
+  ],
 ];
 const SS_DEALT: TableEvent = { type: 'hand.dealt', deal: SS_DEAL, roles: null };
 
@@ -118,12 +134,18 @@ describe('commands of the wrong shape', () => {
     cyclic.card = cyclic;
     expect(refusalOf(table.getSnapshot(), cyclic)).toBe('a command is nested at most 8 levels deep');
     expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: 10n })).toBe('a command is plain JSON data');
-    expectRefused(table, { type: 'card.played', seat: 0, card: 'x'.repeat(100_000) }, 'a command is at most 4096 characters as JSON, not 100041');
+    expectRefused(
+      table,
+      { type: 'card.played', seat: 0, card: 'x'.repeat(100_000) },
+      'a command is at most 4096 characters as JSON, not 100041',
+    );
     expect(explainRefusal(table.getSnapshot(), { type: 't'.repeat(5_000) })?.kind).toBe('malformed');
     // One array reused at every level: a few objects in memory, 10^7 values as JSON (JSON.stringify would not finish).
     let reused: unknown = '1-1';
     for (let depth = 0; depth < 7; depth++) reused = Array.from({ length: 10 }, () => reused);
-    expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: reused })).toBe('a command is at most 4096 characters as JSON');
+    expect(refusalOf(table.getSnapshot(), { type: 'card.played', seat: 0, card: reused })).toBe(
+      'a command is at most 4096 characters as JSON',
+    );
   });
 });
 
@@ -194,7 +216,7 @@ describe('dealing', () => {
     ['a hand that is not a list', SS_DEAL.map((cards, seat) => (seat === 2 ? 'cards' : cards)), 'seat 2 must be dealt 14 cards'],
     ['a special card without specials', withCard(3, 13, 'cupid'), '"cupid" is not in this table\'s deck'],
     ['a card that does not exist', withCard(3, 13, '9-9'), '"9-9" is not in this table\'s deck'],
-    ['a number', withCard(0, 1, 12), '12 is not in this table\'s deck'],
+    ['a number', withCard(0, 1, 12), "12 is not in this table's deck"],
     ['a card twice', withCard(3, 13, '2-2'), '2-2 is dealt twice'],
   ])('refuses a deal with %s', (_, deal, message) => {
     expectRefused(sevenSuitorsIn('dealing'), { type: 'hand.dealt', deal, roles: null }, message);
@@ -254,15 +276,35 @@ describe('passing', () => {
     ['passes that are not a list', passed(0, '2-2'), 'passes must be a list of { "to": seat, "card": card }'],
     ['a pass that is not an object', passed(0, [null, ...SS_PASSES[0].slice(1)]), 'passes must be a list of { "to": seat, "card": card }'],
     ['a recipient out of range', passed(0, [{ to: 7, card: '2-2' }]), 'a pass recipient: seat must be a whole number from 0 to 3, not 7'],
-    ['a recipient that is not a number', passed(0, [{ to: '1', card: '2-2' }]), 'a pass recipient: seat must be a whole number from 0 to 3, not "1"'],
+    [
+      'a recipient that is not a number',
+      passed(0, [{ to: '1', card: '2-2' }]),
+      'a pass recipient: seat must be a whole number from 0 to 3, not "1"',
+    ],
     ['a malformed card', passed(0, [{ to: 1, card: '2-1' }]), '"2-1" is not a card: suit 2 holds ranks 2, 3, 4, 5, 6, 7a, 7b, 8'],
     ['two cards', passed(0, SS_PASSES[0].slice(0, 2)), mustPass],
     ['four cards', passed(0, [...SS_PASSES[0], { to: 1, card: '2-5' }]), mustPass],
     ['no cards', passed(0, []), mustPass],
     ['a pass to itself', passed(0, [{ to: 0, card: '2-2' }, ...SS_PASSES[0].slice(1)]), `${mustPass}; 0 is not one of them`],
-    ['two passes to one seat', passed(0, [{ to: 1, card: '2-2' }, { to: 1, card: '2-3' }, { to: 3, card: '2-4' }]), `${mustPass}; seat 1 is named twice`],
+    [
+      'two passes to one seat',
+      passed(0, [
+        { to: 1, card: '2-2' },
+        { to: 1, card: '2-3' },
+        { to: 3, card: '2-4' },
+      ]),
+      `${mustPass}; seat 1 is named twice`,
+    ],
     ['a card not in hand', passed(0, [{ to: 1, card: '3-3' }, ...SS_PASSES[0].slice(1)]), "3-3 is not in seat 0's hand"],
-    ['one card passed twice', passed(0, [{ to: 1, card: '2-2' }, { to: 2, card: '2-2' }, { to: 3, card: '2-4' }]), '2-2 is passed twice'],
+    [
+      'one card passed twice',
+      passed(0, [
+        { to: 1, card: '2-2' },
+        { to: 2, card: '2-2' },
+        { to: 3, card: '2-4' },
+      ]),
+      '2-2 is passed twice',
+    ],
   ])('refuses %s', (_, event, message) => {
     expectRefused(sevenSuitorsIn('passing'), event, message);
   });
@@ -277,7 +319,11 @@ describe('passing', () => {
     const table = newTable('traitorOfLove');
     driveUntil(table, createRng('traitor-passing'), inPhase('passing'));
     const held = table.getSnapshot().context.hand!.holdings[0];
-    const passes = [{ to: 1, card: held[0] }, { to: 2, card: held[1] }, { to: 5, card: held[2] }];
+    const passes = [
+      { to: 1, card: held[0] },
+      { to: 2, card: held[1] },
+      { to: 5, card: held[2] },
+    ];
     expectRefused(table, passed(0, passes), 'seat 0 must pass one card to each of seats 1, 3, 5; 2 is not one of them');
     expectRefused(table, accused(0, 2), 'no accusation now: the hand is in passing; waiting for seats 0, 1, 2, 3, 4, 5 to pass');
   });
@@ -286,7 +332,11 @@ describe('passing', () => {
     const table = newTable('antiCupid', { passing: 'oneEach' });
     driveUntil(table, createRng('anti-cupid-passing'), inPhase('passing'));
     const held = table.getSnapshot().context.hand!.holdings[0];
-    const passes = [{ to: 1, card: held[0] }, { to: 2, card: held[1] }, { to: 3, card: held[2] }];
+    const passes = [
+      { to: 1, card: held[0] },
+      { to: 2, card: held[1] },
+      { to: 3, card: held[2] },
+    ];
     expectRefused(table, passed(0, passes), 'seat 0 must pass one card to each of seats 1, 2, 3, 4');
   });
 
@@ -326,8 +376,14 @@ describe('trick play', () => {
     ['1-8', '"1-8" is not a card: suit 1 holds ranks 1, 2, 3, 4, 5, 6, 7a, 7b'],
     ['8-1', '"8-1" is not a card: suits are 1 to 7'],
     ['0-7a', '"0-7a" is not a card: suits are 1 to 7'],
-    ['joker', '"joker" is not a card: write suit cards as "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card (cupid, chaperone, rival, go-between)'],
-    ['Cupid', '"Cupid" is not a card: write suit cards as "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card (cupid, chaperone, rival, go-between)'],
+    [
+      'joker',
+      '"joker" is not a card: write suit cards as "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card (cupid, chaperone, rival, go-between)',
+    ],
+    [
+      'Cupid',
+      '"Cupid" is not a card: write suit cards as "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card (cupid, chaperone, rival, go-between)',
+    ],
     [42, 'a card is a string like "3-9" or "cupid", not 42'],
     [null, 'a card is a string like "3-9" or "cupid", not null'],
     [undefined, 'a card is a string like "3-9" or "cupid", not undefined'],
@@ -367,11 +423,19 @@ describe('trick play', () => {
     };
 
     it('refuses a special card led while holding a suit card', () => {
-      expectRefused(antiCupidInPlay(), played(0, 'cupid'), 'seat 0 may not lead a special card while it holds a suit card: the 1 of Spades (1-1) is in its hand');
+      expectRefused(
+        antiCupidInPlay(),
+        played(0, 'cupid'),
+        'seat 0 may not lead a special card while it holds a suit card: the 1 of Spades (1-1) is in its hand',
+      );
     });
 
     it('refuses a deal during trick play, naming whose turn it is', () => {
-      expectRefused(antiCupidInPlay(), { type: 'hand.dealt', deal, roles: null }, "no deal is due: the hand is in trick play; it is seat 0's turn");
+      expectRefused(
+        antiCupidInPlay(),
+        { type: 'hand.dealt', deal, roles: null },
+        "no deal is due: the hand is in trick play; it is seat 0's turn",
+      );
     });
 
     it('makes followers follow, lets a player who cannot play anything, and allows a special card at any time', () => {
@@ -456,7 +520,11 @@ describe('game over', () => {
   it('refuses seat changes once the game is over, as the finished machine does', () => {
     const table = finished();
     expectRefused(table, { type: 'seat.left', seat: 0 }, 'no seat can be left now: the game is over');
-    expectRefused(table, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false } }, 'no seat can be taken now: the game is over');
+    expectRefused(
+      table,
+      { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false } },
+      'no seat can be taken now: the game is over',
+    );
     expect(explainRefusal(table.getSnapshot(), { type: 'seat.left', seat: 0 })?.kind).toBe('notNow');
   });
 

@@ -8,14 +8,7 @@ import type { TableEvent } from './events.js';
 import { allSeatsTaken, freeSeat, seatJoinRefusal, seatLeaveRefusal, takeSeat } from '../fragments/seating.js';
 import { dealHand, dealRefusal } from '../fragments/dealing.js';
 import { allSeatsHavePassed, choosePasses, exchangePasses, passRefusal, tablePasses } from '../fragments/passing.js';
-import {
-  completeTrick,
-  isLastCardOfHand,
-  isLastCardOfTrick,
-  playCard,
-  playRefusal,
-  startFirstTrick,
-} from '../fragments/trickPlay.js';
+import { completeTrick, isLastCardOfHand, isLastCardOfTrick, playCard, playRefusal, startFirstTrick } from '../fragments/trickPlay.js';
 import { accusationRefusal, allSeatsHaveAccused, recordAccusation } from '../fragments/accusation.js';
 import { gameIsOver, recordHandScore } from '../fragments/scoring.js';
 
@@ -45,8 +38,7 @@ export const tableSetup = setup({
       event.type === 'card.played' && isLastCardOfTrick(context) && playRefusal(context, event) === null,
     isLegalLastCardOfHand: ({ context, event }: Args) =>
       event.type === 'card.played' && isLastCardOfHand(context) && playRefusal(context, event) === null,
-    isValidAccusation: ({ context, event }: Args) =>
-      event.type === 'traitor.accused' && accusationRefusal(context, event) === null,
+    isValidAccusation: ({ context, event }: Args) => event.type === 'traitor.accused' && accusationRefusal(context, event) === null,
     allSeatsHaveAccused: ({ context }: Args) => allSeatsHaveAccused(context),
     gameIsOver: ({ context }: Args) => gameIsOver(context),
   },
@@ -59,9 +51,7 @@ export const tableSetup = setup({
     startFirstTrick: assign(({ context }) => startFirstTrick(context)),
     playCard: assign(({ context, event }) => (event.type === 'card.played' ? playCard(context, event) : {})),
     completeTrick: assign(({ context }) => completeTrick(context)),
-    recordAccusation: assign(({ context, event }) =>
-      event.type === 'traitor.accused' ? recordAccusation(context, event) : {},
-    ),
+    recordAccusation: assign(({ context, event }) => (event.type === 'traitor.accused' ? recordAccusation(context, event) : {})),
     scoreHand: assign(({ context }) => recordHandScore(context)),
   },
 });

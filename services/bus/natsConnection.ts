@@ -9,5 +9,12 @@ import type { NatsConnection } from '@nats-io/nats-core';
 /** Connects to the cluster, reconnecting for as long as the process runs (a restarted cluster is found again). */
 export function connectToNats(servers: readonly string[], name: string): Promise<NatsConnection> {
   // No async traces: nats.js would otherwise build an Error (a stack trace) for every request, a sixth of a worker's CPU.
-  return connect({ servers: [...servers], name, maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true, noAsyncTraces: true });
+  return connect({
+    servers: [...servers],
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+    noAsyncTraces: true,
+  });
 }

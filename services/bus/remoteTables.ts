@@ -24,7 +24,15 @@ import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js
 import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { Accepted, CreateTableRequest, TableService } from '../host/tableService.js';
-import { decodeReply, encode, errorOfReply, TableUnavailable, type NewTableRequest, type TableCommandRequest, type TableReply } from './protocol.js';
+import {
+  decodeReply,
+  encode,
+  errorOfReply,
+  TableUnavailable,
+  type NewTableRequest,
+  type TableCommandRequest,
+  type TableReply,
+} from './protocol.js';
 import { isRoutableTableId, tableSubjects, type TableSubjects } from './subjects.js';
 import { TableReadModel } from './tableReadModel.js';
 
@@ -232,7 +240,6 @@ export class RemoteTables implements TableService {
     }
   }
 }
-
 
 /** A timeout or a lost connection: whether a worker took the request is unknown. */
 function isNatsTrouble(error: unknown): boolean {

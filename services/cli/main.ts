@@ -13,7 +13,15 @@ import { importCommand } from './commands/import.js';
 import { dealCommand } from './commands/deal.js';
 import type { Command } from './command.js';
 
-const COMMANDS: readonly Command[] = [simulateCommand, checkCommand, replayCommand, exportCommand, importCommand, diagramCommand, dealCommand];
+const COMMANDS: readonly Command[] = [
+  simulateCommand,
+  checkCommand,
+  replayCommand,
+  exportCommand,
+  importCommand,
+  diagramCommand,
+  dealCommand,
+];
 
 function help(): string {
   const lines = COMMANDS.map((command) => `  ${command.usage}\n      ${command.summary}`);

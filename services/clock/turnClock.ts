@@ -81,19 +81,22 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
       if (deadline === null || closed) return;
       const due = Date.parse(deadline);
       const arm = () => {
-        const timer = setTimeout(() => {
-          // A timer may fire a millisecond before the wall clock reaches its deadline: the timeout is never early.
-          if (now() < due) return arm();
-          timers.delete(tableId);
-          expiringTables.add(tableId);
-          const run = expire(tableId, version)
-            .catch((error: unknown) => onError(error, tableId))
-            .finally(() => {
-              expiring.delete(run);
-              expiringTables.delete(tableId);
-            });
-          expiring.add(run);
-        }, Math.max(0, due - now()));
+        const timer = setTimeout(
+          () => {
+            // A timer may fire a millisecond before the wall clock reaches its deadline: the timeout is never early.
+            if (now() < due) return arm();
+            timers.delete(tableId);
+            expiringTables.add(tableId);
+            const run = expire(tableId, version)
+              .catch((error: unknown) => onError(error, tableId))
+              .finally(() => {
+                expiring.delete(run);
+                expiringTables.delete(tableId);
+              });
+            expiring.add(run);
+          },
+          Math.max(0, due - now()),
+        );
         timer.unref();
         timers.set(tableId, timer);
       };

@@ -38,7 +38,7 @@ describe.each(Object.entries(MACHINES))('the %s diagram', (_game, machine) => {
     }
   });
 
-  it("holds every edge @xstate/graph finds, and the eventless ones it leaves out", () => {
+  it('holds every edge @xstate/graph finds, and the eventless ones it leaves out', () => {
     const edges = graphEdges(toDirectedGraph(machine));
     for (const edge of edges) {
       const modelled = model.transitions.some(

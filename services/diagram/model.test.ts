@@ -101,7 +101,9 @@ describe('a diagram model', () => {
   });
 
   it('separates parallel regions in Mermaid', () => {
-    const lines = toMermaid(model).split('\n').map((line) => line.trim());
+    const lines = toMermaid(model)
+      .split('\n')
+      .map((line) => line.trim());
     const start = lines.indexOf('state sample_working {');
     expect(lines.slice(start).indexOf('--')).toBeGreaterThan(0);
     expect(lines).toContain('sample_finished --> [*]');

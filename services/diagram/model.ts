@@ -142,7 +142,7 @@ export function diagramModelOf(machine: AnyStateMachine): DiagramModel {
       entry: node.entry.filter(isWrittenAction).map(actionName),
       exit: node.exit.filter(isWrittenAction).map(actionName),
       invoke: node.invoke.map((invoked) => (typeof invoked.src === 'string' ? invoked.src : invoked.id)),
-      history: node.type === 'history' ? (node.history || 'shallow') : null,
+      history: node.type === 'history' ? node.history || 'shallow' : null,
     });
     transitions.push(...transitionsOf(node));
     for (const child of children) visit(child, depth + 1);

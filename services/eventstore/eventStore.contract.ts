@@ -31,11 +31,7 @@ function seqsOf(events: readonly StoredEvent[]): number[] {
   return events.map((event) => event.seq);
 }
 
-export function describeEventStoreContract(
-  name: string,
-  open: () => Promise<EventStore>,
-  cleanup?: () => Promise<void> | void,
-): void {
+export function describeEventStoreContract(name: string, open: () => Promise<EventStore>, cleanup?: () => Promise<void> | void): void {
   describe(`${name}: event store contract`, () => {
     let store: EventStore;
 
@@ -97,12 +93,7 @@ export function describeEventStoreContract(
           store.append('t1', [played('d')], 3),
         ]);
         expect(versions).toEqual([1, 3, 4]);
-        expect((await store.read('t1')).map((event) => (event.data as { card: string }).card)).toEqual([
-          'a',
-          'b',
-          'c',
-          'd',
-        ]);
+        expect((await store.read('t1')).map((event) => (event.data as { card: string }).card)).toEqual(['a', 'b', 'c', 'd']);
       });
 
       it('keeps event data as JSON, unaffected by later changes to the appended or read objects', async () => {

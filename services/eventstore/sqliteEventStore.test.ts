@@ -72,9 +72,13 @@ describe('sqlite event store', () => {
 
   it('creates the parent directories of its file and puts the file in WAL mode', async () => {
     const path = join(freshDatabasePath(), '..', 'not', 'yet', 'there', 'events.db');
-    await withStore(async (store) => {
-      await store.append('t1', [played('a')], 0);
-    }, undefined, path);
+    await withStore(
+      async (store) => {
+        await store.append('t1', [played('a')], 0);
+      },
+      undefined,
+      path,
+    );
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -100,9 +104,7 @@ describe('sqlite event store', () => {
         for (const tableId of tables) {
           const log = await store.read(tableId);
           expect(log.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-          expect(log.map((event) => (event.data as { card: string }).card)).toEqual(
-            ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'],
-          );
+          expect(log.map((event) => (event.data as { card: string }).card)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
         }
       },
       { onCommit: (commit) => commits.push(commit) },
@@ -150,14 +152,20 @@ describe('sqlite event store', () => {
         store.append('t3', [played('d'), played('e')], 0),
       ]);
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'rejected']);
-      for (const [index, tableId, expectedVersion] of [[0, 't1', 1], [2, 't3', 0]] as const) {
+      for (const [index, tableId, expectedVersion] of [
+        [0, 't1', 1],
+        [2, 't3', 0],
+      ] as const) {
         const conflict = (outcomes[index] as PromiseRejectedResult).reason as unknown;
         expect(isVersionConflict(conflict)).toBe(true);
         expect(conflict).toMatchObject({ tableId, expectedVersion, actualVersion: null });
       }
       expect((await store.read('t1')).map((event) => event.type)).toEqual(['card.played']);
       expect(await store.read('t3')).toEqual([]);
-      expect(await store.listTables()).toMatchObject([{ tableId: 't1', version: 1 }, { tableId: 't2', version: 1 }]);
+      expect(await store.listTables()).toMatchObject([
+        { tableId: 't1', version: 1 },
+        { tableId: 't2', version: 1 },
+      ]);
     });
   });
 
@@ -227,9 +235,7 @@ function startRacingWriter(path: string, tableId: string, writer: string, target
   const lines = createInterface({ input: child.stdout });
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`writer ${writer} exited with ${code}: ${stderr.trim()}`)),
-    );
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${writer} exited with ${code}: ${stderr.trim()}`))));
   });
   const ready = new Promise<void>((resolve, reject) => {
     lines.once('line', (line) => (line === 'ready' ? resolve() : reject(new Error(`writer ${writer} said ${line}`))));

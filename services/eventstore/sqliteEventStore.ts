@@ -212,7 +212,8 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
             reject(new VersionConflict(tableId, expectedVersion, outcome.kind === 'conflict' ? outcome.actualVersion : null));
             return;
           }
-          if (subscribers.size > 0) encoded.forEach((event, index) => subscribers.publish(tableId, storedEvent(expectedVersion + index + 1, event)));
+          if (subscribers.size > 0)
+            encoded.forEach((event, index) => subscribers.publish(tableId, storedEvent(expectedVersion + index + 1, event)));
           resolve(outcome.version);
         };
         enqueue({ write: { kind: 'append', tableId, events: encoded, expectedVersion, statusJson }, settle, reject });
@@ -267,7 +268,9 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
           } catch (error) {
             return reject(error);
           }
-          reject(new RangeError(`snapshot of table ${tableId} at version ${snapshot.version} was refused with the log at ${outcome.logVersion}`));
+          reject(
+            new RangeError(`snapshot of table ${tableId} at version ${snapshot.version} was refused with the log at ${outcome.logVersion}`),
+          );
         };
         enqueue({ write: { kind: 'snapshot', tableId, version: snapshot.version, snapshotJson }, settle, reject });
       });
@@ -332,9 +335,7 @@ function createSchema(db: Database.Database, path: string): void {
   db.transaction(() => {
     const found = db.pragma('user_version', { simple: true }) as number;
     if (found > SCHEMA_VERSION) {
-      throw new Error(
-        `${path} has event store schema version ${found}; this code reads version ${SCHEMA_VERSION} (upgrade the service)`,
-      );
+      throw new Error(`${path} has event store schema version ${found}; this code reads version ${SCHEMA_VERSION} (upgrade the service)`);
     }
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

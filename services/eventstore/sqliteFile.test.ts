@@ -25,7 +25,11 @@ async function filledFile(): Promise<string> {
   const path = aFile();
   const store = openSqliteEventStore(path);
   for (let table = 0; table < 50; table++) {
-    const events = Array.from({ length: 20 }, (_, i) => ({ type: 'card.played', at: new Date().toISOString(), data: { seat: i % 4, card: `${i}-${table}`, padding: 'x'.repeat(200) } }));
+    const events = Array.from({ length: 20 }, (_, i) => ({
+      type: 'card.played',
+      at: new Date().toISOString(),
+      data: { seat: i % 4, card: `${i}-${table}`, padding: 'x'.repeat(200) },
+    }));
     await store.append(`t-${table}`, events, 0, { game: 'sevenSuitors', phase: 'trickPlay' });
   }
   await store.close();
@@ -47,7 +51,11 @@ describe('the SQLite file', () => {
     const size = statSync(path).size;
     // Pages in the middle of the file, past the header and the schema: the tables' b-tree pages.
     overwrite(path, Math.floor(size / 2 / 4096) * 4096, Buffer.alloc(3 * 4096, 0x5a));
-    expect(() => openSqliteEventStore(path)).toThrow(new RegExp(`^SQLite database ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(PRAGMA quick_check: .+\\); the service will not start on it`));
+    expect(() => openSqliteEventStore(path)).toThrow(
+      new RegExp(
+        `^SQLite database ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(PRAGMA quick_check: .+\\); the service will not start on it`,
+      ),
+    );
   });
 
   it('that is not a database at all is refused, naming the file, by the store and by the seat tokens', () => {

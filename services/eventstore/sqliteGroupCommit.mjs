@@ -119,7 +119,6 @@ function prepareStatements(db) {
 
 function isUniqueViolation(error) {
   return (
-    error instanceof Database.SqliteError &&
-    (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || error.code === 'SQLITE_CONSTRAINT_UNIQUE')
+    error instanceof Database.SqliteError && (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || error.code === 'SQLITE_CONSTRAINT_UNIQUE')
   );
 }

@@ -16,10 +16,7 @@ import { hashToken, looksLikeToken, type SeatGrant, type SeatHold, type SeatToke
 import { GatewayRefusal } from './refusals.js';
 import { isTableRefusal } from '../host/errors.js';
 
-export type Caller =
-  | { readonly kind: 'anyone' }
-  | { readonly kind: 'admin' }
-  | { readonly kind: 'seat'; readonly grant: SeatHold };
+export type Caller = { readonly kind: 'anyone' } | { readonly kind: 'admin' } | { readonly kind: 'seat'; readonly grant: SeatHold };
 
 export interface Authenticator {
   /**

@@ -43,7 +43,9 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
 async function main(): Promise<void> {
   const nats = natsSettingsFrom();
   if (nats === null) {
-    throw new Error('NATS_URL is not set: this gateway serves tables of workers over NATS. Set NATS_URL=nats://host:4222[,...]; the single-process service is `npm start`.');
+    throw new Error(
+      'NATS_URL is not set: this gateway serves tables of workers over NATS. Set NATS_URL=nats://host:4222[,...]; the single-process service is `npm start`.',
+    );
   }
   const settings = gatewaySettingsFromEnv();
   const { replicas, streamName, prefix } = nats;

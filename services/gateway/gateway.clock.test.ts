@@ -64,7 +64,12 @@ describe('the turn clock', () => {
     // The player acting in time stops the clock for that turn.
     const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
     if (view.awaiting.some((each: { seat: number }) => each.seat === 0)) {
-      const played = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: { type: 'card.played', card: view.hand.legalCards[0] }, headers: bearer(token) });
+      const played = await app.inject({
+        method: 'POST',
+        url: `/api/tables/${tableId}/commands`,
+        payload: { type: 'card.played', card: view.hand.legalCards[0] },
+        headers: bearer(token),
+      });
       expect(played.statusCode, played.body).toBe(200);
     }
   });
@@ -85,11 +90,18 @@ describe('the turn clock', () => {
     };
     // Bots too slow to move before the first restart, so the next service must take their game up.
     const botTable = await run({ botDelayMs: 60_000 }, async ({ app }) => {
-      const bots = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] } });
+      const bots = await app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
+      });
       return bots.json().tableId as string;
     });
     const { tableId, token, lastBefore } = await run({}, async ({ app }) => {
-      await waitFor(async () => (await app.inject({ method: 'GET', url: `/api/tables/${botTable}/view` })).json().view.phase === 'gameOver', 'the bot game to finish');
+      await waitFor(
+        async () => (await app.inject({ method: 'GET', url: `/api/tables/${botTable}/view` })).json().view.phase === 'gameOver',
+        'the bot game to finish',
+      );
       const seated = await seatedTable(app, 1.5);
       // The bots pass at once; then only seat 0 is awaited, and its clock runs from the last bot pass.
       await waitFor(async () => {
@@ -126,7 +138,11 @@ describe('the turn clock', () => {
     const before = service({ store, botDelayMs: 60_000 });
     const tableIds: string[] = [];
     for (let i = 0; i < tables; i++) {
-      const created = await before.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] } });
+      const created = await before.app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
+      });
       expect(created.statusCode, created.body).toBe(201);
       tableIds.push(created.json().tableId);
     }
@@ -146,12 +162,20 @@ describe('the turn clock', () => {
     const after = service({ store, host: new SlowHost({ store, autopilot: { botDelayMs: 0 } }) });
     await after.app.ready();
     expect((await after.app.inject({ method: 'GET', url: '/api/tables' })).statusCode).toBe(200);
-    const movedBeforeTakeUp = (await Promise.all(tableIds.map((tableId) => store.read(tableId)))).filter((log) => log.length > dealtLength).length;
+    const movedBeforeTakeUp = (await Promise.all(tableIds.map((tableId) => store.read(tableId)))).filter(
+      (log) => log.length > dealtLength,
+    ).length;
     expect(movedBeforeTakeUp).toBe(0);
     letTakeUpsThrough();
-    await waitFor(async () => {
-      const finished = new Set((await store.listTables()).filter(({ status }) => status?.finished === true).map(({ tableId }) => tableId));
-      return tableIds.every((tableId) => finished.has(tableId));
-    }, 'every table to play to its end', { timeoutMs: 60_000 });
+    await waitFor(
+      async () => {
+        const finished = new Set(
+          (await store.listTables()).filter(({ status }) => status?.finished === true).map(({ tableId }) => tableId),
+        );
+        return tableIds.every((tableId) => finished.has(tableId));
+      },
+      'every table to play to its end',
+      { timeoutMs: 60_000 },
+    );
   });
 });

@@ -16,8 +16,12 @@ describe('a gateway stopping', () => {
     const store = createMemoryEventStore();
     const service = startService({ store, botDelayMs: 5 });
     const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-    const { tableId } = (await service.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })).json();
-    const { token } = (await service.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
+    const { tableId } = (
+      await service.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })
+    ).json();
+    const { token } = (
+      await service.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })
+    ).json();
     const socket = await SocketClient.open(`${address.replace('http', 'ws')}/api/tables/${tableId}/socket`);
     await waitFor(() => socket.messages.some((message) => message.type === 'view'), 'the first view');
     const { view } = (await service.app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();

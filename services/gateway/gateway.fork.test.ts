@@ -21,7 +21,10 @@ async function createTable(started: TestService, body: object): Promise<string> 
 
 async function finishedGame(started: TestService): Promise<string> {
   const tableId = await createTable(started, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] });
-  await waitFor(async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true, `table ${tableId} to finish`);
+  await waitFor(
+    async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
+    `table ${tableId} to finish`,
+  );
   return tableId;
 }
 
@@ -40,7 +43,11 @@ describe('playing on from an event of a finished game', () => {
     const started = service({ tokens: { ...tokens, issue: () => Promise.reject(new Error('the token store is down')) } });
     const tableId = await finishedGame(started);
     const { at, turn } = await midTrick(started, tableId);
-    const forked = await started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at, seat: turn, name: 'Ada' } });
+    const forked = await started.app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/fork`,
+      payload: { at, seat: turn, name: 'Ada' },
+    });
     expect(forked.statusCode).toBe(500);
     const [newTable] = (await started.store.listTables()).map((table) => table.tableId).filter((id) => id !== tableId);
     const { snapshot } = await started.host.snapshot(newTable);
@@ -87,7 +94,10 @@ describe('playing on from an event of a finished game', () => {
     const watched = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at } });
     expect(watched.statusCode, watched.body).toBe(201);
     expect(Object.keys(watched.json()).sort()).toEqual(['tableId', 'version']);
-    await waitFor(async () => (await started.host.snapshot(watched.json().tableId)).snapshot.context.outcome?.finished === true, 'the bots to finish the fork');
+    await waitFor(
+      async () => (await started.host.snapshot(watched.json().tableId)).snapshot.context.outcome?.finished === true,
+      'the bots to finish the fork',
+    );
   });
 
   it('refuses an unfinished game (409), a bad body (400, 422) and an unknown table (404), making no table', async () => {
@@ -96,7 +106,8 @@ describe('playing on from an event of a finished game', () => {
     const tableId = await finishedGame(started);
     const playing = await createTable(started, { game: 'antiCupid', bots: [1, 2, 3, 4] });
     const tables = (await host.listTables()).length;
-    const fork = (table: string, payload: unknown) => app.inject({ method: 'POST', url: `/api/tables/${table}/fork`, payload: payload as object });
+    const fork = (table: string, payload: unknown) =>
+      app.inject({ method: 'POST', url: `/api/tables/${table}/fork`, payload: payload as object });
 
     const during = await fork(playing, { at: 2, seat: 0, name: 'Ada' });
     expect(during.statusCode).toBe(409);
@@ -110,8 +121,14 @@ describe('playing on from an event of a finished game', () => {
       message: `table ${tableId} has ${version} events; play on from event 1 to ${version}, not ${version + 1}`,
     });
     expect((await fork(tableId, { at: version })).statusCode).toBe(409);
-    expect((await fork(tableId, { at: 5, seat: 1 })).json()).toEqual({ error: 'badRequest', message: 'body.seat needs body.name: the name the new table shows for you' });
-    expect((await fork(tableId, { at: 5, name: 'Ada' })).json()).toEqual({ error: 'badRequest', message: 'body.name needs body.seat: the seat to take at the new table' });
+    expect((await fork(tableId, { at: 5, seat: 1 })).json()).toEqual({
+      error: 'badRequest',
+      message: 'body.seat needs body.name: the name the new table shows for you',
+    });
+    expect((await fork(tableId, { at: 5, name: 'Ada' })).json()).toEqual({
+      error: 'badRequest',
+      message: 'body.name needs body.seat: the seat to take at the new table',
+    });
     expect((await fork(tableId, { at: 0 })).statusCode).toBe(400);
     expect((await fork(tableId, { at: 1.5 })).statusCode).toBe(400);
     expect((await fork(tableId, { at: 5, seat: 1, name: 'Ada', extra: true })).statusCode).toBe(400);

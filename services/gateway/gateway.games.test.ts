@@ -66,7 +66,9 @@ describe.each(GAMES)('a whole game of $game through the API', ({ game, options, 
     expect(moves).toBeGreaterThan(5);
     for (const client of [seat, spectator]) {
       const versions = client.views.map((message: Message) => message.version);
-      expect(versions, 'strictly increasing, no duplicates').toEqual([...versions].sort((a, b) => a - b).filter((v, i, all) => all.indexOf(v) === i));
+      expect(versions, 'strictly increasing, no duplicates').toEqual(
+        [...versions].sort((a, b) => a - b).filter((v, i, all) => all.indexOf(v) === i),
+      );
       expect(versions.at(-1)).toBe(events.length);
     }
     for (const message of seat.views) expectNoLeak(message, 0, states);

@@ -39,7 +39,18 @@ describe('tables, seats and views over HTTP', () => {
     const { app } = service();
     const tableId = await createTable(app, { game: 'sevenSuitors', bots: [1, { seat: 2, kind: 'random' }], turnSeconds: 60 });
     let lobby = (await app.inject({ method: 'GET', url: '/api/tables' })).json();
-    expect(lobby.tables).toEqual([{ tableId, game: 'sevenSuitors', phase: 'seating', openSeats: [0, 3], hand: 0, finished: false, version: 3, lastEventAt: expect.any(String) }]);
+    expect(lobby.tables).toEqual([
+      {
+        tableId,
+        game: 'sevenSuitors',
+        phase: 'seating',
+        openSeats: [0, 3],
+        hand: 0,
+        finished: false,
+        version: 3,
+        lastEventAt: expect.any(String),
+      },
+    ]);
 
     const ann = await join(app, tableId, 0, 'Ann');
     const bob = await join(app, tableId, 3, 'Bob');
@@ -111,7 +122,12 @@ describe('tables, seats and views over HTTP', () => {
     const refused = { error: 'forbidden', message: `seat 0 at table ${tableId} is no longer held by this token's player` };
     const view = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(ann) });
     expect([view.statusCode, view.json()]).toEqual([403, refused]);
-    const pass = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, headers: bearer(ann), payload: { type: 'card.played', card: '1-1' } });
+    const pass = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/commands`,
+      headers: bearer(ann),
+      payload: { type: 'card.played', card: '1-1' },
+    });
     expect([pass.statusCode, pass.json()]).toEqual([403, refused]);
     const leave = await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: bearer(ann) });
     expect([leave.statusCode, leave.json()]).toEqual([403, refused]);
@@ -157,7 +173,9 @@ describe('tables, seats and views over HTTP', () => {
     expect((await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: bearer(ann) })).statusCode).toBe(200);
     await waitUntilFinished(app, tableId);
     const joinedBy = async (headers: Record<string, string>) =>
-      (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers })).json().events.find((event: { data: { player?: { name: string } } }) => event.data.player?.name === 'Ann').data;
+      (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers }))
+        .json()
+        .events.find((event: { data: { player?: { name: string } } }) => event.data.player?.name === 'Ann').data;
     expect(await joinedBy({})).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, schema: EVENT_SCHEMA });
     expect(await joinedBy(ADMIN)).toEqual({ seat: 0, player: { name: 'Ann', bot: false }, holder: sha256Hex(ann), schema: EVENT_SCHEMA });
   });
@@ -240,7 +258,10 @@ describe('every refusal, with its status and a precise message', () => {
       expect(response.json()).toEqual({ error: 'badRequest', message });
     }
     const create = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'chess' } });
-    expect(create.json()).toEqual({ error: 'badRequest', message: 'body.game must be one of "sevenSuitors", "antiCupid", "traitorOfLove", not "chess"' });
+    expect(create.json()).toEqual({
+      error: 'badRequest',
+      message: 'body.game must be one of "sevenSuitors", "antiCupid", "traitorOfLove", not "chess"',
+    });
     const replay = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=zero` });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().message).toBe('query.at must be a whole number written in decimal digits (like 3), not "zero"');
@@ -253,7 +274,10 @@ describe('every refusal, with its status and a precise message', () => {
     const play = { type: 'card.played', card: '1-1' };
     const none = await app.inject({ method: 'POST', url, payload: play });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual({ error: 'unauthorized', message: 'this needs the seat token: send it as "Authorization: Bearer <token>"' });
+    expect(none.json()).toEqual({
+      error: 'unauthorized',
+      message: 'this needs the seat token: send it as "Authorization: Bearer <token>"',
+    });
     const forged = `${token.slice(0, 42)}${token.endsWith('x') ? 'y' : 'x'}`;
     const unknown = await app.inject({ method: 'POST', url, payload: play, headers: bearer(forged) });
     expect(unknown.statusCode).toBe(401);
@@ -268,10 +292,20 @@ describe('every refusal, with its status and a precise message', () => {
     const first = await seatedTable(app);
     const second = await seatedTable(app);
     const play = { type: 'card.played', card: first.cards[0] };
-    const otherTable = await app.inject({ method: 'POST', url: `/api/tables/${second.tableId}/commands`, payload: play, headers: bearer(first.token) });
+    const otherTable = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${second.tableId}/commands`,
+      payload: play,
+      headers: bearer(first.token),
+    });
     expect(otherTable.statusCode).toBe(403);
     expect(otherTable.json()).toEqual({ error: 'forbidden', message: `this token is for table ${first.tableId}, not ${second.tableId}` });
-    const otherSeat = await app.inject({ method: 'POST', url: `/api/tables/${first.tableId}/commands`, payload: { ...play, seat: 1 }, headers: bearer(first.token) });
+    const otherSeat = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${first.tableId}/commands`,
+      payload: { ...play, seat: 1 },
+      headers: bearer(first.token),
+    });
     expect(otherSeat.json()).toEqual({ error: 'forbidden', message: 'this token holds seat 0; it cannot act for seat 1' });
     const leaveOther = await app.inject({ method: 'DELETE', url: `/api/tables/${first.tableId}/seats/1`, headers: bearer(first.token) });
     expect(leaveOther.statusCode).toBe(403);
@@ -309,9 +343,17 @@ describe('every refusal, with its status and a precise message', () => {
   it('409: not your turn, wrong phase, seat taken, game over, log before the end, replay beyond the log', async () => {
     const { app } = service({ limits: { minTurnSeconds: 0.001 } });
     const { tableId, token, cards } = await seatedTable(app);
-    const early = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: { type: 'card.played', card: cards[0] }, headers: bearer(token) });
+    const early = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/commands`,
+      payload: { type: 'card.played', card: cards[0] },
+      headers: bearer(token),
+    });
     expect(early.statusCode).toBe(409);
-    expect(early.json()).toEqual({ error: 'notNow', message: expect.stringContaining('no card can be played now: the hand is in passing') });
+    expect(early.json()).toEqual({
+      error: 'notNow',
+      message: expect.stringContaining('no card can be played now: the hand is in passing'),
+    });
     const taken = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Bob' } });
     expect(taken.json()).toEqual({ error: 'notNow', message: 'seat 0 is taken by Ann' });
     const log = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log` });
@@ -321,13 +363,21 @@ describe('every refusal, with its status and a precise message', () => {
     );
     const { version } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view` })).json();
     const replay = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=999` });
-    expect(replay.json()).toEqual({ error: 'notNow', message: `table ${tableId} has ${version} events; replay at 1 to ${version}, not 999` });
+    expect(replay.json()).toEqual({
+      error: 'notNow',
+      message: `table ${tableId} has ${version} events; replay at 1 to ${version}, not 999`,
+    });
 
     // A turn clock so short the clock plays the whole game for the seated player: their token outlives the game.
     const quick = await createTable(app, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3], turnSeconds: 0.001 });
     const quickToken = await join(app, quick, 0, 'Ann');
     await waitUntilFinished(app, quick);
-    const over = await app.inject({ method: 'POST', url: `/api/tables/${quick}/commands`, payload: { type: 'card.played', card: '1-1' }, headers: bearer(quickToken) });
+    const over = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${quick}/commands`,
+      payload: { type: 'card.played', card: '1-1' },
+      headers: bearer(quickToken),
+    });
     expect(over.statusCode).toBe(409);
     expect(over.json().message).toBe('no card can be played now: the game is over');
     const late = await app.inject({ method: 'POST', url: `/api/tables/${quick}/seats/0`, payload: { name: 'Bob' } });
@@ -345,7 +395,11 @@ describe('every refusal, with its status and a precise message', () => {
     });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ error: 'tooLarge', message: 'the body is over the size limit' });
-    const record = await app.inject({ method: 'POST', url: '/api/records', payload: { format: 'x', game: 'y', pad: 'x'.repeat(1_100_000) } });
+    const record = await app.inject({
+      method: 'POST',
+      url: '/api/records',
+      payload: { format: 'x', game: 'y', pad: 'x'.repeat(1_100_000) },
+    });
     expect(record.statusCode).toBe(413);
   });
 
@@ -370,7 +424,11 @@ describe('every refusal, with its status and a precise message', () => {
     expect(bots.json()).toEqual({ error: 'malformed', message: 'bots: Seven Suitors has seats 0 to 3, not 4' });
     const seat = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/9`, payload: { name: 'Zed' } });
     expect(seat.json()).toEqual({ error: 'malformed', message: 'seat must be from 0 to 3 at a table of Seven Suitors, not 9' });
-    const record = await app.inject({ method: 'POST', url: '/api/records', payload: { format: 'seven-suitors-record/2', game: 'antiCupid' } });
+    const record = await app.inject({
+      method: 'POST',
+      url: '/api/records',
+      payload: { format: 'seven-suitors-record/2', game: 'antiCupid' },
+    });
     expect(record.statusCode).toBe(422);
     expect(record.json()).toMatchObject({ error: 'invalidRecord', message: expect.stringContaining('the record does not verify') });
   });
@@ -379,10 +437,16 @@ describe('every refusal, with its status and a precise message', () => {
     // Five requests in each window of 50 s: none comes back while the test runs, however slow the machine.
     const { app } = service({ httpRateLimit: { perSecond: 0.1, burst: 5 } });
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await app.inject({ method: 'GET', url: '/api/tables', remoteAddress: '10.0.0.1' })).statusCode);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await app.inject({ method: 'GET', url: '/api/tables', remoteAddress: '10.0.0.1' })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const limited = await app.inject({ method: 'GET', url: '/api/tables', remoteAddress: '10.0.0.1' });
-    expect(limited.json()).toEqual({ error: 'rateLimited', message: expect.stringMatching(/^too many requests from 10\.0\.0\.1 to GET \/api\/tables \(at most 5 per window\); try again in (49|50) s$/) });
+    expect(limited.json()).toEqual({
+      error: 'rateLimited',
+      message: expect.stringMatching(
+        /^too many requests from 10\.0\.0\.1 to GET \/api\/tables \(at most 5 per window\); try again in (49|50) s$/,
+      ),
+    });
     expect(limited.headers['retry-after']).toMatch(/^(49|50)$/);
     expect((await app.inject({ method: 'GET', url: '/api/tables', remoteAddress: '10.0.0.2' })).statusCode).toBe(200);
   });

@@ -39,7 +39,11 @@ function keptLog() {
 }
 
 /** A GET sent as written (fetch would tidy `/../` away), from a given loopback address. */
-function rawGet(base: string, path: string, { localAddress = '127.0.0.1', headers = {} }: { localAddress?: string; headers?: Record<string, string> } = {}) {
+function rawGet(
+  base: string,
+  path: string,
+  { localAddress = '127.0.0.1', headers = {} }: { localAddress?: string; headers?: Record<string, string> } = {},
+) {
   const { hostname, port } = new URL(base);
   // biome-ignore lint/suspicious/noExplicitAny: the test reads fields of whatever JSON came back
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
@@ -64,7 +68,8 @@ function rawGet(base: string, path: string, { localAddress = '127.0.0.1', header
 async function start(options: Parameters<typeof gateways.start>[0] = {}) {
   const service = await gateways.start(options);
   const http = httpBaseOf(service.base);
-  const call = (method: string, path: string, extra?: { body?: unknown; headers?: Record<string, string> }) => httpRequest(http, method, path, extra);
+  const call = (method: string, path: string, extra?: { body?: unknown; headers?: Record<string, string> }) =>
+    httpRequest(http, method, path, extra);
   return { ...service, http, call };
 }
 
@@ -75,7 +80,10 @@ describe('whole numbers', () => {
     for (const seat of ['%20', '1.5', '0x1', '1e0', '+1', '']) {
       const joined = await call('POST', `/api/tables/${tableId}/seats/${seat}`, { body: { name: 'Eve' } });
       expect(joined.status, seat).toBe(400);
-      expect(joined.body).toEqual({ error: 'badRequest', message: `params.seat must be a whole number written in decimal digits (like 3), not ${JSON.stringify(decodeURIComponent(seat))}` });
+      expect(joined.body).toEqual({
+        error: 'badRequest',
+        message: `params.seat must be a whole number written in decimal digits (like 3), not ${JSON.stringify(decodeURIComponent(seat))}`,
+      });
     }
     expect((await host.snapshot(tableId)).snapshot.context.occupants).toEqual([null, null, null, null]);
     for (const at of ['1.5', '0x1', ' 1', '1e0']) {
@@ -87,7 +95,9 @@ describe('whole numbers', () => {
     for (const after of ['', '1.5', '0x10']) {
       const refused = await SocketClient.refusal(`${base}/api/tables/${tableId}/socket?after=${after}`);
       expect(refused.status, after).toBe(400);
-      expect(refused.body.message).toBe(`query.after must be a whole number written in decimal digits (like 3), not ${JSON.stringify(after)}`);
+      expect(refused.body.message).toBe(
+        `query.after must be a whole number written in decimal digits (like 3), not ${JSON.stringify(after)}`,
+      );
     }
     const socket = await SocketClient.open(`${base}/api/tables/${tableId}/socket?after=0`);
     await socket.next((message) => message.type === 'view', 'the view');
@@ -122,7 +132,10 @@ describe('whole numbers', () => {
     expect(hand!.holdings[0]).toContain(card);
     const tables: [unknown, string][] = [
       [{ game: 'sevenSuitors', turnSeconds: '30' }, 'body.turnSeconds must be a number, not "30"'],
-      [{ game: 'sevenSuitors', bots: [{ seat: 1.5, kind: 'random' }] }, 'body.bots[0] must be a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }, not {"seat":1.5,"kind":"random"}'],
+      [
+        { game: 'sevenSuitors', bots: [{ seat: 1.5, kind: 'random' }] },
+        'body.bots[0] must be a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }, not {"seat":1.5,"kind":"random"}',
+      ],
     ];
     for (const [body, message] of tables) {
       const created = await call('POST', '/api/tables', { body });
@@ -155,7 +168,14 @@ describe('static paths that step out of the web client', () => {
     writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>Seven Suitors</title>');
     const log = keptLog();
     const { http } = await start({ webRoot, logger: log.logger });
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '//api/tables', '/.%2e/package.json', '/assets/../../package.json', '/%2e%2e%2fpackage.json']) {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '//api/tables',
+      '/.%2e/package.json',
+      '/assets/../../package.json',
+      '/%2e%2e%2fpackage.json',
+    ]) {
       const answer = await rawGet(http, path);
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).toEqual({ error: 'notFound', message: expect.any(String) });
@@ -187,7 +207,10 @@ describe('the request log', () => {
     const { view } = await socket.next((message) => message.type === 'view', 'the seat view');
     expect(view.hand.cards.length).toBeGreaterThan(0); // accepted as the seat's token
     await socket.close();
-    await waitFor(() => log.lines.some((line) => String((line.req as { url?: string } | undefined)?.url ?? '').includes('%74oken=<redacted>')), 'the request logged');
+    await waitFor(
+      () => log.lines.some((line) => String((line.req as { url?: string } | undefined)?.url ?? '').includes('%74oken=<redacted>')),
+      'the request logged',
+    );
     expect(log.text()).not.toContain(token);
   });
 });
@@ -201,7 +224,10 @@ describe('sockets per client', () => {
     await SocketClient.open(url);
     const refused = await SocketClient.refusal(url);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: 'rateLimited', message: '127.0.0.1 has 2 sockets open, the most one client may; close one before opening another' });
+    expect(refused.body).toEqual({
+      error: 'rateLimited',
+      message: '127.0.0.1 has 2 sockets open, the most one client may; close one before opening another',
+    });
     // Another address is another client, with sockets of its own.
     const other = await SocketClient.open(url, { localAddress: '127.0.0.2' });
     await other.close();
@@ -263,7 +289,10 @@ describe('load shedding', () => {
       return answer.status === 503 ? answer : null;
     }, 'a 503 while the loop lags');
     expect(shed.headers.get('retry-after')).toBe('3');
-    expect(shed.body, JSON.stringify(shed.body)).toEqual({ error: 'unavailable', message: expect.stringMatching(/^the service is overloaded \(it lags \d+ ms\); try again in 3 s$/) });
+    expect(shed.body, JSON.stringify(shed.body)).toEqual({
+      error: 'unavailable',
+      message: expect.stringMatching(/^the service is overloaded \(it lags \d+ ms\); try again in 3 s$/),
+    });
     // The command sent before is not dropped.
     expect(await socket.next((message) => message.id === 'pass', 'the pass answered')).toMatchObject({ type: 'accepted' });
     await waitFor(async () => (await call('GET', '/api/tables')).status === 200, 'the service to recover');

@@ -167,7 +167,13 @@ describe('activeStates in the views', () => {
     const { app, host } = service();
     const base = await listen(app);
     const model = modelOfGame('sevenSuitors');
-    const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] } })).json();
+    const { tableId } = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] },
+      })
+    ).json();
     const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
     const seat = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${token}`);
     const spectator = await SocketClient.open(`${base}/api/tables/${tableId}/socket`);
@@ -186,7 +192,12 @@ describe('activeStates in the views', () => {
 
     // Ann passes and plays her first few cards; the bots answer each move.
     const passes = [1, 2, 3].map((to, i) => ({ to, card: first.view.hand.cards[i] }));
-    const passed = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: { type: 'cards.passed', passes }, headers: bearer(token) });
+    const passed = await app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/commands`,
+      payload: { type: 'cards.passed', passes },
+      headers: bearer(token),
+    });
     expect(passed.statusCode, passed.body).toBe(200);
     for (let plays = 0; plays < 3; plays++) {
       const current = await waitFor(async () => {
@@ -194,7 +205,12 @@ describe('activeStates in the views', () => {
         return answer.view.hand.legalCards.length > 0 && answer;
       }, 'Ann’s turn');
       expect(current.activeStates).toEqual(statesTheActorIsIn(model, (await host.snapshot(tableId)).snapshot));
-      const played = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: { type: 'card.played', card: current.view.hand.legalCards[0] }, headers: bearer(token) });
+      const played = await app.inject({
+        method: 'POST',
+        url: `/api/tables/${tableId}/commands`,
+        payload: { type: 'card.played', card: current.view.hand.legalCards[0] },
+        headers: bearer(token),
+      });
       expect(played.statusCode, played.body).toBe(200);
     }
     const last = (await host.snapshot(tableId)).version;
@@ -208,7 +224,9 @@ describe('activeStates in the views', () => {
       expect(message.activeStates, `version ${message.version}`).toEqual(statesTheActorIsIn(model, states[message.version]));
       seen.add(message.activeStates.at(-1));
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['sevenSuitors.passing', 'sevenSuitors.trickPlay.leading', 'sevenSuitors.trickPlay.following']));
+    expect([...seen]).toEqual(
+      expect.arrayContaining(['sevenSuitors.passing', 'sevenSuitors.trickPlay.leading', 'sevenSuitors.trickPlay.following']),
+    );
 
     // The replay of any event has them too, beside `state`, XState's own value.
     for (const at of [1, 7, last]) {

@@ -19,7 +19,10 @@ async function createTable(service: TestService, body: object): Promise<string> 
 
 async function finishedGame(service: TestService): Promise<string> {
   const tableId = await createTable(service, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] });
-  await waitFor(async () => (await service.host.snapshot(tableId)).snapshot.context.outcome?.finished === true, `table ${tableId} to finish`);
+  await waitFor(
+    async () => (await service.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
+    `table ${tableId} to finish`,
+  );
   return tableId;
 }
 
@@ -60,7 +63,10 @@ describe('a replay as one seat saw it', () => {
     const version = (await service.host.events(tableId)).length;
     const outOfRange = await service.app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=3&seat=4` });
     expect(outOfRange.statusCode).toBe(400);
-    expect(outOfRange.json()).toEqual({ error: 'badRequest', message: 'query.seat must be from 0 to 3 at a table of Seven Suitors, not 4' });
+    expect(outOfRange.json()).toEqual({
+      error: 'badRequest',
+      message: 'query.seat must be from 0 to 3 at a table of Seven Suitors, not 4',
+    });
     for (const [given, message] of [
       ['1.5', 'query.seat must be a whole number written in decimal digits (like 3), not "1.5"'],
       ['0x1', 'query.seat must be a whole number written in decimal digits (like 3), not "0x1"'],

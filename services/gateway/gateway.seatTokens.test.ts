@@ -71,7 +71,9 @@ describe('seat tokens: the log holds the seat, the store only indexes it', () =>
     const again = await join(app, tableId, { name: 'Ada', token });
     expect(again.statusCode, again.body).toBe(201);
     expect(again.json()).toMatchObject({ tableId, seat: 0, token });
-    expect((await store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0)).toHaveLength(1);
+    expect(
+      (await store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0),
+    ).toHaveLength(1);
 
     const someoneElse = await join(app, tableId, { name: 'Bob', token: newToken() });
     expect(someoneElse.statusCode).toBe(409);

@@ -37,11 +37,19 @@ describe('table sockets', () => {
         view.phase === 'passing'
           ? { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) }
           : { type: 'card.played', card: view.hand.legalCards[0] };
-      const accepted = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: command, headers: bearer(token) });
+      const accepted = await app.inject({
+        method: 'POST',
+        url: `/api/tables/${tableId}/commands`,
+        payload: command,
+        headers: bearer(token),
+      });
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect(accepted.json().version).toBeGreaterThan(version);
       // Wait until the bots are done and the seat is awaited again.
-      await watching.next((message) => message.version >= accepted.json().version && message.view.awaiting.some((a: Message) => a.seat === 0), 'seat 0 again');
+      await watching.next(
+        (message) => message.version >= accepted.json().version && message.view.awaiting.some((a: Message) => a.seat === 0),
+        'seat 0 again',
+      );
     };
     await waitFor(() => watching.lastView?.view.awaiting.some((a: Message) => a.seat === 0), 'seat 0 to be awaited');
     await play();
@@ -77,7 +85,10 @@ describe('table sockets', () => {
     const { app, open } = await setUp();
     const { tableId, token } = await tableWithSeat(app);
     const seat = await open(`/api/tables/${tableId}/socket?token=${token}`);
-    const { view } = await seat.next((message) => message.type === 'view' && message.view.awaiting.some((a: Message) => a.seat === 0), 'the passing view');
+    const { view } = await seat.next(
+      (message) => message.type === 'view' && message.view.awaiting.some((a: Message) => a.seat === 0),
+      'the passing view',
+    );
     const cards: string[] = view.hand.cards;
     const ask = async (message: unknown, id: unknown) => {
       seat.send(message);
@@ -89,7 +100,10 @@ describe('table sockets', () => {
       error: 'badRequest',
       message: 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}',
     });
-    expect(await ask({ type: 'shout', id: 'a' }, 'a')).toMatchObject({ error: 'badRequest', message: 'message.type must be "command", not "shout"' });
+    expect(await ask({ type: 'shout', id: 'a' }, 'a')).toMatchObject({
+      error: 'badRequest',
+      message: 'message.type must be "command", not "shout"',
+    });
     expect(await ask({ type: 'command', id: 'b', command: { type: 'card.played' } }, 'b')).toMatchObject({
       error: 'badRequest',
       message: 'command is missing "card"',
@@ -98,7 +112,9 @@ describe('table sockets', () => {
       error: 'notNow',
       message: expect.stringContaining('no card can be played now'),
     });
-    expect(await ask({ type: 'command', id: 'd', command: { type: 'card.played', card: '8-8' } }, 'd')).toMatchObject({ error: 'malformed' });
+    expect(await ask({ type: 'command', id: 'd', command: { type: 'card.played', card: '8-8' } }, 'd')).toMatchObject({
+      error: 'malformed',
+    });
     expect(await ask({ type: 'command', id: 'e', command: { type: 'card.played', card: '1-1', seat: 2 } }, 'e')).toMatchObject({
       error: 'forbidden',
       message: 'this token holds seat 0; it cannot act for seat 2',
@@ -166,7 +182,11 @@ describe('table sockets', () => {
 
     // The neighbour plays on.
     const { view } = neighbour.lastView;
-    neighbour.send({ type: 'command', id: 'pass', command: { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) } });
+    neighbour.send({
+      type: 'command',
+      id: 'pass',
+      command: { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) },
+    });
     expect(await neighbour.next((message) => message.id === 'pass', 'the pass')).toMatchObject({ type: 'accepted' });
     expect((await app.inject({ method: 'GET', url: '/api/tables' })).statusCode).toBe(200);
   });

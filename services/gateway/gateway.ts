@@ -123,7 +123,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
     processMetrics: options.processMetrics,
   });
-  const feed = new TableFeed({ host, metrics, onError: (error, tableId) => app.log.error({ err: error, tableId }, 'announcing a table change failed') });
+  const feed = new TableFeed({
+    host,
+    metrics,
+    onError: (error, tableId) => app.log.error({ err: error, tableId }, 'announcing a table change failed'),
+  });
   const watchers = new TableWatchers();
   const lobby = new Lobby({ list: () => host.listTables(), current: (tableId) => feed.current(tableId), limits });
   feed.subscribe((change) => {
@@ -138,7 +142,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     (tableId) => feed.current(tableId),
     (error, tableId) => app.log.error({ err: error, tableId }, 'sending a change made elsewhere failed'),
   );
-  const stopCountingOwnMoves = host.onOwnMove?.(({ source, outcome, seconds }) => metrics.commandSettled(source, outcome, seconds)) ?? (() => undefined);
+  const stopCountingOwnMoves =
+    host.onOwnMove?.(({ source, outcome, seconds }) => metrics.commandSettled(source, outcome, seconds)) ?? (() => undefined);
   const context: GatewayContext = {
     host,
     feed,
@@ -165,7 +170,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       return reply.code(STATUS_OF[refusal.error]).send(refusal);
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ error: 'internal', message: `the service failed (request ${request.id}); the operator can find it in the log` });
+    return reply
+      .code(500)
+      .send({ error: 'internal', message: `the service failed (request ${request.id}); the operator can find it in the log` });
   });
 
   app.register(fastifySwagger, {

@@ -90,6 +90,9 @@ export function describeLimit(limit: RateLimit): string {
 /** Every rate limit lifted (the fuzzer and the leak scan play far faster than any person); the other caps stay. */
 export function liftedRateLimits(): GatewayLimitSettings {
   const unlimited: RateLimit = { perSecond: 1e9, burst: 1e9 };
-  const routes = Object.fromEntries(Object.keys(DEFAULT_LIMITS.routes).map((route) => [route, unlimited])) as Record<CostlyRoute, RateLimit>;
+  const routes = Object.fromEntries(Object.keys(DEFAULT_LIMITS.routes).map((route) => [route, unlimited])) as Record<
+    CostlyRoute,
+    RateLimit
+  >;
   return { requests: unlimited, routes, socketMessages: unlimited, socketsPerClient: 1e9 };
 }

@@ -42,8 +42,12 @@ describe('the lobby', () => {
     expect(first.tables.map((table: { tableId: string }) => table.tableId)).toEqual(ids.slice(0, 2));
     expect((await lobby(app, '?limit=2&page=3')).body.tables.map((table: { tableId: string }) => table.tableId)).toEqual(ids.slice(4));
     expect((await lobby(app, '?limit=2&page=9')).body).toMatchObject({ tables: [], page: 9, pages: 3, total: 5 });
-    expect(await lobby(app, '?limit=101')).toEqual({ status: 400, body: { error: 'badRequest', message: 'query.limit must be at most 100 tables a page, not 101' } });
-    for (const query of ['?limit=0', '?page=0', '?page=1.5', '?limit=0x10', '?size=3']) expect((await lobby(app, query)).status, query).toBe(400);
+    expect(await lobby(app, '?limit=101')).toEqual({
+      status: 400,
+      body: { error: 'badRequest', message: 'query.limit must be at most 100 tables a page, not 101' },
+    });
+    for (const query of ['?limit=0', '?page=0', '?page=1.5', '?limit=0x10', '?size=3'])
+      expect((await lobby(app, query)).status, query).toBe(400);
   });
 
   it('caps the tables waiting for players per client (429) and in all (503); tables of bots alone, and tables that started, do not count', async () => {
@@ -54,7 +58,8 @@ describe('the lobby', () => {
     expect(third.statusCode).toBe(429);
     expect(third.json()).toEqual({
       error: 'rateLimited',
-      message: '10.0.0.1 has 2 tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after 600 s with nobody at it)',
+      message:
+        '10.0.0.1 has 2 tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after 600 s with nobody at it)',
     });
     // Bots at every seat: the game starts at once, nobody waits.
     expect((await create(app, { game: 'sevenSuitors', bots: [0, 1, 2, 3] })).statusCode).toBe(201);
@@ -62,11 +67,16 @@ describe('the lobby', () => {
     expect((await create(app, { game: 'sevenSuitors' }, '10.0.0.2')).statusCode).toBe(201);
     const full = await create(app, { game: 'sevenSuitors' }, '10.0.0.3');
     expect(full.statusCode).toBe(503);
-    expect(full.json()).toEqual({ error: 'unavailable', message: 'the service has 3 tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later' });
+    expect(full.json()).toEqual({
+      error: 'unavailable',
+      message: 'the service has 3 tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later',
+    });
     expect(full.headers['retry-after']).toBe('1');
     // A table that fills starts, and makes room.
     for (let seat = 0; seat < 4; seat++) {
-      expect((await app.inject({ method: 'POST', url: `/api/tables/${first}/seats/${seat}`, payload: { name: `P${seat}` } })).statusCode).toBe(201);
+      expect(
+        (await app.inject({ method: 'POST', url: `/api/tables/${first}/seats/${seat}`, payload: { name: `P${seat}` } })).statusCode,
+      ).toBe(201);
     }
     expect((await create(app)).statusCode).toBe(201);
     expect((await lobby(app)).body.total).toBe(5);
@@ -83,7 +93,10 @@ describe('the lobby', () => {
     expect(await listed()).toEqual([held]);
     const late = await app.inject({ method: 'POST', url: `/api/tables/${empty}/seats/0`, payload: { name: 'Bob' } });
     expect(late.statusCode).toBe(409);
-    expect(late.json()).toEqual({ error: 'notNow', message: `table ${empty} is closed: nobody sat at it for 0.3 s; create a table, or join one of the lobby's (GET /api/tables)` });
+    expect(late.json()).toEqual({
+      error: 'notNow',
+      message: `table ${empty} is closed: nobody sat at it for 0.3 s; create a table, or join one of the lobby's (GET /api/tables)`,
+    });
     // The closed tables no longer count against their client.
     expect((await create(app)).statusCode).toBe(201);
     expect((await app.inject({ method: 'POST', url: `/api/tables/${held}/seats/1`, payload: { name: 'Bob' } })).statusCode).toBe(201);

@@ -48,7 +48,11 @@ export interface LobbyPage {
 }
 
 /** Whether a table still seating players is closed: nobody sits at it, and nothing has happened there for the limit. */
-export function seatingClosed(table: { phase: string; hasPerson: boolean; lastEventAt: string }, now: number, idleSeconds: number): boolean {
+export function seatingClosed(
+  table: { phase: string; hasPerson: boolean; lastEventAt: string },
+  now: number,
+  idleSeconds: number,
+): boolean {
   return table.phase === 'seating' && !table.hasPerson && now - Date.parse(table.lastEventAt) >= idleSeconds * 1000;
 }
 
@@ -142,7 +146,9 @@ export class Lobby {
     const open = new Set<string>();
     for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
     // Tables made through this gateway since the listing.
-    for (const [tableId, seating] of this.seating) if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds)) open.add(tableId);
+    for (const [tableId, seating] of this.seating)
+      if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds))
+        open.add(tableId);
     let mine = this.reserved.get(client) ?? 0;
     for (const [tableId, creator] of this.creators) {
       if (creator !== client) continue;
@@ -157,7 +163,10 @@ export class Lobby {
       );
     }
     if (open.size + this.reservedInAll >= inAll) {
-      throw new GatewayRefusal('unavailable', `the service has ${inAll} tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later`);
+      throw new GatewayRefusal(
+        'unavailable',
+        `the service has ${inAll} tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later`,
+      );
     }
     this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
     this.reservedInAll++;

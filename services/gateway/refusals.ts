@@ -82,7 +82,11 @@ function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: u
     // @fastify/static's answer to a path that steps out of the web client's folder: as far as a client may know,
     // there is simply no such file.
     case 'FST_STATIC_FORBIDDEN_PATH':
-      return { error: 'notFound', message: 'there is no such file: the web client\'s paths hold no "..", "//" or their encodings; the API is under /api, described at /docs' };
+      return {
+        error: 'notFound',
+        message:
+          'there is no such file: the web client\'s paths hold no "..", "//" or their encodings; the API is under /api, described at /docs',
+      };
   }
   // Body parsing errors without a code: a prototype-poisoning attempt or a JSON syntax error.
   if (error.statusCode === 400) return { error: 'badRequest', message: error.message };

@@ -44,16 +44,22 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
     errorResponseBuilder: (request, context) => {
       const route = request.routeOptions.url === undefined ? 'unknown paths' : `${request.method} ${request.routeOptions.url}`;
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new GatewayRefusal('rateLimited', `too many requests from ${request.ip} to ${route} (at most ${context.max} per window); try again in ${seconds} s`);
+      return new GatewayRefusal(
+        'rateLimited',
+        `too many requests from ${request.ip} to ${route} (at most ${context.max} per window); try again in ${seconds} s`,
+      );
     },
   });
   app.after(() => {
     // Paths no route serves are counted too, one count for all of them.
-    const limitUnknownPaths = (app as FastifyInstance & { rateLimit(options?: object): (request: FastifyRequest, reply: FastifyReply) => Promise<void> }).rateLimit(
-      windowOf(limits.requests),
-    );
+    const limitUnknownPaths = (
+      app as FastifyInstance & { rateLimit(options?: object): (request: FastifyRequest, reply: FastifyReply) => Promise<void> }
+    ).rateLimit(windowOf(limits.requests));
     app.setNotFoundHandler({ preHandler: limitUnknownPaths }, (request, reply) =>
-      reply.code(404).send({ error: 'notFound', message: `there is no ${request.method} ${pathOf(request.url)}; the API is under /api, described at /docs` }),
+      reply.code(404).send({
+        error: 'notFound',
+        message: `there is no ${request.method} ${pathOf(request.url)}; the API is under /api, described at /docs`,
+      }),
     );
   });
 
@@ -69,7 +75,10 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
     // One line a second at most: a log line per refused request would flood the log just when the service is busiest.
     shedSinceWarning++;
     if (performance.now() - warnedAt >= 1000) {
-      request.log.warn({ eventLoopLagMs: lagMs, shed: shedSinceWarning }, 'shedding load: the event loop lags; new requests are answered 503');
+      request.log.warn(
+        { eventLoopLagMs: lagMs, shed: shedSinceWarning },
+        'shedding load: the event loop lags; new requests are answered 503',
+      );
       warnedAt = performance.now();
       shedSinceWarning = 0;
     }

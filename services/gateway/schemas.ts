@@ -16,7 +16,10 @@ const CardName = Type.String({ maxLength: 12, description: 'a card: "<suit>-<ran
 
 export const ErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'badRequest, unauthorized, forbidden, unknownTable, notFound, notNow, tooLarge, malformed, illegal, invalidRecord, rateLimited' }),
+    error: Type.String({
+      description:
+        'badRequest, unauthorized, forbidden, unknownTable, notFound, notNow, tooLarge, malformed, illegal, invalidRecord, rateLimited',
+    }),
     message: Type.String({ description: 'what was wrong and what would be right' }),
   },
   { $id: 'Refusal' },
@@ -25,14 +28,19 @@ export const ErrorBody = Type.Object(
 export const TableParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const SeatParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }), seat: Seat });
 
-const BotSeat = Type.Union([
-  Seat,
-  Type.Object({ seat: Seat, kind: Type.Union([Type.Literal('heuristic'), Type.Literal('random')]) }, { additionalProperties: false }),
-], { description: 'a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }' });
+const BotSeat = Type.Union(
+  [
+    Seat,
+    Type.Object({ seat: Seat, kind: Type.Union([Type.Literal('heuristic'), Type.Literal('random')]) }, { additionalProperties: false }),
+  ],
+  { description: 'a seat number, or { "seat": <seat>, "kind": "heuristic" | "random" }' },
+);
 
 export const CreateTableBody = Type.Object(
   {
-    game: Type.Union([Type.Literal('sevenSuitors'), Type.Literal('antiCupid'), Type.Literal('traitorOfLove')], { description: 'sevenSuitors, antiCupid or traitorOfLove' }),
+    game: Type.Union([Type.Literal('sevenSuitors'), Type.Literal('antiCupid'), Type.Literal('traitorOfLove')], {
+      description: 'sevenSuitors, antiCupid or traitorOfLove',
+    }),
     options: Type.Optional(
       Type.Record(Type.String(), Type.String(), { description: 'rules options (docs/rules.md, "Table options"); defaults filled in' }),
     ),
@@ -70,7 +78,7 @@ export const LobbyEntry = Type.Object({
   hand: Type.Integer({ description: 'the hand in play, from 1; 0 before the first deal' }),
   finished: Type.Boolean(),
   version: Type.Integer(),
-  lastEventAt: Type.String({ description: 'when the table\'s last event happened (ISO time)' }),
+  lastEventAt: Type.String({ description: "when the table's last event happened (ISO time)" }),
 });
 export const Lobby = Type.Object({
   tables: Type.Array(LobbyEntry),
@@ -130,7 +138,8 @@ export const CommandAccepted = Type.Object({
 });
 
 const ActiveStates = Type.Array(Type.String(), {
-  description: 'the ids of the statechart states the table is in, the root first (e.g. "sevenSuitors", "sevenSuitors.trickPlay", "sevenSuitors.trickPlay.leading"): the state groups of /machines/<game>.svg to highlight',
+  description:
+    'the ids of the statechart states the table is in, the root first (e.g. "sevenSuitors", "sevenSuitors.trickPlay", "sevenSuitors.trickPlay.leading"): the state groups of /machines/<game>.svg to highlight',
 });
 
 const TableViewSchema = Type.Unknown({
@@ -140,7 +149,9 @@ const TableViewSchema = Type.Unknown({
 export const ViewResponse = Type.Object({
   version: Type.Integer(),
   view: TableViewSchema,
-  turnDeadline: Type.Union([Type.String(), Type.Null()], { description: 'when the turn clock runs out for the seats awaited (ISO time), or null' }),
+  turnDeadline: Type.Union([Type.String(), Type.Null()], {
+    description: 'when the turn clock runs out for the seats awaited (ISO time), or null',
+  }),
   activeStates: ActiveStates,
 });
 
@@ -159,17 +170,27 @@ export const ReplayQuery = Type.Object({
 });
 export const ReplayResponse = Type.Object({
   at: Type.Integer(),
-  version: Type.Integer({ description: 'the table\'s last event: replays may go up to here' }),
+  version: Type.Integer({ description: "the table's last event: replays may go up to here" }),
   phase: Type.String(),
   state: Type.Unknown({ description: 'the statechart state right after event `at`, as XState writes it (e.g. {"trickPlay":"leading"})' }),
   activeStates: ActiveStates,
-  view: Type.Unknown({ description: "the spectator view; once the game is over, the view with every hand open, or with `seat` that seat's own view" }),
+  view: Type.Unknown({
+    description: "the spectator view; once the game is over, the view with every hand open, or with `seat` that seat's own view",
+  }),
 });
 
 export const ForkBody = Type.Object(
   {
-    at: Type.Integer({ minimum: 1, description: 'the event of the finished game to play on from: the new table starts as the game stood right after it' }),
-    seat: Type.Optional(Type.Integer({ minimum: 0, description: 'the seat to take at the new table (with name); every other seat is a bot a person may take' })),
+    at: Type.Integer({
+      minimum: 1,
+      description: 'the event of the finished game to play on from: the new table starts as the game stood right after it',
+    }),
+    seat: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'the seat to take at the new table (with name); every other seat is a bot a person may take',
+      }),
+    ),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'the name the new table shows for you (with seat)' })),
   },
   { additionalProperties: false },
@@ -178,7 +199,9 @@ export const ForkedTable = Type.Object({
   tableId: Type.String(),
   version: Type.Integer(),
   seat: Type.Optional(Type.Integer()),
-  token: Type.Optional(Type.String({ description: 'the seat credential, when a seat was taken: send it as Authorization: Bearer <token>' })),
+  token: Type.Optional(
+    Type.String({ description: 'the seat credential, when a seat was taken: send it as Authorization: Bearer <token>' }),
+  ),
 });
 
 export const SocketQuery = Type.Object(

@@ -43,7 +43,8 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
           await tokens.issue({ tableId, seat }, givenToken).catch(() => undefined);
           return { version: table.current.version, token: givenToken };
         }
-        if (phaseOf(snapshot) === 'gameOver') throw new GatewayRefusal('notNow', `the game at table ${tableId} is over; its seats can no longer be taken`);
+        if (phaseOf(snapshot) === 'gameOver')
+          throw new GatewayRefusal('notNow', `the game at table ${tableId} is over; its seats can no longer be taken`);
         const occupant = context.occupants[seat];
         if (occupant !== null && !occupant.bot) throw new GatewayRefusal('notNow', `seat ${seat} is taken by ${occupant.name}`);
         if (occupant !== null && !facts.standIns.has(seat)) {
@@ -54,7 +55,9 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
         if (occupant !== null) {
           // Only if the bot still holds it: through another gateway someone may have taken the seat meanwhile.
           await table.submit({ type: 'seat.left', seat }, HELD_BY_A_BOT).catch((error: unknown) => {
-            throw isTableRefusal(error) && error.kind === 'notHolder' ? new GatewayRefusal('notNow', `seat ${seat} was taken by someone else just now`) : error;
+            throw isTableRefusal(error) && error.kind === 'notHolder'
+              ? new GatewayRefusal('notNow', `seat ${seat} was taken by someone else just now`)
+              : error;
           });
           watchers.dismissSeat(tableId, seat, SEAT_CHANGED_HANDS, `seat ${seat} changed hands`);
         }

@@ -74,12 +74,15 @@ export function runUntilSignalled(
   closers: readonly (() => Promise<unknown>)[],
 ): void {
   const { logger, idleMs } = settings;
-  const sweep = setInterval(() => {
-    tables.passivateIdle(idleMs).then(
-      (count) => count > 0 && logger.debug({ count }, 'let idle tables go'),
-      (error: unknown) => logger.error({ err: error }, 'letting idle tables go failed'),
-    );
-  }, Math.min(idleMs, 60_000));
+  const sweep = setInterval(
+    () => {
+      tables.passivateIdle(idleMs).then(
+        (count) => count > 0 && logger.debug({ count }, 'let idle tables go'),
+        (error: unknown) => logger.error({ err: error }, 'letting idle tables go failed'),
+      );
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweep.unref();
   let stopping = false;
   const stop = async (signal: string) => {

@@ -14,7 +14,10 @@ export class SocketSlots {
   take(client: string): () => void {
     const taken = this.open.get(client) ?? 0;
     if (taken >= this.perClient) {
-      throw new GatewayRefusal('rateLimited', `${client} has ${taken} sockets open, the most one client may; close one before opening another`);
+      throw new GatewayRefusal(
+        'rateLimited',
+        `${client} has ${taken} sockets open, the most one client may; close one before opening another`,
+      );
     }
     this.open.set(client, taken + 1);
     let given = false;

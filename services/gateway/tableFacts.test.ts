@@ -8,7 +8,12 @@ const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0
 function startingLog(): StoredEvent[] {
   return [
     { seq: 1, type: 'table.created', at: at(1), data: { game: 'sevenSuitors', settings: { turnSeconds: 30 } } },
-    ...[0, 1, 2, 3].map((seat) => ({ seq: seat + 2, type: 'seat.joined', at: at(seat + 2), data: { seat, player: { name: `P${seat}`, bot: false } } })),
+    ...[0, 1, 2, 3].map((seat) => ({
+      seq: seat + 2,
+      type: 'seat.joined',
+      at: at(seat + 2),
+      data: { seat, player: { name: `P${seat}`, bot: false } },
+    })),
   ];
 }
 

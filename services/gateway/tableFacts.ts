@@ -47,7 +47,8 @@ function foldEvent(facts: FactsInProgress, event: StoredEvent): void {
       break;
     case 'seat.joined':
       // A forked table's bots all hold their seats for people: nobody chose to play against them.
-      if (data.player?.bot === true && (facts.vacated.has(data.seat!) || facts.settings.forkedFrom !== null)) facts.standIns.add(data.seat!);
+      if (data.player?.bot === true && (facts.vacated.has(data.seat!) || facts.settings.forkedFrom !== null))
+        facts.standIns.add(data.seat!);
       else facts.standIns.delete(data.seat!);
       facts.vacated.delete(data.seat!);
       break;
@@ -75,9 +76,11 @@ export class TableFactsCache {
     const previous = this.reading.get(tableId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.catchUp(tableId));
     this.reading.set(tableId, next);
-    void next.finally(() => {
-      if (this.reading.get(tableId) === next) this.reading.delete(tableId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.reading.get(tableId) === next) this.reading.delete(tableId);
+      })
+      .catch(() => undefined);
     return next;
   }
 

@@ -81,7 +81,9 @@ export class TableFeed {
   }
 
   async submit(tableId: string, command: unknown, source: CommandSource, holder?: string): Promise<Accepted> {
-    const { accepted } = await this.queues.run(tableId, () => this.measured(source, () => this.host.submit(tableId, command, holder), tableId));
+    const { accepted } = await this.queues.run(tableId, () =>
+      this.measured(source, () => this.host.submit(tableId, command, holder), tableId),
+    );
     return accepted;
   }
 

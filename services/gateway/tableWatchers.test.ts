@@ -20,7 +20,13 @@ describe('a seat’s socket', () => {
     };
     const sent: string[] = [];
     const closed: number[] = [];
-    const socket = (holder: string): Watcher => ({ viewer: 0, holder, lastVersion: 0, send: (text) => sent.push(text), close: (code) => closed.push(code) });
+    const socket = (holder: string): Watcher => ({
+      viewer: 0,
+      holder,
+      lastVersion: 0,
+      send: (text) => sent.push(text),
+      close: (code) => closed.push(code),
+    });
     const watchers = new TableWatchers();
     const anns = socket(ANN);
     watchers.watch(tableId, anns);
@@ -50,7 +56,13 @@ describe('the views of a change', () => {
     const change = { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
     const sent = new Map<Watcher, string>();
     const socket = (viewer: 0 | 'spectator', lastVersion = 0): Watcher => {
-      const watcher: Watcher = { viewer, ...(viewer === 0 ? { holder: ANN } : {}), lastVersion, send: (text) => sent.set(watcher, text), close: () => undefined };
+      const watcher: Watcher = {
+        viewer,
+        ...(viewer === 0 ? { holder: ANN } : {}),
+        lastVersion,
+        send: (text) => sent.set(watcher, text),
+        close: () => undefined,
+      };
       return watcher;
     };
     const watchers = new TableWatchers();

@@ -73,9 +73,16 @@ export class TableWatchers {
   deliver(change: TableChange, watcher: Watcher, views = this.viewsOf(change)): void {
     if (change.version <= watcher.lastVersion) return;
     // A seat that changed hands before this socket was listed here escaped dismissSeat: its view is someone else's now.
-    if (typeof watcher.viewer === 'number' && watcher.holder !== undefined && !seatHeldBy(change.snapshot.context, watcher.viewer, watcher.holder)) {
+    if (
+      typeof watcher.viewer === 'number' &&
+      watcher.holder !== undefined &&
+      !seatHeldBy(change.snapshot.context, watcher.viewer, watcher.holder)
+    ) {
       const occupant = change.snapshot.context.occupants[watcher.viewer];
-      watcher.close(SEAT_CHANGED_HANDS, occupant === null || occupant.bot ? `seat ${watcher.viewer} was left` : `seat ${watcher.viewer} changed hands`);
+      watcher.close(
+        SEAT_CHANGED_HANDS,
+        occupant === null || occupant.bot ? `seat ${watcher.viewer} was left` : `seat ${watcher.viewer} changed hands`,
+      );
       return;
     }
     watcher.lastVersion = change.version;

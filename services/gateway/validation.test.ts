@@ -16,12 +16,18 @@ describe('validation messages', () => {
   it('show a value nested thousands deep by its first levels, whatever its depth', () => {
     const commands = compileChecker(CommandBody);
     for (const depth of [10, 7_000, 50_000]) {
-      expect(commands.problem({ type: 'card.played', card: nested(depth) }, 'body')).toBe('body.card must be a string, not [[[[["..."]]]]]');
+      expect(commands.problem({ type: 'card.played', card: nested(depth) }, 'body')).toBe(
+        'body.card must be a string, not [[[[["..."]]]]]',
+      );
     }
-    expect(compileChecker(SocketMessage).problem({ type: 'command', id: nested(20_000), command: {} }, 'message')).toMatch(/^message\.id must be/);
+    expect(compileChecker(SocketMessage).problem({ type: 'command', id: nested(20_000), command: {} }, 'message')).toMatch(
+      /^message\.id must be/,
+    );
   });
 
   it('still show shallow values whole', () => {
-    expect(compileChecker(CommandBody).problem({ type: 'card.played', card: [1, [2, [3]]] }, 'body')).toBe('body.card must be a string, not [1,[2,[3]]]');
+    expect(compileChecker(CommandBody).problem({ type: 'card.played', card: [1, [2, [3]]] }, 'body')).toBe(
+      'body.card must be a string, not [1,[2,[3]]]',
+    );
   });
 });

@@ -89,7 +89,8 @@ function discriminatedBranches(schema: TSchema): Branch[] | null {
 
 function branchProblem(branches: readonly Branch[], value: unknown, root: string): string {
   const types = branches.map((branch) => JSON.stringify(branch.type)).join(', ');
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${root} must be an object with a "type" (${types}), not ${shown(value)}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `${root} must be an object with a "type" (${types}), not ${shown(value)}`;
   const type = (value as { type?: unknown }).type;
   const branch = branches.find((each) => each.type === type);
   if (branch === undefined) return `${root}.type must be one of ${types}, not ${shown(type)}`;
@@ -103,7 +104,8 @@ function describe(schema: TSchema, errors: readonly SchemaError[], value: unknow
   const union = [...errors].reverse().find((error) => error.keyword === 'anyOf');
   if (union !== undefined) {
     const wanted = unionWants(schemaAt(schema, union.schemaPath));
-    if (wanted !== null) return `${fieldName(root, union.instancePath)} must be ${wanted}, not ${shown(valueAt(value, union.instancePath))}`;
+    if (wanted !== null)
+      return `${fieldName(root, union.instancePath)} must be ${wanted}, not ${shown(valueAt(value, union.instancePath))}`;
   }
   // The boolean "schema is false" entries repeat what additionalProperties says better.
   const useful = errors.filter((error) => error.keyword !== 'boolean');

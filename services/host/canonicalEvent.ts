@@ -8,7 +8,9 @@ export function canonicalEvent(command: TableEvent): TableEvent {
   switch (command.type) {
     case 'seat.joined': {
       const player = { name: command.player.name, bot: command.player.bot };
-      return command.holder === undefined ? { type: command.type, seat: command.seat, player } : { type: command.type, seat: command.seat, player, holder: command.holder };
+      return command.holder === undefined
+        ? { type: command.type, seat: command.seat, player }
+        : { type: command.type, seat: command.seat, player, holder: command.holder };
     }
     case 'seat.left':
       return { type: command.type, seat: command.seat };

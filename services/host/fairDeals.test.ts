@@ -81,7 +81,9 @@ describe('fair deals at the host', () => {
     // The imported game keeps its proofs: its table shows the same revealed deals.
     const imported = await host.importRecord(record);
     const { snapshot } = await host.snapshot(imported.tableId);
-    expect(viewFor(snapshot, 'spectator').revealedDeals.map((deal) => deal.seed)).toEqual(record.hands.map((hand: { fairness: { seed: string } }) => hand.fairness.seed));
+    expect(viewFor(snapshot, 'spectator').revealedDeals.map((deal) => deal.seed)).toEqual(
+      record.hands.map((hand: { fairness: { seed: string } }) => hand.fairness.seed),
+    );
   });
 
   it('derives every hand’s seed from a fixed table seed, so a seeded table deals the same every time', async () => {

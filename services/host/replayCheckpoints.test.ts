@@ -51,7 +51,12 @@ describe('replays from checkpoints', () => {
     // Once the checkpoints are laid (replaying the last event laid them all), each replay starts at most `every` events back.
     readsFrom.length = 0;
     for (const at of [log.length, Math.floor(log.length / 2), 3, every * 4 + 1]) await replays.replayAt(tableId, at);
-    expect(readsFrom).toEqual([log.length - (log.length % every), Math.floor(log.length / 2) - (Math.floor(log.length / 2) % every), 0, every * 4]);
+    expect(readsFrom).toEqual([
+      log.length - (log.length % every),
+      Math.floor(log.length / 2) - (Math.floor(log.length / 2) % every),
+      0,
+      every * 4,
+    ]);
   });
 
   it('lets concurrent replays of a table wait for the first, which lays the checkpoints they start from', async () => {

@@ -87,7 +87,14 @@ export class ResidentTables {
   }
 
   /** Holds a table whose actor the caller has just made (a new table) or rebuilt. */
-  adopt(tableId: string, created: TableCreated, actor: TableActor, version: number, lastEventAt: string, snapshotVersion = 0): ResidentTable {
+  adopt(
+    tableId: string,
+    created: TableCreated,
+    actor: TableActor,
+    version: number,
+    lastEventAt: string,
+    snapshotVersion = 0,
+  ): ResidentTable {
     const table: ResidentTable = {
       tableId,
       created,
@@ -173,7 +180,9 @@ export class ResidentTables {
     const { created, actor } = foldLog(tableId, events);
     const lastEventAt = events[events.length - 1].at;
     // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.
-    const rewritten = stored !== null && (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
+    const rewritten =
+      stored !== null &&
+      (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
     return this.adopt(tableId, created, actor, events.length, lastEventAt, rewritten ? events.length : 0);
   }
 
@@ -191,5 +200,11 @@ export class ResidentTables {
 
 /** What the autopilot is told of a resident table. */
 export function stateOf(table: ResidentTable): TableState {
-  return { tableId: table.tableId, version: table.version, snapshot: table.committed, settings: table.settings, lastEventAt: table.lastEventAt };
+  return {
+    tableId: table.tableId,
+    version: table.version,
+    snapshot: table.committed,
+    settings: table.settings,
+    lastEventAt: table.lastEventAt,
+  };
 }

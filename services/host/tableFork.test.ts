@@ -68,7 +68,11 @@ describe('playing on from an event of a finished game', () => {
     ]);
 
     const events = await host.events(fork.tableId);
-    expect(events[0]).toMatchObject({ seq: 1, type: 'table.created', data: { game: 'sevenSuitors', options: { end: 'hands:2' }, settings: { forkedFrom: { tableId, at } } } });
+    expect(events[0]).toMatchObject({
+      seq: 1,
+      type: 'table.created',
+      data: { game: 'sevenSuitors', options: { end: 'hands:2' }, settings: { forkedFrom: { tableId, at } } },
+    });
     // Fresh hands from here on: knowing the original game tells nothing of the new table's deals.
     expect(events[0].data).not.toHaveProperty('seed');
     expect(events.filter((event) => event.type === 'seat.left')).toEqual([]);
@@ -118,7 +122,10 @@ describe('playing on from an event of a finished game', () => {
       kind: 'notNow',
       message: `table ${tableId} has ${log.length} events; play on from event 1 to ${log.length}, not ${log.length + 1}`,
     });
-    expect(await refusalOf(host.forkTable(tableId, { at: 0 }))).toEqual({ kind: 'malformed', message: 'at must be a whole number from 1 (the event to play on from), not 0' });
+    expect(await refusalOf(host.forkTable(tableId, { at: 0 }))).toEqual({
+      kind: 'malformed',
+      message: 'at must be a whole number from 1 (the event to play on from), not 0',
+    });
     expect(await refusalOf(host.forkTable(tableId, { at: log.length }))).toEqual({
       kind: 'notNow',
       message: `the game of table ${tableId} is already over right after event ${log.length}; play on from an earlier event`,
@@ -127,7 +134,9 @@ describe('playing on from an event of a finished game', () => {
       kind: 'malformed',
       message: 'seat must be from 0 to 3 at a table of Seven Suitors, not 4',
     });
-    expect((await refusalOf(host.forkTable(tableId, { at: 8, taker: { seat: 1, name: 'Ada', holder: 'not a hash' } }))).kind).toBe('malformed');
+    expect((await refusalOf(host.forkTable(tableId, { at: 8, taker: { seat: 1, name: 'Ada', holder: 'not a hash' } }))).kind).toBe(
+      'malformed',
+    );
     expect((await refusalOf(host.forkTable('t-nope', { at: 1 }))).kind).toBe('unknownTable');
     expect((await host.listTables()).length).toBe(tables);
   });

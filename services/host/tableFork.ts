@@ -46,10 +46,19 @@ const SEAT_EVENTS: readonly string[] = ['seat.joined', 'seat.left'];
  * from `request.at`, and plans the new table. `log` is the original's log
  * from its start; `atFork` the original right after event `at`.
  */
-export function planFork(tableId: string, original: { version: number; snapshot: TableSnapshot }, request: ForkRequest, log: readonly StoredEvent[], atFork: TableSnapshot): ForkPlan {
+export function planFork(
+  tableId: string,
+  original: { version: number; snapshot: TableSnapshot },
+  request: ForkRequest,
+  log: readonly StoredEvent[],
+  atFork: TableSnapshot,
+): ForkPlan {
   checkForkPoint(tableId, original, request.at);
   if (atFork.context.outcome?.finished === true) {
-    throw new TableRefusal('notNow', `the game of table ${tableId} is already over right after event ${request.at}; play on from an earlier event`);
+    throw new TableRefusal(
+      'notNow',
+      `the game of table ${tableId} is already over right after event ${request.at}; play on from an earlier event`,
+    );
   }
   const { context } = atFork;
   const { taker } = request;
@@ -94,16 +103,26 @@ export function checkForkPoint(tableId: string, original: { version: number; sna
   // A fork copies the log up to its point: bounded as an import is.
   const hands = original.snapshot.context.handResults.length;
   if (hands > MAX_IMPORT_HANDS) {
-    throw new TableRefusal('malformed', `table ${tableId} played ${hands} hands; only games of at most ${MAX_IMPORT_HANDS} hands can be played on from`);
+    throw new TableRefusal(
+      'malformed',
+      `table ${tableId} played ${hands} hands; only games of at most ${MAX_IMPORT_HANDS} hands can be played on from`,
+    );
   }
-  if (!Number.isInteger(at) || at < 1) throw new TableRefusal('malformed', `at must be a whole number from 1 (the event to play on from), not ${JSON.stringify(at)}`);
+  if (!Number.isInteger(at) || at < 1)
+    throw new TableRefusal('malformed', `at must be a whole number from 1 (the event to play on from), not ${JSON.stringify(at)}`);
   if (at > original.version) {
-    throw new TableRefusal('notNow', `table ${tableId} has ${original.version} events; play on from event 1 to ${original.version}, not ${at}`);
+    throw new TableRefusal(
+      'notNow',
+      `table ${tableId} has ${original.version} events; play on from event 1 to ${original.version}, not ${at}`,
+    );
   }
 }
 
 function checkSeat(game: keyof typeof GAMES, seatCount: number, seat: Seat): void {
   if (!Number.isInteger(seat) || seat < 0 || seat >= seatCount) {
-    throw new TableRefusal('malformed', `seat must be from 0 to ${seatCount - 1} at a table of ${GAMES[game].title}, not ${JSON.stringify(seat)}`);
+    throw new TableRefusal(
+      'malformed',
+      `seat must be from 0 to ${seatCount - 1} at a table of ${GAMES[game].title}, not ${JSON.stringify(seat)}`,
+    );
   }
 }

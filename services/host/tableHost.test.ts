@@ -221,7 +221,11 @@ describe('the table host', () => {
     }
     await host.importRecord(record);
     // A format 1 record is read without proofs, whatever fairness it carries.
-    const old = { ...record, format: 'seven-suitors-record/1', hands: record.hands.map((hand: object) => ({ ...hand, fairness: { scheme: 'bogus', commitment: 'x', seed: 'y' } })) };
+    const old = {
+      ...record,
+      format: 'seven-suitors-record/1',
+      hands: record.hands.map((hand: object) => ({ ...hand, fairness: { scheme: 'bogus', commitment: 'x', seed: 'y' } })),
+    };
     await host.importRecord(old);
     await host.close();
   });
@@ -268,7 +272,11 @@ describe('the table host', () => {
     const store = createMemoryEventStore();
     const failures: string[] = [];
     const failingSnapshots: EventStore = { ...store, saveSnapshot: async () => Promise.reject(new Error('snapshot too large')) };
-    const host = new TableHost({ store: failingSnapshots, snapshotEvery: 1, onSnapshotError: (error, id) => failures.push(`${id}: ${(error as Error).message}`) });
+    const host = new TableHost({
+      store: failingSnapshots,
+      snapshotEvery: 1,
+      onSnapshotError: (error, id) => failures.push(`${id}: ${(error as Error).message}`),
+    });
     const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'snapshots' });
     const { snapshot } = await host.snapshot(tableId);
     const accepted = await host.submit(tableId, nextBotMove(snapshot, createRng('snapshots'))!);
@@ -277,7 +285,6 @@ describe('the table host', () => {
     await vi.waitFor(() => expect(failures).toEqual([`${tableId}: snapshot too large`, `${tableId}: snapshot too large`]));
   });
 });
-
 
 describe('seat tenure: a token acts only while its seat is held with it', () => {
   const ALICE = 'a'.repeat(64);
@@ -326,11 +333,15 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
   it('refuses a joining seat whose tenure is not a token hash, or a bot with one', async () => {
     const { host } = newHost();
     const { tableId } = await host.createTable({ game: 'antiCupid' });
-    expect(await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Eve', bot: false }, holder: 'my-token' }))).toEqual({
+    expect(
+      await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Eve', bot: false }, holder: 'my-token' })),
+    ).toEqual({
       kind: 'illegal',
       message: 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters',
     });
-    expect(await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bot', bot: true }, holder: ALICE }))).toMatchObject({
+    expect(
+      await refusalOf(host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bot', bot: true }, holder: ALICE })),
+    ).toMatchObject({
       message: 'a bot takes a seat without a token',
     });
   });

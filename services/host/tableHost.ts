@@ -80,8 +80,7 @@ export class TableHost implements TableService {
       options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
     // A move lost to a failed append leaves nothing armed: the table is taken up again a moment later, from its log.
     const takeUpAgain = (tableId: string) => setTimeout(() => void this.takeUp(tableId).catch(() => undefined), 1000).unref();
-    this.autopilot =
-      options.autopilot === undefined ? null : new Autopilot(this, { onMoveLost: takeUpAgain, ...options.autopilot });
+    this.autopilot = options.autopilot === undefined ? null : new Autopilot(this, { onMoveLost: takeUpAgain, ...options.autopilot });
     // A table rebuilt here has just been taken up: what it awaits is armed again from its log.
     this.tables = new ResidentTables({
       store: this.store,
@@ -303,7 +302,11 @@ export class TableHost implements TableService {
    * at a time, so their bots play on and their clocks run after a restart;
    * stops early once `stopped()` says so.
    */
-  async takeUpTablesUnderWay(concurrency: number, stopped: () => boolean, onError: (error: unknown, tableId: string) => void): Promise<void> {
+  async takeUpTablesUnderWay(
+    concurrency: number,
+    stopped: () => boolean,
+    onError: (error: unknown, tableId: string) => void,
+  ): Promise<void> {
     const underWay = (await this.store.listTables())
       .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
       .map(({ tableId }) => tableId);

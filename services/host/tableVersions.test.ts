@@ -53,7 +53,11 @@ describe('snapshots that cannot lie', () => {
   /** The saved snapshot with a lie in it: seat 0 has 99 points. */
   function lyingAbout(saved: { snapshot: unknown }, changes: Record<string, unknown>) {
     const snapshot = saved.snapshot as { persisted: { context: object } };
-    return { ...snapshot, persisted: { ...snapshot.persisted, context: { ...snapshot.persisted.context, scores: [99, 0, 0, 0] } }, ...changes };
+    return {
+      ...snapshot,
+      persisted: { ...snapshot.persisted, context: { ...snapshot.persisted.context, scores: [99, 0, 0, 0] } },
+      ...changes,
+    };
   }
 
   it('is believed when the machine that wrote it is the one resuming it', async () => {
@@ -74,7 +78,11 @@ describe('snapshots that cannot lie', () => {
 
   it('from before fingerprints, is ignored and rewritten the same way', async () => {
     const { tableId, saved, truth } = await tableWithSnapshot();
-    const { created, persisted, lastEventAt } = lyingAbout(saved, {}) as unknown as { created: Record<string, unknown>; persisted: unknown; lastEventAt: string };
+    const { created, persisted, lastEventAt } = lyingAbout(saved, {}) as unknown as {
+      created: Record<string, unknown>;
+      persisted: unknown;
+      lastEventAt: string;
+    };
     const { rules: _rules, fingerprint: _fingerprint, schema: _schema, ...createdBefore } = created;
     await store.saveSnapshot(tableId, { version: saved.version, snapshot: { created: createdBefore, persisted, lastEventAt } });
     expect((await newHost().snapshot(tableId)).snapshot.context).toEqual(truth.context);

@@ -16,7 +16,8 @@ export const HELD_BY_A_BOT = 'bot';
  * or taken by someone else since the token was issued.
  */
 export function checkTenure(tableId: string, context: TableContext, seat: unknown, holder: string): void {
-  const held = holder === HELD_BY_A_BOT ? typeof seat === 'number' && context.occupants[seat]?.bot === true : seatHeldBy(context, seat, holder);
+  const held =
+    holder === HELD_BY_A_BOT ? typeof seat === 'number' && context.occupants[seat]?.bot === true : seatHeldBy(context, seat, holder);
   if (!held) {
     throw new TableRefusal('notHolder', `seat ${String(seat)} at table ${tableId} is no longer held by this token's player`);
   }

@@ -14,7 +14,9 @@ let nc: NatsConnection;
 beforeAll(async () => {
   nats = await startLocalNats(1);
   nc = await connect({ servers: nats.urls, noAsyncTraces: true });
-  nc.subscribe('echo', { callback: (_, message) => void message.respond(`echo ${message.string()} ${message.headers?.get('Who') ?? ''}`.trim()) });
+  nc.subscribe('echo', {
+    callback: (_, message) => void message.respond(`echo ${message.string()} ${message.headers?.get('Who') ?? ''}`.trim()),
+  });
   // Answers the first request late, the rest at once.
   let asked = 0;
   nc.subscribe('slow', { callback: (_, message) => void setTimeout(() => message.respond(`answer ${++asked}`), asked === 0 ? 300 : 0) });

@@ -56,7 +56,10 @@ export class NatsRequests {
       }, options.timeoutMs);
       this.waiting.set(token, { subject, resolve, reject, timer });
       try {
-        this.nc.publish(subject, payload, { reply: this.inbox + token, ...(options.headers === undefined ? {} : { headers: options.headers }) });
+        this.nc.publish(subject, payload, {
+          reply: this.inbox + token,
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+        });
       } catch (error) {
         clearTimeout(timer);
         this.waiting.delete(token);

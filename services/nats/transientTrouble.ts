@@ -17,7 +17,11 @@ export function isTransient(error: unknown): boolean {
 }
 
 /** Runs `request` until it is answered, asking again (backing off) after transient trouble for up to `retryForMs`. */
-export async function retryWhileTransient<T>(request: () => Promise<T>, retryForMs: number, gaveUp: () => boolean = () => false): Promise<T> {
+export async function retryWhileTransient<T>(
+  request: () => Promise<T>,
+  retryForMs: number,
+  gaveUp: () => boolean = () => false,
+): Promise<T> {
   const deadline = Date.now() + retryForMs;
   for (let attempt = 0; ; attempt++) {
     try {

@@ -42,7 +42,12 @@ export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands =
 }
 
 function seedFrom(rng: Rng): string {
-  return Array.from({ length: 8 }, () => rng.below(2 ** 32).toString(16).padStart(8, '0')).join('');
+  return Array.from({ length: 8 }, () =>
+    rng
+      .below(2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
 }
 
 export function simulateGame(settings: SimulationSettings): SimulatedGame {

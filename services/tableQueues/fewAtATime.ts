@@ -3,7 +3,12 @@
  * a start, or a dead worker's): `limit` run at once, the next starting as
  * one ends, none started once `stopped()` says so. `work` must not reject.
  */
-export async function fewAtATime<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
+export async function fewAtATime<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<void> {
   let next = 0;
   const inTurn = async () => {
     while (next < items.length && !stopped()) await work(items[next++]);

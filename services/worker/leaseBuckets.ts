@@ -29,7 +29,12 @@ export interface LeaseBuckets {
 }
 
 /** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
-export async function openLeaseBuckets(nc: NatsConnection, ttlMs: number, replicas = 1, namespace = DEFAULT_LEASE_NAMESPACE): Promise<LeaseBuckets> {
+export async function openLeaseBuckets(
+  nc: NatsConnection,
+  ttlMs: number,
+  replicas = 1,
+  namespace = DEFAULT_LEASE_NAMESPACE,
+): Promise<LeaseBuckets> {
   // A renewal that hangs through a leader election must give up well within the TTL, so the next one can be tried.
   const kvm = new Kvm(jetstream(nc, { timeout: Math.max(250, Math.min(2000, Math.floor(ttlMs / 4))) }));
   // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.

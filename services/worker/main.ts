@@ -26,7 +26,9 @@ function readSettings() {
 }
 const { nats: settings, own } = readSettings();
 if (settings === null) {
-  console.error('NATS_URL is not set: a table worker serves tables over NATS. Set NATS_URL=nats://host:4222[,nats://...]; the single-process service is `npm start`.');
+  console.error(
+    'NATS_URL is not set: a table worker serves tables over NATS. Set NATS_URL=nats://host:4222[,nats://...]; the single-process service is `npm start`.',
+  );
   process.exit(2);
 }
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);

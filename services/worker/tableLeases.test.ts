@@ -123,7 +123,13 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
   it('checks a claim without rejecting when NATS cannot be asked (a worker fires the check and goes on)', async () => {
     const own = await connect({ servers: nats.urls });
     const logged: string[] = [];
-    const a = await TableLeases.start({ buckets: await openLeaseBuckets(own, TTL_MS), workerId: 'a-cut-off', ttlMs: TTL_MS, onLost: () => undefined, log: (line) => logged.push(line) });
+    const a = await TableLeases.start({
+      buckets: await openLeaseBuckets(own, TTL_MS),
+      workerId: 'a-cut-off',
+      ttlMs: TTL_MS,
+      onLost: () => undefined,
+      log: (line) => logged.push(line),
+    });
     await a.take('t-cut-off');
     await own.close();
     await expect(a.verify('t-cut-off')).resolves.toBeUndefined();
@@ -144,7 +150,14 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     /** A worker's leases on its own connection, as a worker has them: its renewals and its presence die together. */
     async function presentLeases(workerId: string, connection: NatsConnection, lost: string[] = [], renewEveryMs = RENEW_EVERY_MS) {
       const buckets = await openLeaseBuckets(connection, LONG_TTL_MS, 1, 'PRESENCE_TEST');
-      return TableLeases.start({ buckets, workerId, ttlMs: LONG_TTL_MS, renewEveryMs, onLost: (tableId) => lost.push(tableId), presence: connection });
+      return TableLeases.start({
+        buckets,
+        workerId,
+        ttlMs: LONG_TTL_MS,
+        renewEveryMs,
+        onLost: (tableId) => lost.push(tableId),
+        presence: connection,
+      });
     }
 
     async function orphanedAfter(leases: TableLeases, tableId: string, since: number): Promise<number> {
@@ -152,7 +165,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       return Date.now() - since;
     }
 
-    it("counts a worker whose connection is gone over after a missed renewal, and ends its life so it cannot come back to it", async () => {
+    it('counts a worker whose connection is gone over after a missed renewal, and ends its life so it cannot come back to it', async () => {
       const own = await connect({ servers: nats.urls });
       const a = await presentLeases('p-dead', own);
       const b = await presentLeases('p-alive', nc);

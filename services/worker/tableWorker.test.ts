@@ -100,7 +100,12 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('plays on from an event of a finished game on whichever worker takes the request, and refuses an unfinished one', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: remotePlayers('sevenSuitors'), seed: 'fork' });
+    const { tableId } = await tables.createTable({
+      game: 'sevenSuitors',
+      options: { end: 'hands:1' },
+      players: remotePlayers('sevenSuitors'),
+      seed: 'fork',
+    });
     await playRemotely(tables, tableId);
     const log = await store.read(tableId);
     const at = log.findIndex((event, index) => index > 20 && event.type === 'card.played') + 1;
@@ -168,7 +173,10 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     // Undirected, through the queue group: whoever gets it, the owner answers.
     for (let i = 0; i < 6; i++) {
       const answer = decodeReply(
-        await nc.request(subjects.command(tableId), encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] })),
+        await nc.request(
+          subjects.command(tableId),
+          encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] }),
+        ),
       );
       expect(answer).toMatchObject({ ok: false, worker: owner, kind: 'malformed' });
     }
@@ -211,14 +219,15 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     expect(tables.ownerOf(tableId)).toBe(other);
   });
 
-  it('hands a stopped worker\'s tables to the other at once, and says so when no worker runs', async () => {
+  it("hands a stopped worker's tables to the other at once, and says so when no worker runs", async () => {
     await setUp();
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
+    for (let i = 0; i < 4; i++)
+      ids.push((await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
     const [first, second] = workers;
     await first.stop();
     const started = Date.now();
-    await Promise.all(ids.map((tableId) => playRemotely(tables, tableId, { stop: () => (tables.ownerOf(tableId) === second.workerId) })));
+    await Promise.all(ids.map((tableId) => playRemotely(tables, tableId, { stop: () => tables.ownerOf(tableId) === second.workerId })));
     expect(Date.now() - started).toBeLessThan(TTL_MS); // released, not expired
     await second.stop();
     workers = [];

@@ -93,7 +93,9 @@ const ADOPT_CONCURRENCY = 32;
 export const WORKER_SNAPSHOT_EVERY = 25;
 
 export function newWorkerId(): string {
-  const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 30);
+  const host = hostname()
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .slice(0, 30);
   return `w-${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -253,15 +255,21 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   ];
   await nc.flush();
 
-  const idleTimer = setInterval(() => {
-    const cutoff = Date.now() - idleReleaseMs;
-    for (const [tableId, used] of lastUsed) {
-      // A table with a bot move or timeout to come is not idle: letting it go would leave it to nobody.
-      if (used > cutoff || host.hasMovesToCome(tableId)) continue;
-      lastUsed.delete(tableId);
-      void host.letGo(tableId).then(() => leases.release(tableId), () => leases.release(tableId));
-    }
-  }, Math.min(idleReleaseMs, 60_000));
+  const idleTimer = setInterval(
+    () => {
+      const cutoff = Date.now() - idleReleaseMs;
+      for (const [tableId, used] of lastUsed) {
+        // A table with a bot move or timeout to come is not idle: letting it go would leave it to nobody.
+        if (used > cutoff || host.hasMovesToCome(tableId)) continue;
+        lastUsed.delete(tableId);
+        void host.letGo(tableId).then(
+          () => leases.release(tableId),
+          () => leases.release(tableId),
+        );
+      }
+    },
+    Math.min(idleReleaseMs, 60_000),
+  );
   idleTimer.unref();
 
   /**
@@ -298,13 +306,21 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     sweeping ??= (async () => {
       // In an order of this worker's own, so workers taking up a dead one's tables at once mostly take different ones.
       const orphans = shuffled([...toTakeUp, ...(await leases.orphans())]);
-      await fewAtATime(orphans, ADOPT_CONCURRENCY, (tableId) => adopt(tableId).catch((error: unknown) => log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`)), () => stopping);
+      await fewAtATime(
+        orphans,
+        ADOPT_CONCURRENCY,
+        (tableId) => adopt(tableId).catch((error: unknown) => log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`)),
+        () => stopping,
+      );
     })()
       .catch((error: unknown) => log(`${workerId}: looking for tables whose owner is gone failed: ${(error as Error).message}`))
       .finally(() => (sweeping = null));
     return sweeping;
   }
-  const orphanTimer = setInterval(() => void sweepOrphans(), options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))));
+  const orphanTimer = setInterval(
+    () => void sweepOrphans(),
+    options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))),
+  );
   orphanTimer.unref();
   void sweepOrphans();
 
@@ -341,7 +357,8 @@ async function startLeases(
   const buckets = await openLeaseBucketsPatiently(nc, wantedTtlMs, options.leaseReplicas ?? 1, options.leaseNamespace);
   // The lives bucket's max age is what expires leases; a bucket made earlier with another TTL keeps its own.
   const leaseTtlMs = (await leaseTtlOf(buckets)) || wantedTtlMs;
-  if (leaseTtlMs !== wantedTtlMs) log(`${workerId}: the lease bucket expires leases after ${leaseTtlMs} ms, not ${wantedTtlMs}; using that`);
+  if (leaseTtlMs !== wantedTtlMs)
+    log(`${workerId}: the lease bucket expires leases after ${leaseTtlMs} ms, not ${wantedTtlMs}; using that`);
   const leases = await TableLeases.start({
     buckets,
     workerId,

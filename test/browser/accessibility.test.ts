@@ -29,11 +29,27 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
   // A card still fading in would be measured half transparent: judge the page at rest.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
     return result.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target.join(' ')) }));
+      .map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        nodes: violation.nodes.map((node) => node.target.join(' ')),
+      }));
   });
 }
 
@@ -57,9 +73,12 @@ describe('accessibility of the web client (axe-core) in Chromium', { timeout: 12
     const rules = await page.locator('.rules-dialog').textContent();
     expect(rules).toContain('Every suit has two 7s, written 7a and 7b. The letters only tell the two cards apart');
     for (const card of ['Cupid (powers)', 'Chaperone (powers)', 'Rival (powers)', 'Go-Between (powers)']) expect(rules).toContain(card);
-    const titles = await page.locator('.hand-cards .card').evaluateAll((cards) => cards.map((card) => [card.getAttribute('data-card'), card.getAttribute('title')]));
+    const titles = await page
+      .locator('.hand-cards .card')
+      .evaluateAll((cards) => cards.map((card) => [card.getAttribute('data-card'), card.getAttribute('title')]));
     for (const [card, title] of titles) {
-      if (/-7[ab]$/.test(card!)) expect(title).toMatch(/one of the two 7s of \w+ \(a and b only tell them apart; if both would win, the first played wins\)/);
+      if (/-7[ab]$/.test(card!))
+        expect(title).toMatch(/one of the two 7s of \w+ \(a and b only tell them apart; if both would win, the first played wins\)/);
       if (!/^\d-/.test(card!)) expect(title).toContain('With powers:');
     }
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();

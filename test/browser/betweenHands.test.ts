@@ -53,7 +53,9 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     const layout = await page.evaluate(() => ({
       scrollY: window.scrollY,
       seats: document.querySelectorAll('.felt .seat').length,
-      cards: [...document.querySelectorAll('.hand-cards .card-button')].map((button) => button.getBoundingClientRect()).map((rect) => ({ top: rect.top, bottom: rect.bottom, right: rect.right })),
+      cards: [...document.querySelectorAll('.hand-cards .card-button')]
+        .map((button) => button.getBoundingClientRect())
+        .map((rect) => ({ top: rect.top, bottom: rect.bottom, right: rect.right })),
     }));
     expect(layout.seats).toBe(6);
     expect(layout.cards).toHaveLength(10);
@@ -78,12 +80,20 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
       // By the player's second card the first trick is taken: the panel lists it, newest first, as the service has it.
       const newest = async () => ({
         count: await page.locator('.tricks-so-far .trick-list > li').count(),
-        cards: await page.locator('.tricks-so-far .trick-list > li').first().locator('.card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-card'))),
+        cards: await page
+          .locator('.tricks-so-far .trick-list > li')
+          .first()
+          .locator('.card')
+          .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-card'))),
         service: (await spectatorView(tableId)).hand!.tricks,
       });
       await settle(async () => {
         const now = await newest();
-        return now.count === now.service.length && now.count > 0 && JSON.stringify(now.cards) === JSON.stringify(now.service.at(-1)!.plays.map((play) => play.card));
+        return (
+          now.count === now.service.length &&
+          now.count > 0 &&
+          JSON.stringify(now.cards) === JSON.stringify(now.service.at(-1)!.plays.map((play) => play.card))
+        );
       }).toBe(true);
       const count = await page.locator('.tricks-so-far .trick-list > li').count();
       expect(await page.locator('.tricks-so-far summary').textContent()).toBe(`Tricks this hand (${count})`);
@@ -100,7 +110,9 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     const last = scored.lastHand!;
     expect(last.index).toBe(0);
     const traitorName = scored.seats[last.traitor!].occupant!.name;
-    expect(await summary.locator('.reveal-line').textContent()).toBe(last.traitor === 0 ? 'You were the Traitor.' : `The Traitor was ${traitorName}.`);
+    expect(await summary.locator('.reveal-line').textContent()).toBe(
+      last.traitor === 0 ? 'You were the Traitor.' : `The Traitor was ${traitorName}.`,
+    );
     expect(await summary.locator('.accusations li').count()).toBe(last.accusations!.filter((accused) => accused !== null).length);
     expect(await summary.locator('.final-trick .card').count()).toBe(6);
     expect(await summary.locator('.countdown').textContent()).toMatch(/^The next hand shows in \d+ s\.$/);
@@ -155,7 +167,9 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
       const points = `${suits} point${suits === 1 ? '' : 's'}`;
       if (typeof by === 'number') {
         const others = names.filter((_, seat) => seat !== by);
-        expect(lines[index]).toMatch(new RegExp(`^Anti-Cupid \\(${antiCupid}\\) captured both 7s of .+: ${points} to each of the other four \\(`));
+        expect(lines[index]).toMatch(
+          new RegExp(`^Anti-Cupid \\(${antiCupid}\\) captured both 7s of .+: ${points} to each of the other four \\(`),
+        );
         for (const other of others) expect(lines[index]).toContain(other);
       } else {
         expect(lines[index]).toMatch(new RegExp(`^.+ \\(partnership ${by}\\) married .+: ${points} each\\.$`));
@@ -165,13 +179,21 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
     const split = ([1, 2, 3, 4, 5, 6, 7] as Suit[]).filter((suit) => !married.has(suit));
     if (split.length === 0) expect(await panel.locator('.split').count()).toBe(0);
     else {
-      expect(await panel.locator('.split').textContent()).toMatch(new RegExp(`^Not married \\(1 point each to Anti-Cupid, ${antiCupid}\\): `));
+      expect(await panel.locator('.split').textContent()).toMatch(
+        new RegExp(`^Not married \\(1 point each to Anti-Cupid, ${antiCupid}\\): `),
+      );
       expect(await panel.locator('.split .suit-chip').count()).toBe(split.length);
     }
     expect(await panel.textContent()).not.toMatch(/Anti-Cupid married/);
     // The winner is marked in words in the standings, not by a picture some browsers lack a font for.
     const winners = view.outcome!.winners;
-    const marked = await page.locator('.game-over-dialog .standings tbody tr').evaluateAll((rows) => rows.filter((row) => row.querySelector('.winner-mark')?.textContent === ' winner').map((row) => row.querySelector('th')!.firstChild!.textContent));
+    const marked = await page
+      .locator('.game-over-dialog .standings tbody tr')
+      .evaluateAll((rows) =>
+        rows
+          .filter((row) => row.querySelector('.winner-mark')?.textContent === ' winner')
+          .map((row) => row.querySelector('th')!.firstChild!.textContent),
+      );
     expect(marked.sort()).toEqual(winners.map((seat) => names[seat]).sort());
     await screenshot(page, 'between-anti-cupid-last-hand');
     expect(errors).toEqual([]);

@@ -107,10 +107,22 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     expect(sent).toHaveLength(2);
     expect(sent[0].token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(sent[1]).toEqual(sent[0]);
-    const kept = await page.evaluate((id) => ({ held: localStorage.getItem(`suitors.seat.${id}`), pending: Object.keys(localStorage).filter((key) => key.startsWith('suitors.joining.')) }), tableId);
+    const kept = await page.evaluate(
+      (id) => ({
+        held: localStorage.getItem(`suitors.seat.${id}`),
+        pending: Object.keys(localStorage).filter((key) => key.startsWith('suitors.joining.')),
+      }),
+      tableId,
+    );
     expect(JSON.parse(kept.held!)).toEqual({ seat: 0, token: sent[0].token });
     expect(kept.pending).toEqual([]);
-    const { events } = await apiCall<{ events: { type: string; data: { seat?: number } }[] }>(url, 'GET', `/api/tables/${tableId}/log`, undefined, session.service.admin);
+    const { events } = await apiCall<{ events: { type: string; data: { seat?: number } }[] }>(
+      url,
+      'GET',
+      `/api/tables/${tableId}/log`,
+      undefined,
+      session.service.admin,
+    );
     expect(events.filter((event) => event.type === 'seat.joined' && event.data.seat === 0)).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
@@ -119,7 +131,11 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
   it('says at the end whether you won or lost, ranks the standings, and opens a rematch with the same options and seats', async () => {
     const url = session.service.url;
     const { page, errors } = await openPage();
-    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:1', 'Special cards': 'plain', 'Seat 1 (team B)': 'random' });
+    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', {
+      'Game ends after': 'hands:1',
+      'Special cards': 'plain',
+      'Seat 1 (team B)': 'random',
+    });
     await passByClicking(page, 3);
     // The hand's commitment is public from the deal on: the "Fair deal" dialog shows it.
     const commitment = (await spectatorView(tableId)).hand!.commitment!;
@@ -140,14 +156,22 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     expect(await check.textContent()).toContain('npx suitors check record.json');
     expect(view.outcome?.finished).toBe(true);
     const winners = view.outcome!.winners;
-    const expected = winners.length === 0 ? ['A draw', 'The game is a draw.'] : winners.includes(0) ? ['You won!', 'Your team wins!'] : ['You lost', 'Your team loses: team B wins.'];
+    const expected =
+      winners.length === 0
+        ? ['A draw', 'The game is a draw.']
+        : winners.includes(0)
+          ? ['You won!', 'Your team wins!']
+          : ['You lost', 'Your team loses: team B wins.'];
     const dialog = page.locator('.game-over-dialog');
     expect(await dialog.locator('.headline').textContent()).toBe(expected[0]);
     expect(await dialog.locator('.game-over-headline .outcome').textContent()).toBe(expected[1]);
     const rows = dialog.locator('.standings tbody tr');
     expect(await rows.count()).toBe(2);
     const marked = view.marked!;
-    const best = marked.A.length > marked.B.length || (marked.A.length === marked.B.length && view.marriageCount!.A >= view.marriageCount!.B) ? 'A' : 'B';
+    const best =
+      marked.A.length > marked.B.length || (marked.A.length === marked.B.length && view.marriageCount!.A >= view.marriageCount!.B)
+        ? 'A'
+        : 'B';
     expect(await rows.first().getAttribute('data-team')).toBe(best);
     expect(await page.locator('.status').textContent()).toBe(`Game over. ${expected[1]}`);
     await screenshot(page, 'room-game-over');
@@ -182,7 +206,9 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     }, `suitors.deal.${tableId}.0`);
     await passByClicking(page, 3);
     await playByClicking(page, '.game-over-dialog');
-    expect(await page.locator('.game-over-dialog .deal-check .verdict').textContent()).toBe('Deal check failed: the seed deals you other cards than you were dealt');
+    expect(await page.locator('.game-over-dialog .deal-check .verdict').textContent()).toBe(
+      'Deal check failed: the seed deals you other cards than you were dealt',
+    );
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -227,7 +253,9 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     await page.goto(`${url}/#/`);
     await row(playing).waitFor();
     await page.getByLabel('My tables only').check();
-    await settle(() => page.locator('tr[data-table]').evaluateAll((rows) => rows.map((each) => each.getAttribute('data-table')))).toEqual([waiting]);
+    await settle(() => page.locator('tr[data-table]').evaluateAll((rows) => rows.map((each) => each.getAttribute('data-table')))).toEqual([
+      waiting,
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -92,7 +92,10 @@ async function highlightOfLatestView(page: Page, received: readonly Received[]):
 
 /** The fill of a state's box (a path when rounded, a polygon for a final state's double border). */
 async function fillOf(page: Page, stateId: string): Promise<string> {
-  return page.locator(`#diagram svg g[id="${stateId}"] :is(path, polygon)`).first().evaluate((shape) => getComputedStyle(shape).fill);
+  return page
+    .locator(`#diagram svg g[id="${stateId}"] :is(path, polygon)`)
+    .first()
+    .evaluate((shape) => getComputedStyle(shape).fill);
 }
 
 const ACTIVE_FILL = 'rgb(255, 224, 138)';
@@ -155,7 +158,8 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     expect(shown.at(-1)).toBe(after.join(' '));
     // The card moved the table: a lead goes to following; whatever Ada's place, her trick was completed and a new one led.
     expect(shown.some((states) => states !== before.join(' '))).toBe(true);
-    if (before[2] === 'sevenSuitors.trickPlay.leading') expect(shown[0]).toBe('sevenSuitors sevenSuitors.trickPlay sevenSuitors.trickPlay.following');
+    if (before[2] === 'sevenSuitors.trickPlay.leading')
+      expect(shown[0]).toBe('sevenSuitors sevenSuitors.trickPlay sevenSuitors.trickPlay.following');
     expect(shown).toContain('sevenSuitors sevenSuitors.trickPlay sevenSuitors.trickPlay.leading');
     await screenshot(page, 'diagram-trick-play');
     await diagram.screenshot({ path: join(SCREENSHOTS, 'diagram-trick-play-detail.png') });
@@ -167,7 +171,8 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     const tableId = await finishedBotGame(session.service.url, 'sevenSuitors', { end: 'hands:1' });
     const { events } = await apiCall<{ events: { seq: number; type: string }[] }>(session.service.url, 'GET', `/api/tables/${tableId}/log`);
     const dealt = events.find((event) => event.type === 'hand.dealt')!.seq;
-    const statesAt = async (at: number) => (await apiCall<{ activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/replay?at=${at}`)).activeStates;
+    const statesAt = async (at: number) =>
+      (await apiCall<{ activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/replay?at=${at}`)).activeStates;
 
     const { page, errors } = await openPage();
     await page.goto(`${session.service.url}/#/replay/${tableId}`);
@@ -198,7 +203,9 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
       await highlightIs(page, states);
       seen.add(states.at(-1)!);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['sevenSuitors.passing', 'sevenSuitors.trickPlay.leading', 'sevenSuitors.trickPlay.following']));
+    expect([...seen]).toEqual(
+      expect.arrayContaining(['sevenSuitors.passing', 'sevenSuitors.trickPlay.leading', 'sevenSuitors.trickPlay.following']),
+    );
     await screenshot(page, 'diagram-replay');
 
     await page.getByRole('button', { name: 'Previous event' }).click();
@@ -209,10 +216,17 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('shows a spectator of a finished A Traitor of Love table the game over in the diagram, and the last hand: its final trick, the Traitor and who named whom', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] });
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
+      game: 'traitorOfLove',
+      bots: [0, 1, 2, 3, 4, 5],
+    });
     const { view, activeStates } = await waitFor(
       async () => {
-        const answer = await apiCall<{ view: TableView; activeStates: string[] }>(session.service.url, 'GET', `/api/tables/${tableId}/view`);
+        const answer = await apiCall<{ view: TableView; activeStates: string[] }>(
+          session.service.url,
+          'GET',
+          `/api/tables/${tableId}/view`,
+        );
         return answer.view.outcome?.finished && answer;
       },
       'the bot game to finish',
@@ -228,11 +242,17 @@ describe('the live state diagram in Chromium', { timeout: 180_000 }, () => {
     const panel = page.locator('aside .last-hand');
     const name = (seat: number) => view.seats[seat].occupant!.name;
     await settle(() => panel.locator('summary').first().textContent()).toBe(`Last hand (hand ${last.index + 1})`);
-    const taker = finalTrick.capturedBy === null ? 'won; the cards were set aside' : finalTrick.capturedBy === finalTrick.winner ? 'won' : `won, ${name(finalTrick.capturedBy)} captured`;
+    const taker =
+      finalTrick.capturedBy === null
+        ? 'won; the cards were set aside'
+        : finalTrick.capturedBy === finalTrick.winner
+          ? 'won'
+          : `won, ${name(finalTrick.capturedBy)} captured`;
     expect(await panel.locator('.final-trick h3').textContent()).toBe(`Last trick: ${name(finalTrick.winner)} ${taker}`);
     const plays = panel.locator('.final-trick li');
     expect(await plays.count()).toBe(6);
-    for (const [index, play] of finalTrick.plays.entries()) expect(await plays.nth(index).locator('.who').textContent()).toBe(name(play.seat));
+    for (const [index, play] of finalTrick.plays.entries())
+      expect(await plays.nth(index).locator('.who').textContent()).toBe(name(play.seat));
     expect(await panel.locator('.reveal-line').textContent()).toBe(`The Traitor was ${name(last.traitor!)}.`);
     const named = await panel.locator('.reveal li').allTextContents();
     expect(named).toHaveLength(6);

@@ -39,10 +39,20 @@ describe('playing on from a replay in Chromium', { timeout: 120_000 }, () => {
     await settle(() => page.locator('.hand-cards .card-button').count()).toBe(own.cards.length);
     await settle(() => page.locator(PLAYABLE).count()).toBeGreaterThan(0);
     expect(await page.locator('.seat.own').getAttribute('data-seat')).toBe(String(seat));
-    const { view } = await apiCall<{ view: { seats: { occupant: { name: string; bot: boolean } | null }[] } }>(url, 'GET', `/api/tables/${forked}/view`);
+    const { view } = await apiCall<{ view: { seats: { occupant: { name: string; bot: boolean } | null }[] } }>(
+      url,
+      'GET',
+      `/api/tables/${forked}/view`,
+    );
     expect(view.seats[seat].occupant).toEqual({ name: 'Ada', bot: false });
     // The new table's log says where it was forked from.
-    const forkedLog = await apiCall<{ events: { type: string; data: { settings?: { forkedFrom?: unknown } } }[] }>(url, 'GET', `/api/tables/${forked}/log`, undefined, session.service.admin);
+    const forkedLog = await apiCall<{ events: { type: string; data: { settings?: { forkedFrom?: unknown } } }[] }>(
+      url,
+      'GET',
+      `/api/tables/${forked}/log`,
+      undefined,
+      session.service.admin,
+    );
     expect(forkedLog.events[0].type).toBe('table.created');
     expect(forkedLog.events[0].data.settings?.forkedFrom).toEqual({ tableId, at });
     expect(errors).toEqual([]);

@@ -41,7 +41,9 @@ describe('replays in Chromium', { timeout: 120_000 }, () => {
     expect(await page.locator('.open-hands').count()).toBe(0);
     expect(page.url()).toContain(`?at=${at}&seat=${seat}`);
     expect(await page.locator('.seat.own').getAttribute('data-seat')).toBe(String(seat));
-    expect(await page.locator('.replay-hand h3').textContent()).toBe(`Hand of seat ${seat} · ${own.roleCard === 7 ? 'the Traitor' : 'a Matchmaker'}`);
+    expect(await page.locator('.replay-hand h3').textContent()).toBe(
+      `Hand of seat ${seat} · ${own.roleCard === 7 ? 'the Traitor' : 'a Matchmaker'}`,
+    );
     // Only the watched seat's role shows, as that seat saw the table before the reveal.
     const roles = await page.locator('.seat .role-traitor, .seat .role-matchmaker').count();
     expect(roles).toBe(step.view.hand?.traitor == null ? 1 : 6);
@@ -49,7 +51,9 @@ describe('replays in Chromium', { timeout: 120_000 }, () => {
     await screenshot(page, 'replay-as-seat');
 
     await page.getByRole('button', { name: '▶ Play' }).click();
-    await settle(async () => Number(/^Event (\d+)/.exec((await page.locator('.position').textContent()) ?? '')?.[1])).toBeGreaterThanOrEqual(at + 2);
+    await settle(async () =>
+      Number(/^Event (\d+)/.exec((await page.locator('.position').textContent()) ?? '')?.[1]),
+    ).toBeGreaterThanOrEqual(at + 2);
     await page.getByRole('button', { name: '⏸ Pause' }).click();
     expect(await page.getByRole('button', { name: '▶ Play' }).getAttribute('aria-pressed')).toBe('false');
     const paused = await page.locator('.position').textContent();

@@ -19,7 +19,9 @@ describe('the web client build', () => {
       expect(bundled.length).toBeGreaterThan(0);
       const isClient = (file: string) => file.startsWith('services/gateway/web/src/');
       // The only code the client takes from machines/ is the deal check, imported by fairDeals.ts alone.
-      const reachedFromClient = bundled.filter(isClient).flatMap((file) => imports[file].filter((imported) => !isClient(imported)).map((imported) => `${file} -> ${imported}`));
+      const reachedFromClient = bundled
+        .filter(isClient)
+        .flatMap((file) => imports[file].filter((imported) => !isClient(imported)).map((imported) => `${file} -> ${imported}`));
       expect(reachedFromClient).toEqual(['services/gateway/web/src/fairDeals.ts -> machines/fairness/fairDeal.ts']);
       const closure = new Set<string>();
       const visit = (file: string) => {

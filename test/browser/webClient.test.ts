@@ -17,7 +17,8 @@ const SUITS = ['Spades', 'Moons', 'Diamonds', 'Clubs', 'Stars', 'Pyramids', 'Hea
 
 const session = browserSession();
 
-const openTableAsPerson = (page: Page, game: string, options: Record<string, string> = {}) => openTable(page, session.service.url, game, options);
+const openTableAsPerson = (page: Page, game: string, options: Record<string, string> = {}) =>
+  openTable(page, session.service.url, game, options);
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await session.newPage();
@@ -85,7 +86,10 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     const plays = await playByClicking(page, '.accusation');
     expect(plays).toBe(10);
     const accuse = page.locator('.accusation button');
-    expect(await accuse.allTextContents()).toEqual([expect.stringMatching(/^Accuse Seat 2 · /), expect.stringMatching(/^Accuse Seat 4 · /)]);
+    expect(await accuse.allTextContents()).toEqual([
+      expect.stringMatching(/^Accuse Seat 2 · /),
+      expect.stringMatching(/^Accuse Seat 4 · /),
+    ]);
     await screenshot(page, 'traitor-of-love-accusation');
     await accuse.first().click();
     await page.locator('aside .last-hand').waitFor();
@@ -99,7 +103,10 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('lets a person take an open seat from the lobby, keep it across a reload, and leave it', async () => {
-    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', { game: 'antiCupid', bots: [0, 3, 4] });
+    const { tableId } = await apiCall<{ tableId: string }>(session.service.url, 'POST', '/api/tables', {
+      game: 'antiCupid',
+      bots: [0, 3, 4],
+    });
     // Bo holds seat 1 and never plays, so the game is still waiting on him when Grace has left (bots alone would finish it at once).
     await apiCall(session.service.url, 'POST', `/api/tables/${tableId}/seats/1`, { name: 'Bo' });
     const { page, errors } = await openPage();
@@ -169,7 +176,8 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${middle - 1} of ${last}: `));
     await page.getByRole('button', { name: 'Last event' }).click();
     await settle(() => position.textContent()).toMatch(new RegExp(`^Event ${last} of ${last}: `));
-    for (const hand of await page.locator('.open-hands li').allTextContents()) expect(hand).toMatch(/^.+: all cards played( — passed .+)?$/);
+    for (const hand of await page.locator('.open-hands li').allTextContents())
+      expect(hand).toMatch(/^.+: all cards played( — passed .+)?$/);
     await screenshot(page, 'replay-end');
     expect(errors).toEqual([]);
     await page.close();

@@ -35,17 +35,46 @@ export interface GoldenCase {
 export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: 'sevenSuitors-allSuits-off-finished', game: 'sevenSuitors', options: { end: 'allSuits', specials: 'off' }, stop: 'finished' },
   { name: 'sevenSuitors-hands1-plain-finished', game: 'sevenSuitors', options: { end: 'hands:1', specials: 'plain' }, stop: 'finished' },
-  { name: 'sevenSuitors-marriages3-powers-finished', game: 'sevenSuitors', options: { end: 'marriages:3', specials: 'powers' }, stop: 'finished' },
-  { name: 'sevenSuitors-hands2-off-midPass', game: 'sevenSuitors', options: { end: 'hands:2', specials: 'off' }, stop: 'midPass', timeOutOnce: true },
-  { name: 'sevenSuitors-allSuits-powers-midHand', game: 'sevenSuitors', options: { end: 'allSuits', specials: 'powers' }, stop: 'midHand', seatChange: true },
+  {
+    name: 'sevenSuitors-marriages3-powers-finished',
+    game: 'sevenSuitors',
+    options: { end: 'marriages:3', specials: 'powers' },
+    stop: 'finished',
+  },
+  {
+    name: 'sevenSuitors-hands2-off-midPass',
+    game: 'sevenSuitors',
+    options: { end: 'hands:2', specials: 'off' },
+    stop: 'midPass',
+    timeOutOnce: true,
+  },
+  {
+    name: 'sevenSuitors-allSuits-powers-midHand',
+    game: 'sevenSuitors',
+    options: { end: 'allSuits', specials: 'powers' },
+    stop: 'midHand',
+    seatChange: true,
+  },
   { name: 'sevenSuitors-hands3-plain-seating', game: 'sevenSuitors', options: { end: 'hands:3', specials: 'plain' }, stop: 'seating' },
   { name: 'antiCupid-powers-oneEach-finished', game: 'antiCupid', options: { specials: 'powers', passing: 'oneEach' }, stop: 'finished' },
   { name: 'antiCupid-plain-oneEach-midPass', game: 'antiCupid', options: { specials: 'plain', passing: 'oneEach' }, stop: 'midPass' },
-  { name: 'antiCupid-powers-none-midHand', game: 'antiCupid', options: { specials: 'powers', passing: 'none' }, stop: 'midHand', timeOutOnce: true },
+  {
+    name: 'antiCupid-powers-none-midHand',
+    game: 'antiCupid',
+    options: { specials: 'powers', passing: 'none' },
+    stop: 'midHand',
+    timeOutOnce: true,
+  },
   { name: 'traitorOfLove-plain-finished', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'finished' },
   { name: 'traitorOfLove-plain-midPass', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'midPass', seatChange: true },
   { name: 'traitorOfLove-powers-midHand', game: 'traitorOfLove', options: { specials: 'powers' }, stop: 'midHand' },
-  { name: 'traitorOfLove-plain-midAccusation', game: 'traitorOfLove', options: { specials: 'plain' }, stop: 'midAccusation', timeOutOnce: true },
+  {
+    name: 'traitorOfLove-plain-midAccusation',
+    game: 'traitorOfLove',
+    options: { specials: 'plain' },
+    stop: 'midAccusation',
+    timeOutOnce: true,
+  },
 ];
 
 export interface PlayedCase {
@@ -68,7 +97,9 @@ export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
   const host = new TableHost({ store, now: () => new Date(START + 1000 * tick++) });
   try {
     const seats = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[golden.game];
-    const players = Array.from({ length: seats }, (_, seat) => (golden.stop === 'seating' && seat === seats - 1 ? null : { name: `Bot ${seat}`, bot: true }));
+    const players = Array.from({ length: seats }, (_, seat) =>
+      golden.stop === 'seating' && seat === seats - 1 ? null : { name: `Bot ${seat}`, bot: true },
+    );
     const { tableId } = await host.createTable({
       game: golden.game,
       options: golden.options,
@@ -105,7 +136,10 @@ export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
 
 /** A legal move of any seat the table awaits, people's seats too, chosen as a random bot would. */
 export function nextPersonMove(snapshot: TableSnapshot, rng: Rng): PlayerCommand | null {
-  const everyoneABot = { ...snapshot, context: { ...snapshot.context, occupants: snapshot.context.occupants.map(() => ({ name: '', bot: true })) } };
+  const everyoneABot = {
+    ...snapshot,
+    context: { ...snapshot.context, occupants: snapshot.context.occupants.map(() => ({ name: '', bot: true })) },
+  };
   return nextBotMove(everyoneABot as TableSnapshot, rng);
 }
 

@@ -34,7 +34,9 @@ export function readGolden(name: string): GoldenFile {
  * what makes them: a host whose store holds `log` as table `tableId` (or
  * nothing), on the clock `now` (the real one by default).
  */
-export function hostsOverLogs(now?: () => Date): (tableId: string, log?: readonly StoredEvent[]) => Promise<{ host: TableHost; store: EventStore }> {
+export function hostsOverLogs(
+  now?: () => Date,
+): (tableId: string, log?: readonly StoredEvent[]) => Promise<{ host: TableHost; store: EventStore }> {
   let open: { host: TableHost; store: EventStore }[] = [];
   afterEach(async () => {
     for (const { host, store } of open) {
@@ -45,7 +47,12 @@ export function hostsOverLogs(now?: () => Date): (tableId: string, log?: readonl
   });
   return async (tableId, log = []) => {
     const store = createMemoryEventStore();
-    if (log.length > 0) await store.append(tableId, log.map(({ type, at, data }) => ({ type, at, data })), 0);
+    if (log.length > 0)
+      await store.append(
+        tableId,
+        log.map(({ type, at, data }) => ({ type, at, data })),
+        0,
+      );
     const host = new TableHost({ store, ...(now === undefined ? {} : { now }) });
     open.push({ host, store });
     return { host, store };

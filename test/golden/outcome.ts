@@ -37,10 +37,16 @@ export function differences(expected: unknown, actual: unknown, path = '', limit
     if (found.length >= limit) return;
     if (was !== null && now !== null && typeof was === 'object' && typeof now === 'object' && Array.isArray(was) === Array.isArray(now)) {
       const keys = new Set([...Object.keys(was), ...Object.keys(now)]);
-      for (const key of keys) walk((was as Record<string, unknown>)[key], (now as Record<string, unknown>)[key], Array.isArray(was) ? `${at}[${key}]` : `${at}.${key}`);
+      for (const key of keys)
+        walk(
+          (was as Record<string, unknown>)[key],
+          (now as Record<string, unknown>)[key],
+          Array.isArray(was) ? `${at}[${key}]` : `${at}.${key}`,
+        );
       return;
     }
-    if (JSON.stringify(was) !== JSON.stringify(now)) found.push(`${at || '(whole)'}: was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`);
+    if (JSON.stringify(was) !== JSON.stringify(now))
+      found.push(`${at || '(whole)'}: was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`);
   };
   walk(expected, actual, path);
   return found;

@@ -217,5 +217,7 @@ describe('the model-based checks fail on a broken machine', () => {
 
 afterAll(() => {
   publish({ kind: 'mutants', machine: 'mutants', runId: RUN_ID, writtenAt: new Date().toISOString(), control, mutants: results });
-  console.log(results.map((r) => `${r.name}: ${r.failingPaths}/${r.totalPaths} paths fail; first: ${r.firstFailure.slice(0, 160)}`).join('\n'));
+  console.log(
+    results.map((r) => `${r.name}: ${r.failingPaths}/${r.totalPaths} paths fail; first: ${r.firstFailure.slice(0, 160)}`).join('\n'),
+  );
 });

@@ -110,7 +110,14 @@ export function describeMachine(machine: AnyStateMachine): MachineDefinition {
 
 /** Describes a transition for a report line. */
 export function transitionLabel(t: TransitionInfo): string {
-  const on = t.kind === 'initial' ? 'initial' : t.kind === 'always' ? `always #${t.index}` : t.kind === 'onDone' ? 'onDone' : `${t.event} #${t.index}`;
+  const on =
+    t.kind === 'initial'
+      ? 'initial'
+      : t.kind === 'always'
+        ? `always #${t.index}`
+        : t.kind === 'onDone'
+          ? 'onDone'
+          : `${t.event} #${t.index}`;
   const guard = t.guard === null ? '' : ` [${t.guard}]`;
   const target = t.targets.length === 0 ? ' (targetless)' : ` → ${t.targets.join(', ')}`;
   return `${t.source}: ${on}${guard}${target}`;
@@ -282,7 +289,12 @@ export interface Unreachable {
 export interface MachineCoverage {
   readonly definition: MachineDefinition;
   readonly counts: CoverageCounts;
-  readonly missing: { readonly states: string[]; readonly transitions: string[]; readonly guardOutcomes: string[]; readonly entryActions: string[] };
+  readonly missing: {
+    readonly states: string[];
+    readonly transitions: string[];
+    readonly guardOutcomes: string[];
+    readonly entryActions: string[];
+  };
 }
 
 export function coverageOf(definition: MachineDefinition, counts: CoverageCounts): MachineCoverage {

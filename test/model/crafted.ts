@@ -75,9 +75,10 @@ export function planHand(context: TableContext, spec: HandSpec, seed: string): P
     // As the machine decides it: the first hand's Anti-Cupid holds the 1 card when dealt; then the role rotates.
     let antiCupid: number | null = null;
     if (context.game === 'antiCupid') {
-      antiCupid = context.handResults.length === 0 || context.firstAntiCupid === null
-        ? deal.findIndex((cards) => cards.includes(ONE_CARD))
-        : (context.firstAntiCupid + context.handResults.length) % seats;
+      antiCupid =
+        context.handResults.length === 0 || context.firstAntiCupid === null
+          ? deal.findIndex((cards) => cards.includes(ONE_CARD))
+          : (context.firstAntiCupid + context.handResults.length) % seats;
     }
     const side = (seat: number) => sideOf(context.game, seat, antiCupid, seats);
     const plays = searchPlays(context, after, spec, side);
@@ -208,7 +209,13 @@ export interface ScriptedGame {
  * plays and accuses as planned. The machine is asked for the context at each
  * deal, so later hands are planned against the real state of the game.
  */
-export function scriptGame(machine: AnyStateMachine, name: string, input: TableInput, hands: readonly HandSpec[], expect?: ScriptedGame['expect']): ScriptedGame {
+export function scriptGame(
+  machine: AnyStateMachine,
+  name: string,
+  input: TableInput,
+  hands: readonly HandSpec[],
+  expect?: ScriptedGame['expect'],
+): ScriptedGame {
   const actor = createActor(machine, { input }).start();
   const events: TableEvent[] = [];
   const send = (event: TableEvent) => {

@@ -32,7 +32,15 @@ import { coverageOf, CoverageRecorder } from './coverage.js';
 import { ActorDriver } from './driver.js';
 import { emptyHostStats, HostCheckFailure, HostDriver, type HostDriverOptions } from './hostDriver.js';
 import type { ModelPath } from './model.js';
-import { publish, renderHostSummary, REPORT_FILE, RUN_ID, type BrokenHostResult, type HostGameSummary, type HostSection } from './report.js';
+import {
+  publish,
+  renderHostSummary,
+  REPORT_FILE,
+  RUN_ID,
+  type BrokenHostResult,
+  type HostGameSummary,
+  type HostSection,
+} from './report.js';
 import { runPath } from './runner.js';
 import { SUITES } from './suites.js';
 
@@ -193,8 +201,14 @@ const BROKEN: { name: string; how: string; expect: string; options: Pick<HostDri
     how: 'the store adds a field to the data of every table event',
     expect: 'the log stores',
     options: {
-      createStore: storeWith((append) => (tableId, events, expected, status) =>
-        append(tableId, events.map((event) => (event.type === TABLE_CREATED ? event : { ...event, data: { ...(event.data as object), via: 'test' } })), expected, status),
+      createStore: storeWith(
+        (append) => (tableId, events, expected, status) =>
+          append(
+            tableId,
+            events.map((event) => (event.type === TABLE_CREATED ? event : { ...event, data: { ...(event.data as object), via: 'test' } })),
+            expected,
+            status,
+          ),
       ),
     },
   },
@@ -203,8 +217,9 @@ const BROKEN: { name: string; how: string; expect: string; options: Pick<HostDri
     how: 'the store appends every batch twice',
     expect: 'the log grew by 2 events',
     options: {
-      createStore: storeWith((append) => (tableId, events, expected, status) =>
-        expected === 0 ? append(tableId, events, expected, status) : append(tableId, [...events, ...events], expected, status),
+      createStore: storeWith(
+        (append) => (tableId, events, expected, status) =>
+          expected === 0 ? append(tableId, events, expected, status) : append(tableId, [...events, ...events], expected, status),
       ),
     },
   },
@@ -259,15 +274,30 @@ describe("the host driver's checks fail on broken hosts", () => {
       expect(failures.length, 'paths failing').toBeGreaterThan(0);
       const first = failures[0];
       expect(first).toBeInstanceOf(HostCheckFailure);
-      expect((first as HostCheckFailure).problems.some((problem) => problem.includes(mutant.expect)), (first as Error).message).toBe(true);
+      expect(
+        (first as HostCheckFailure).problems.some((problem) => problem.includes(mutant.expect)),
+        (first as Error).message,
+      ).toBe(true);
       const { problems } = first as HostCheckFailure;
-      broken.push({ name: mutant.name, how: mutant.how, firstFailure: `${failures.length}/${paths.length} paths fail; ${problems.find((problem) => problem.includes(mutant.expect))}` });
+      broken.push({
+        name: mutant.name,
+        how: mutant.how,
+        firstFailure: `${failures.length}/${paths.length} paths fail; ${problems.find((problem) => problem.includes(mutant.expect))}`,
+      });
     });
   }
 });
 
 afterAll(() => {
-  const section: HostSection = { kind: 'host', machine: 'host', runId: RUN_ID, writtenAt: new Date().toISOString(), games, control, broken };
+  const section: HostSection = {
+    kind: 'host',
+    machine: 'host',
+    runId: RUN_ID,
+    writtenAt: new Date().toISOString(),
+    games,
+    control,
+    broken,
+  };
   publish(section);
   console.log(`${renderHostSummary(section)}\n\nFull report: ${REPORT_FILE}`);
 });

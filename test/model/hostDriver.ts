@@ -129,10 +129,16 @@ export class HostDriver implements TableDriver {
     this.stats.tables++;
     const problems: string[] = [];
     const log = await this.store.read(created.tableId);
-    if (!isDeepStrictEqual(asJson(created.events), log)) problems.push(`createTable says it appended ${listEvents(asJson(created.events) as StoredEvent[])}; the log is ${listEvents(log)}`);
-    if (log.length !== 1 || log[0].type !== 'table.created') problems.push(`a new table's log is ${listEvents(log)}, not one table.created event`);
+    if (!isDeepStrictEqual(asJson(created.events), log))
+      problems.push(`createTable says it appended ${listEvents(asJson(created.events) as StoredEvent[])}; the log is ${listEvents(log)}`);
+    if (log.length !== 1 || log[0].type !== 'table.created')
+      problems.push(`a new table's log is ${listEvents(log)}, not one table.created event`);
     const data = log[0]?.data as { game?: unknown; options?: unknown; cardsPerSeat?: unknown } | undefined;
-    if (data?.game !== input.game || !isDeepStrictEqual(data?.options, asJson(input.options)) || data?.cardsPerSeat !== input.cardsPerSeat) {
+    if (
+      data?.game !== input.game ||
+      !isDeepStrictEqual(data?.options, asJson(input.options)) ||
+      data?.cardsPerSeat !== input.cardsPerSeat
+    ) {
       problems.push(`table.created records ${short(data)} for the input ${short(input)}`);
     }
     problems.push(...(await this.versionProblems(created.version, log.length)));
@@ -190,7 +196,9 @@ export class HostDriver implements TableDriver {
         if (rebuilt.version !== (await store.version(tableId))) problems.push(`a second host rebuilds version ${rebuilt.version}`);
         const saved = await store.loadSnapshot(tableId);
         if (!isDeepStrictEqual(stateOf(rebuilt.snapshot), stateOf(served))) {
-          problems.push(`a second host rebuilds ${short(stateOf(rebuilt.snapshot))} from the ${saved === null ? 'log' : `snapshot at ${saved.version} and the log`}; the first serves ${short(stateOf(served))}`);
+          problems.push(
+            `a second host rebuilds ${short(stateOf(rebuilt.snapshot))} from the ${saved === null ? 'log' : `snapshot at ${saved.version} and the log`}; the first serves ${short(stateOf(served))}`,
+          );
         }
         // With a snapshot saved the second host read only the log's tail: fold the whole log too.
         log = await store.read(tableId);
@@ -256,10 +264,12 @@ export class HostDriver implements TableDriver {
     const last = added[added.length - 1];
     if (last !== undefined) {
       const stored = toTableEvent(last);
-      if (!isDeepStrictEqual(stored, asJson(canonicalFields(event)))) problems.push(`the log stores ${short(stored)} for the command ${short(event)}`);
+      if (!isDeepStrictEqual(stored, asJson(canonicalFields(event))))
+        problems.push(`the log stores ${short(stored)} for the command ${short(event)}`);
     }
     added.forEach((each, i) => {
-      if (each.seq !== this.log.length + i + 1) problems.push(`event ${i + 1} of the append has seq ${each.seq}, not ${this.log.length + i + 1}`);
+      if (each.seq !== this.log.length + i + 1)
+        problems.push(`event ${i + 1} of the append has seq ${each.seq}, not ${this.log.length + i + 1}`);
     });
     problems.push(...(await this.versionProblems(accepted.version, log.length)));
     this.log = log;

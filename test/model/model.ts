@@ -86,10 +86,18 @@ export function richDeals(tag: string, count: number): (context: TableContext) =
     Array.from({ length: count }, (_, k) => {
       const rng = createRng(`${tag}-rich-h${context.handResults.length}-d${k}`);
       const needed = context.cardsPerSeat * context.seatCount;
-      const sevens = shuffle(SUITS.flatMap((suit) => sevensOf(suit)), rng);
-      const others = shuffle(deckFor(context.options).filter((card) => card !== ONE_CARD && !sevens.includes(card as never)), rng);
+      const sevens = shuffle(
+        SUITS.flatMap((suit) => sevensOf(suit)),
+        rng,
+      );
+      const others = shuffle(
+        deckFor(context.options).filter((card) => card !== ONE_CARD && !sevens.includes(card as never)),
+        rng,
+      );
       const cards = shuffle([ONE_CARD, ...sevens, ...others].slice(0, needed), rng);
-      const deal = Array.from({ length: context.seatCount }, (_, seat) => cards.slice(seat * context.cardsPerSeat, (seat + 1) * context.cardsPerSeat));
+      const deal = Array.from({ length: context.seatCount }, (_, seat) =>
+        cards.slice(seat * context.cardsPerSeat, (seat + 1) * context.cardsPerSeat),
+      );
       const base = shuffleDeal(context, rng);
       return { type: 'hand.dealt' as const, deal, roles: base.roles };
     });
@@ -235,7 +243,10 @@ function vacatedEvents(context: TableContext): { legal: TableEvent[]; illegal: T
   const taken = context.occupants.findIndex((o) => o !== null);
   return {
     legal: [legal({ type: 'seat.joined', seat: empty, player: player(empty) })],
-    illegal: [illegal({ type: 'seat.left', seat: empty }, 'seat empty'), illegal({ type: 'seat.joined', seat: taken, player: player(9) }, 'seat taken')],
+    illegal: [
+      illegal({ type: 'seat.left', seat: empty }, 'seat empty'),
+      illegal({ type: 'seat.joined', seat: taken, player: player(9) }, 'seat taken'),
+    ],
   };
 }
 
@@ -245,12 +256,18 @@ function illegalDeals(context: TableContext, sample: HandDealt): TableEvent[] {
   const short = sample.deal.map((cards, seat) => (seat === 0 ? cards.slice(1) : cards));
   const withoutOne = sample.deal.map((cards) => cards.map((card) => (card === ONE_CARD ? absent : card)));
   const twice = sample.deal.map((cards, seat) => (seat === 1 ? [sample.deal[0][0], ...cards.slice(1)] : cards));
-  const badRoles = context.game === 'traitorOfLove' ? sample.roles!.map((suit) => (suit === 7 ? 1 : suit)) : [7, 1, 2, 3, 4, 5].slice(0, context.seatCount);
+  const badRoles =
+    context.game === 'traitorOfLove'
+      ? sample.roles!.map((suit) => (suit === 7 ? 1 : suit))
+      : [7, 1, 2, 3, 4, 5].slice(0, context.seatCount);
   return [
     illegal({ type: 'hand.dealt', deal: short, roles: sample.roles }, 'too few cards'),
     illegal({ type: 'hand.dealt', deal: withoutOne, roles: sample.roles }, 'no 1 card'),
     illegal({ type: 'hand.dealt', deal: twice, roles: sample.roles }, 'card dealt twice'),
-    illegal({ type: 'hand.dealt', deal: sample.deal, roles: badRoles }, context.game === 'traitorOfLove' ? 'no Traitor' : 'roles in a game without roles'),
+    illegal(
+      { type: 'hand.dealt', deal: sample.deal, roles: badRoles },
+      context.game === 'traitorOfLove' ? 'no Traitor' : 'roles in a game without roles',
+    ),
     illegal({ type: 'cards.passed', seat: 0, passes: [] }, 'pass before the deal'),
   ];
 }
@@ -333,7 +350,8 @@ function illegalAccusations(context: TableContext): TableEvent[] {
   const events: TableEvent[] = [];
   events.push(illegal({ type: 'traitor.accused', seat, accused: seat }, 'names itself'));
   events.push(illegal({ type: 'traitor.accused', seat, accused: opponentsOf(seat, context.seatCount)[0] }, 'names an opponent'));
-  if (done.length > 0) events.push(illegal({ type: 'traitor.accused', seat: done[0], accused: teammatesOf(done[0], context.seatCount)[0] }, 'already named'));
+  if (done.length > 0)
+    events.push(illegal({ type: 'traitor.accused', seat: done[0], accused: teammatesOf(done[0], context.seatCount)[0] }, 'already named'));
   events.push(illegal({ type: 'card.played', seat, card: ONE_CARD }, 'play during accusation'));
   return events;
 }
@@ -468,7 +486,12 @@ export function exactKey(snapshot: Snapshot): string {
  * then every seat still to pass may pass next. All orders must end in the
  * same trick-play state, since no card moves until every seat has chosen.
  */
-export function passingOrderPaths(machine: AnyStateMachine, name: string, input: TableInput, deal: (context: TableContext) => HandDealt): ModelPath[] {
+export function passingOrderPaths(
+  machine: AnyStateMachine,
+  name: string,
+  input: TableInput,
+  deal: (context: TableContext) => HandDealt,
+): ModelPath[] {
   const events = (snapshot: Snapshot): TableEvent[] => {
     if (snapshot.status !== 'active') return [];
     const { context } = snapshot;
@@ -497,7 +520,8 @@ export function passingOrderPaths(machine: AnyStateMachine, name: string, input:
       ...toModelPath(path, `${name} #${i + 1}: seats pass in order ${order.join(', ')}`, input, graph),
       expect: (snapshots) => {
         const last = snapshots[snapshots.length - 1];
-        if (JSON.stringify(last.context) !== end) throw new Error(`passing in order ${order.join(', ')} ends elsewhere than the other orders`);
+        if (JSON.stringify(last.context) !== end)
+          throw new Error(`passing in order ${order.join(', ')} ends elsewhere than the other orders`);
       },
     };
   });

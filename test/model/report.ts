@@ -143,21 +143,46 @@ function renderMachine(section: MachineSection, withTimes: boolean, summaryOnly 
   const lines: string[] = [];
   lines.push(`## ${section.title} (${section.machine})`, '');
   lines.push(`- state nodes: ${percent(covered(counts.states, definition.states), definition.states.length)}`);
-  lines.push(`- transitions: ${percent(covered(counts.transitions, definition.transitions.map((t) => t.id)), definition.transitions.length)} (event, eventless, onDone and initial transitions)`);
-  lines.push(`- guard outcomes: ${percent(covered(counts.guardOutcomes, definition.guardOutcomes), definition.guardOutcomes.length)} (true and false for each of ${definition.guardOutcomes.length / 2} guarded transitions)`);
+  lines.push(
+    `- transitions: ${percent(
+      covered(
+        counts.transitions,
+        definition.transitions.map((t) => t.id),
+      ),
+      definition.transitions.length,
+    )} (event, eventless, onDone and initial transitions)`,
+  );
+  lines.push(
+    `- guard outcomes: ${percent(covered(counts.guardOutcomes, definition.guardOutcomes), definition.guardOutcomes.length)} (true and false for each of ${definition.guardOutcomes.length / 2} guarded transitions)`,
+  );
   lines.push(`- entry actions run: ${percent(covered(counts.entryActions, definition.entryActions), definition.entryActions.length)}`);
-  lines.push(`- tests: ${section.testsRun} paths run (${section.testsFailed} failed), ${section.steps} events sent, ${section.refusalsTried} refused commands tried`);
-  if (withTimes) lines.push(`- time: ${(section.generationMs / 1000).toFixed(1)} s to traverse the models, ${(section.runMs / 1000).toFixed(1)} s to run the paths`);
+  lines.push(
+    `- tests: ${section.testsRun} paths run (${section.testsFailed} failed), ${section.steps} events sent, ${section.refusalsTried} refused commands tried`,
+  );
+  if (withTimes)
+    lines.push(
+      `- time: ${(section.generationMs / 1000).toFixed(1)} s to traverse the models, ${(section.runMs / 1000).toFixed(1)} s to run the paths`,
+    );
   lines.push('', 'Paths:', '');
   lines.push('| group | kind | paths | abstract states | model transitions | what it explores |', '|---|---|---|---|---|---|');
   for (const group of section.groups) {
-    lines.push(`| ${group.name} | ${group.source} | ${group.paths} | ${group.keys ?? '-'} | ${group.modelTransitions ?? '-'} | ${group.description} |`);
+    lines.push(
+      `| ${group.name} | ${group.source} | ${group.paths} | ${group.keys ?? '-'} | ${group.modelTransitions ?? '-'} | ${group.description} |`,
+    );
   }
-  const missing = [...coverage.missing.states, ...coverage.missing.transitions, ...coverage.missing.guardOutcomes, ...coverage.missing.entryActions];
+  const missing = [
+    ...coverage.missing.states,
+    ...coverage.missing.transitions,
+    ...coverage.missing.guardOutcomes,
+    ...coverage.missing.entryActions,
+  ];
   lines.push('', `Missing: ${missing.length === 0 ? 'none' : ''}`);
   for (const item of missing) lines.push(`- ${item}`);
   const targetedOnly = onlyByTargeted(section);
-  lines.push('', `Not reachable by the generated traversals with the test configurations, covered by targeted paths: ${targetedOnly.length === 0 ? 'none' : ''}`);
+  lines.push(
+    '',
+    `Not reachable by the generated traversals with the test configurations, covered by targeted paths: ${targetedOnly.length === 0 ? 'none' : ''}`,
+  );
   for (const item of targetedOnly) lines.push(`- ${item}: ${section.onlyTargeted[item] ?? 'NO EXPLANATION GIVEN'}`);
   if (summaryOnly) return lines;
   lines.push('', 'State nodes (times entered):', '');
@@ -193,7 +218,7 @@ function renderMutants(section: MutantSection): string[] {
 function renderHost(section: HostSection, withTimes: boolean): string[] {
   const lines = ['## Paths replayed through the table host', ''];
   lines.push(
-    'The same paths as above (every generated, simple and targeted path of each game) run through the table host\'s command API rather than the bare actor (test/model/hostDriver.ts, hostDriver.test.ts): a `TableHost` over the memory event store with `dealing: \'external\'`, so the host plays the model\'s own deals; each path creates a table with the path\'s input and no players, `hand.dealt` goes to `host.deal`, every other event to `host.submit`, a `TableRefusal` is a refusal and any other error fails the test. The runner checks the same things at every step as for the actor (acceptance, state and context against the model, refusals, invariants). The host driver adds, after every command: an accepted one grew the log by exactly the events the host reports appending, which is the command alone with its canonical fields, and nothing logged before changed; a refused one left the log untouched, and its kind and message are those of `explainRefusal` for the state it was sent in; the host\'s version and the store\'s equal the log\'s length. At the end of each path a second host rebuilds the table from the store, and the whole log folds (services/host/replay.ts), to the state the first host serves. Coverage here is that of the host\'s actor: each table\'s log (exactly the events that actor took) replayed through an instrumented copy of the machine.',
+    "The same paths as above (every generated, simple and targeted path of each game) run through the table host's command API rather than the bare actor (test/model/hostDriver.ts, hostDriver.test.ts): a `TableHost` over the memory event store with `dealing: 'external'`, so the host plays the model's own deals; each path creates a table with the path's input and no players, `hand.dealt` goes to `host.deal`, every other event to `host.submit`, a `TableRefusal` is a refusal and any other error fails the test. The runner checks the same things at every step as for the actor (acceptance, state and context against the model, refusals, invariants). The host driver adds, after every command: an accepted one grew the log by exactly the events the host reports appending, which is the command alone with its canonical fields, and nothing logged before changed; a refused one left the log untouched, and its kind and message are those of `explainRefusal` for the state it was sent in; the host's version and the store's equal the log's length. At the end of each path a second host rebuilds the table from the store, and the whole log folds (services/host/replay.ts), to the state the first host serves. Coverage here is that of the host's actor: each table's log (exactly the events that actor took) replayed through an instrumented copy of the machine.",
     '',
   );
   lines.push(
@@ -208,17 +233,34 @@ function renderHost(section: HostSection, withTimes: boolean): string[] {
     paths += game.testsRun;
     accepted += stats.accepted;
     refused += stats.refused;
-    const sources = Object.entries(game.bySource).map(([source, n]) => `${n} ${source}`).join(', ');
-    const kinds = Object.entries(stats.refusalKinds).sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `${kind} ${n}`).join(', ');
+    const sources = Object.entries(game.bySource)
+      .map(([source, n]) => `${n} ${source}`)
+      .join(', ');
+    const kinds = Object.entries(stats.refusalKinds)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
     lines.push(
-      `| ${game.machine} | ${game.testsRun} (${sources}) | ${game.testsFailed} | ${game.steps} | ${stats.accepted} | ${stats.refused} | ${kinds} | ${stats.eventsLogged} | ${stats.rebuilt} | ${percent(covered(counts.states, definition.states), definition.states.length)} | ${percent(covered(counts.transitions, definition.transitions.map((t) => t.id)), definition.transitions.length)} |`,
+      `| ${game.machine} | ${game.testsRun} (${sources}) | ${game.testsFailed} | ${game.steps} | ${stats.accepted} | ${stats.refused} | ${kinds} | ${stats.eventsLogged} | ${stats.rebuilt} | ${percent(covered(counts.states, definition.states), definition.states.length)} | ${percent(
+        covered(
+          counts.transitions,
+          definition.transitions.map((t) => t.id),
+        ),
+        definition.transitions.length,
+      )} |`,
     );
   }
-  lines.push('', `Through the host: ${paths} paths, ${accepted} commands accepted (each found in the log) and ${refused} refused (none in the log).`);
+  lines.push(
+    '',
+    `Through the host: ${paths} paths, ${accepted} commands accepted (each found in the log) and ${refused} refused (none in the log).`,
+  );
   if (withTimes) {
     const run = section.games.reduce((sum, g) => sum + g.runMs, 0);
     const generation = section.games.reduce((sum, g) => sum + g.generationMs, 0);
-    lines.push('', `Time: ${(generation / 1000).toFixed(1)} s to traverse the models, ${(run / 1000).toFixed(1)} s to run the paths through the host.`);
+    lines.push(
+      '',
+      `Time: ${(generation / 1000).toFixed(1)} s to traverse the models, ${(run / 1000).toFixed(1)} s to run the paths through the host.`,
+    );
   }
   const control = section.control;
   const controlLine =
@@ -249,9 +291,9 @@ const METHOD = [
   '',
   '- The model is each production machine (machines/games), traversed with @xstate/graph: `createTestModel(machine).getShortestPaths(...)` for generated paths, `getSimplePaths` for the passing orders, `getPathsFromEvents` for scripted games. Test configurations are ordinary machine inputs (`cardsPerSeat` 2 to 4, short end options), so the same machine code runs as in production.',
   '- `events` yields the legal commands of a snapshot (every legal card, each pending pass or accusation, the host\'s deals: seeded shuffles and 7-rich deals) and a few illegal ones (wrong seat, card not in hand, not following suit, special led while holding a suit card, wrong phase, bad deals, wrong pass recipient, naming oneself or an opponent, taken or empty seats), whose expected outcome is "refused, state unchanged".',
-  '- `serializeState` abstracts a snapshot to: phase, hand number, seats taken, deal, how many seats have passed or named, trump, trick number, plays in the trick, whose turn, who is winning the trick, who captured which 7s, and the score buckets the end condition reads (Seven Suitors: suits marked and marriage counts, tie-break; A Traitor of Love: the top score). Snapshots with the same key are one state, explored from the first snapshot reached; the runner checks that every path runs through exactly those expanded snapshots, so each step is checked against the model\'s transition from the very state the driver is in.',
+  "- `serializeState` abstracts a snapshot to: phase, hand number, seats taken, deal, how many seats have passed or named, trump, trick number, plays in the trick, whose turn, who is winning the trick, who captured which 7s, and the score buckets the end condition reads (Seven Suitors: suits marked and marriage counts, tie-break; A Traitor of Love: the top score). Snapshots with the same key are one state, explored from the first snapshot reached; the runner checks that every path runs through exactly those expanded snapshots, so each step is checked against the model's transition from the very state the driver is in.",
   '- `stopWhen` stops at game over and after a configured number of hands; `limit` makes a runaway traversal throw.',
-  '- Each path is a vitest test. At every step the driver (the bare actor) must accept exactly what the model accepts, reach the model\'s state value and context, leave the snapshot identical on refusal, agree with `refusalOf`, conserve cards, await exactly one seat in trick play, and show no seat or spectator anything hidden; every illegal command the model knows for the state is tried first. After game over every command must be refused, with a reason.',
+  "- Each path is a vitest test. At every step the driver (the bare actor) must accept exactly what the model accepts, reach the model's state value and context, leave the snapshot identical on refusal, agree with `refusalOf`, conserve cards, await exactly one seat in trick play, and show no seat or spectator anything hidden; every illegal command the model knows for the state is tried first. After game over every command must be refused, with a reason.",
   '- The same paths run against two more drivers with the same runner: the persisted-snapshot driver (scripted games and passing orders; the table kept only as XState\'s persisted snapshot through JSON) and the table host driver (every path; see "Paths replayed through the table host"), which also checks that every accepted command is in the host\'s log and every refused one is not.',
   '',
 ];
@@ -264,7 +306,10 @@ export function renderSummary(section: MachineSection): string {
 export function renderReport(sections: readonly Section[], withTimes: boolean): string {
   const machines = sections.filter((s): s is MachineSection => s.kind === 'machine');
   const lines = ['# Model-based tests: coverage of the game machines', ''];
-  lines.push('Written by the model-based suite (`npm run test:model`, test/model; `UPDATE_COVERAGE_DOC=1` rewrites docs/model-coverage.md). Coverage is read from the actors the tests drive: microstep inspection for states and transitions, guards wrapped (calling the originals) to record their outcomes.', '');
+  lines.push(
+    'Written by the model-based suite (`npm run test:model`, test/model; `UPDATE_COVERAGE_DOC=1` rewrites docs/model-coverage.md). Coverage is read from the actors the tests drive: microstep inspection for states and transitions, guards wrapped (calling the originals) to record their outcomes.',
+    '',
+  );
   lines.push('| machine | state nodes | transitions | guard outcomes | path tests |', '|---|---|---|---|---|');
   const bySource: Record<string, number> = {};
   let tests = 0;
@@ -273,12 +318,24 @@ export function renderReport(sections: readonly Section[], withTimes: boolean): 
     tests += section.testsRun;
     for (const group of section.groups) bySource[group.source] = (bySource[group.source] ?? 0) + group.paths;
     lines.push(
-      `| ${section.machine} | ${percent(covered(counts.states, definition.states), definition.states.length)} | ${percent(covered(counts.transitions, definition.transitions.map((t) => t.id)), definition.transitions.length)} | ${percent(covered(counts.guardOutcomes, definition.guardOutcomes), definition.guardOutcomes.length)} | ${section.testsRun} |`,
+      `| ${section.machine} | ${percent(covered(counts.states, definition.states), definition.states.length)} | ${percent(
+        covered(
+          counts.transitions,
+          definition.transitions.map((t) => t.id),
+        ),
+        definition.transitions.length,
+      )} | ${percent(covered(counts.guardOutcomes, definition.guardOutcomes), definition.guardOutcomes.length)} | ${section.testsRun} |`,
     );
   }
   const missingMachines = ORDER.slice(0, 3).filter((m) => !machines.some((s) => s.machine === m));
-  const breakdown = Object.entries(bySource).map(([source, n]) => `${n} ${source}`).join(', ');
-  lines.push('', `Path tests: ${tests} (${breakdown})${missingMachines.length > 0 ? `; not run in this run: ${missingMachines.join(', ')}` : ''}.`, '');
+  const breakdown = Object.entries(bySource)
+    .map(([source, n]) => `${n} ${source}`)
+    .join(', ');
+  lines.push(
+    '',
+    `Path tests: ${tests} (${breakdown})${missingMachines.length > 0 ? `; not run in this run: ${missingMachines.join(', ')}` : ''}.`,
+    '',
+  );
   const host = sections.find((s): s is HostSection => s.kind === 'host');
   if (host !== undefined) {
     const sum = (f: (g: HostGameSummary) => number) => host.games.reduce((total, g) => total + f(g), 0);
@@ -289,7 +346,10 @@ export function renderReport(sections: readonly Section[], withTimes: boolean): 
   }
   if (withTimes) {
     const ms = machines.reduce((sum, s) => sum + s.generationMs + s.runMs, 0);
-    lines.push(`Time in the machine suites: ${(ms / 1000).toFixed(1)} s (traversals ${(machines.reduce((sum, s) => sum + s.generationMs, 0) / 1000).toFixed(1)} s), run ${new Date().toISOString()}.`, '');
+    lines.push(
+      `Time in the machine suites: ${(ms / 1000).toFixed(1)} s (traversals ${(machines.reduce((sum, s) => sum + s.generationMs, 0) / 1000).toFixed(1)} s), run ${new Date().toISOString()}.`,
+      '',
+    );
   }
   lines.push(...METHOD);
   for (const section of sections) {

@@ -74,8 +74,10 @@ export async function runPath(path: ModelPath, driver: TableDriver, observer: Ru
       const problems: string[] = [];
       if (accepted) problems.push(`refused by the model but accepted: ${describeEvent(event)}`);
       if (canonical(after) !== canonical(before)) problems.push(`a refused command changed the snapshot: ${describeEvent(event)}`);
-      if (driver.isSameSnapshot && !driver.isSameSnapshot(before, after)) problems.push(`a refused command replaced the snapshot object: ${describeEvent(event)}`);
-      if (refusalOf(asTableSnapshot(before), event) === null) problems.push(`refusalOf explains nothing for a refused ${describeEvent(event)} in ${phase}`);
+      if (driver.isSameSnapshot && !driver.isSameSnapshot(before, after))
+        problems.push(`a refused command replaced the snapshot object: ${describeEvent(event)}`);
+      if (refusalOf(asTableSnapshot(before), event) === null)
+        problems.push(`refusalOf explains nothing for a refused ${describeEvent(event)} in ${phase}`);
       fail(problems);
       refusalsTried++;
       observer.refusal?.(phase, labelOf(event)?.kind ?? event.type);
@@ -99,7 +101,8 @@ export async function runPath(path: ModelPath, driver: TableDriver, observer: Ru
       const problems: string[] = [];
       if (accepted) problems.push(`a finished table accepted ${describeEvent(event)}`);
       if (canonical(after) !== canonical(before)) problems.push(`a finished table changed on ${describeEvent(event)}`);
-      if (refusalOf(asTableSnapshot(before), event) === null) problems.push(`refusalOf explains nothing for ${describeEvent(event)} after the game is over`);
+      if (refusalOf(asTableSnapshot(before), event) === null)
+        problems.push(`refusalOf explains nothing for ${describeEvent(event)} after the game is over`);
       fail(problems);
       refusalsTried++;
       observer.refusal?.('gameOver', `${event.type} after the game`);
@@ -118,7 +121,9 @@ export async function runPath(path: ModelPath, driver: TableDriver, observer: Ru
     current = await driver.snapshot();
     const problems: string[] = [];
     if (accepted !== expectAccepted) {
-      problems.push(`${describeEvent(event)} was ${accepted ? 'accepted' : 'refused'}; the model ${expectAccepted ? 'accepts' : 'refuses'} it`);
+      problems.push(
+        `${describeEvent(event)} was ${accepted ? 'accepted' : 'refused'}; the model ${expectAccepted ? 'accepts' : 'refuses'} it`,
+      );
     }
     if (accepted && explanation !== null) problems.push(`refusalOf refuses an accepted ${describeEvent(event)}: ${explanation}`);
     if (!accepted && explanation === null) problems.push(`refusalOf explains nothing for a refused ${describeEvent(event)}`);
@@ -147,7 +152,8 @@ function compareWithModel(actual: DriverSnapshot, model: Snapshot, pathValue: un
   const problems: string[] = [];
   const actualValue = stateValueName(actual.value);
   if (actualValue !== stateValueName(model.value)) problems.push(`state ${actualValue}, the model is in ${stateValueName(model.value)}`);
-  if (stateValueName(pathValue) !== stateValueName(model.value)) problems.push(`the path says ${stateValueName(pathValue)}, the graph ${stateValueName(model.value)}`);
+  if (stateValueName(pathValue) !== stateValueName(model.value))
+    problems.push(`the path says ${stateValueName(pathValue)}, the graph ${stateValueName(model.value)}`);
   if (actual.status !== model.status) problems.push(`status ${actual.status}, the model's ${model.status}`);
   if (JSON.stringify(actual.context) !== JSON.stringify(model.context)) {
     problems.push(`context differs from the model's in ${phaseOf(model)}: ${firstDifference(actual.context, model.context)}`);

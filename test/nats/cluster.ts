@@ -17,7 +17,6 @@ import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProc
 import { NEXT_RELEASE_ARGS } from '../nextRelease/processes.js';
 import { startGatewayProcess, type GatewayProcess } from '../../drivers/gatewayProcess.js';
 
-
 export interface ClusterOptions {
   /** The workers' lease TTL; also the gateways' request timeout. */
   readonly leaseTtlMs: number;
@@ -62,7 +61,8 @@ export function natsClusterForTests(options: ClusterOptions): TestCluster {
     if (started === undefined) throw new Error('the cluster is started in beforeAll: use it inside a test');
     return started;
   };
-  const connectToCluster = (nats: LocalNats) => connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  const connectToCluster = (nats: LocalNats) =>
+    connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
 
   const cluster: TestCluster = {
     get nats() {

@@ -82,9 +82,16 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   async function expectLogsHoldEveryAck(ids: readonly string[]): Promise<void> {
     for (const tableId of ids) {
       const log = await store.read(tableId);
-      expect(log.map((event) => event.seq), tableId).toEqual(log.map((_, i) => i + 1));
+      expect(
+        log.map((event) => event.seq),
+        tableId,
+      ).toEqual(log.map((_, i) => i + 1));
       for (const [seq, event] of acknowledged.get(tableId) ?? []) {
-        expect(log[seq - 1], `${tableId} event ${seq}`).toMatchObject({ seq, type: event.type, data: JSON.parse(JSON.stringify(event.data)) });
+        expect(log[seq - 1], `${tableId} event ${seq}`).toMatchObject({
+          seq,
+          type: event.type,
+          data: JSON.parse(JSON.stringify(event.data)),
+        });
       }
       const { actor } = foldLog(tableId, log);
       expect(phaseOf(actor.getSnapshot()), tableId).toBe('gameOver');

@@ -62,7 +62,8 @@ describe('the distributed gateway over table workers', () => {
 
   beforeAll(async () => {
     nats = await startLocalNats(1);
-    for (const workerId of ['w-one', 'w-two']) workers.push(await startTableWorker({ ...(await connectWithStore()), workerId, botDelayMs: 0 }));
+    for (const workerId of ['w-one', 'w-two'])
+      workers.push(await startTableWorker({ ...(await connectWithStore()), workerId, botDelayMs: 0 }));
     ({ app, tables } = await startGateway());
     ({ app: otherApp, tables: otherTables } = await startGateway());
   });
@@ -78,14 +79,20 @@ describe('the distributed gateway over table workers', () => {
   });
 
   it("plays a bots' game to the end through the API, and its record verifies", async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:2' }, bots: [0, 1, 2, 3] } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/tables',
+      payload: { game: 'sevenSuitors', options: { end: 'hands:2' }, bots: [0, 1, 2, 3] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const { tableId } = created.json();
     const deadline = Date.now() + 30_000;
     let entry: { finished: boolean } | undefined;
     while (!entry?.finished && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      entry = (await app.inject({ method: 'GET', url: '/api/tables' })).json().tables.find((table: { tableId: string }) => table.tableId === tableId);
+      entry = (await app.inject({ method: 'GET', url: '/api/tables' }))
+        .json()
+        .tables.find((table: { tableId: string }) => table.tableId === tableId);
     }
     expect(entry?.finished).toBe(true);
     const record = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/record`, headers: ADMIN });
@@ -102,7 +109,9 @@ describe('the distributed gateway over table workers', () => {
     const { token } = joined.json();
     const elsewhere = await openKvSeatTokens(connections[0]);
     expect(await elsewhere.resolve(token)).toEqual({ tableId, seat: 0 });
-    const mine = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${token}` } })).json();
+    const mine = (
+      await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${token}` } })
+    ).json();
     const spectator = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view` })).json();
     expect(mine.view.viewer).toBe(0);
     expect(mine.view.hand.cards.length).toBeGreaterThan(0);
@@ -118,7 +127,13 @@ describe('the distributed gateway over table workers', () => {
   });
 
   it("sends a gateway's sockets the moves made through another gateway, in order, to the end of the game", async () => {
-    const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] } })).json();
+    const { tableId } = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] },
+      })
+    ).json();
     const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Elsewhere' } })).json();
     // Seat 0 and a spectator watch through the other gateway; the bots move through the first one.
     const base = await otherBase();
@@ -128,7 +143,9 @@ describe('the distributed gateway over table workers', () => {
     for (let since = 0; ; ) {
       const { view } = await seat.next(
         (message: Message) =>
-          message.type === 'view' && message.version >= since && (message.view.outcome?.finished === true || message.view.awaiting.some((a: Message) => a.seat === 0)),
+          message.type === 'view' &&
+          message.version >= since &&
+          (message.view.outcome?.finished === true || message.view.awaiting.some((a: Message) => a.seat === 0)),
         'seat 0 awaited, or the end',
       );
       if (view.outcome?.finished === true) break;
@@ -137,7 +154,12 @@ describe('the distributed gateway over table workers', () => {
         view.phase === 'passing'
           ? { type: 'cards.passed', passes: view.hand.passTo.map((to: number, i: number) => ({ to, card: view.hand.cards[i] })) }
           : { type: 'card.played', card: view.hand.legalCards[0] };
-      const accepted = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: command, headers: { authorization: `Bearer ${token}` } });
+      const accepted = await app.inject({
+        method: 'POST',
+        url: `/api/tables/${tableId}/commands`,
+        payload: command,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(accepted.statusCode, accepted.body).toBe(200);
       since = accepted.json().version;
       await seat.next((message: Message) => message.type === 'view' && message.version >= since, 'the view of its own move');
@@ -152,20 +174,28 @@ describe('the distributed gateway over table workers', () => {
   });
 
   it("closes a seat's sockets on every gateway when the seat is left through one of them, before the next player's view", async () => {
-    const { tableId } = (await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })).json();
+    const { tableId } = (
+      await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })
+    ).json();
     const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Leaving' } })).json();
     const base = await otherBase();
     const elsewhere = await SocketClient.open(`${base}/api/tables/${tableId}/socket?token=${encodeURIComponent(token)}`);
     sockets.push(elsewhere);
     const before = await elsewhere.next((message: Message) => message.type === 'view', 'the first view');
-    const left = await app.inject({ method: 'DELETE', url: `/api/tables/${tableId}/seats/0`, headers: { authorization: `Bearer ${token}` } });
+    const left = await app.inject({
+      method: 'DELETE',
+      url: `/api/tables/${tableId}/seats/0`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(left.statusCode, left.body).toBe(200);
     const joined = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Next' } });
     expect(joined.statusCode, joined.body).toBe(201);
     await waitFor(() => elsewhere.closed, 'the old socket to be closed');
     expect(elsewhere.closed!.code).toBe(4001);
     // Nothing the next player sees of seat 0 reached the old socket.
-    const nextCards: string[] = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${joined.json().token}` } })).json().view.hand.cards;
+    const nextCards: string[] = (
+      await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${joined.json().token}` } })
+    ).json().view.hand.cards;
     for (const message of elsewhere.views) expect(message.view.seats[0].occupant?.name).toBe('Leaving');
     expect(before.view.hand.cards.length).toBeGreaterThan(0);
     expect(nextCards.length).toBeGreaterThan(0);

@@ -29,7 +29,9 @@ describe('the distributed gateway, stopped with SIGTERM', () => {
       expect(seat.status, JSON.stringify(seat.body)).toBe(201);
       people.push({ tableId, seat: 0, token: (seat.body as { token: string }).token });
     }
-    const sockets = await Promise.all(people.map(({ tableId }) => SocketClient.open(`${base.replace('http', 'ws')}/api/tables/${tableId}/socket`)));
+    const sockets = await Promise.all(
+      people.map(({ tableId }) => SocketClient.open(`${base.replace('http', 'ws')}/api/tables/${tableId}/socket`)),
+    );
     const play: SeatPlay = { acknowledged: [], refused: [] };
     let stopped = false;
     const players = people.map((seat) => playSeat(base, seat, play, () => stopped));

@@ -58,21 +58,38 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
 
   it('plays the bots and runs the turn clock with no gateway running at all', async () => {
     const gateway = await openGateway();
-    const { tableId } = await gateway.tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: personAndBots(4), settings: { turnSeconds: 2 } });
+    const { tableId } = await gateway.tables.createTable({
+      game: 'sevenSuitors',
+      options: { end: 'hands:1' },
+      players: personAndBots(4),
+      settings: { turnSeconds: 2 },
+    });
     // The bots pass by themselves; then only the person is awaited.
-    await waitFor(async () => {
-      const log = await cluster.store.read(tableId);
-      return awaited(log, tableId).join() === '0' && log.some((event) => event.type === 'cards.passed');
-    }, 'the bots to pass', { everyMs: 50 });
+    await waitFor(
+      async () => {
+        const log = await cluster.store.read(tableId);
+        return awaited(log, tableId).join() === '0' && log.some((event) => event.type === 'cards.passed');
+      },
+      'the bots to pass',
+      { everyMs: 50 },
+    );
     const { snapshot } = await gateway.tables.snapshot(tableId);
     const passed = await gateway.tables.submit(tableId, nextRemoteMove(snapshot, createRng('owners'))!);
     // The only gateway dies right after the person's move was acknowledged.
     await gateway.close();
 
-    const log = await waitFor(async () => {
-      const events = await cluster.store.read(tableId);
-      return events.some((event) => event.type === 'turn.timedOut') && events.filter((event) => event.seq > passed.version && event.type === 'card.played').length >= 4 && events;
-    }, 'bot moves and a timeout with no gateway', { timeoutMs: 30_000, everyMs: 50 });
+    const log = await waitFor(
+      async () => {
+        const events = await cluster.store.read(tableId);
+        return (
+          events.some((event) => event.type === 'turn.timedOut') &&
+          events.filter((event) => event.seq > passed.version && event.type === 'card.played').length >= 4 &&
+          events
+        );
+      },
+      'bot moves and a timeout with no gateway',
+      { timeoutMs: 30_000, everyMs: 50 },
+    );
     const timeouts = expectEachTimeoutOnce(log);
     expect(timeouts[0].data).toEqual({ seat: 0, schema: EVENT_SCHEMA });
     const before = log[timeouts[0].seq - 2];
@@ -82,11 +99,19 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
 
   it("times a seat out exactly once when the table's owner is killed before the deadline, and the new owner plays its bots on", async () => {
     const gateway = await openGateway();
-    const { tableId } = await gateway.tables.createTable({ game: 'traitorOfLove', players: personAndBots(6), settings: { turnSeconds: 4 } });
-    const waiting = await waitFor(async () => {
-      const log = await cluster.store.read(tableId);
-      return awaited(log, tableId).join() === '0' && log.filter((event) => event.type === 'cards.passed').length === 5 && log;
-    }, 'the bots to pass', { everyMs: 50 });
+    const { tableId } = await gateway.tables.createTable({
+      game: 'traitorOfLove',
+      players: personAndBots(6),
+      settings: { turnSeconds: 4 },
+    });
+    const waiting = await waitFor(
+      async () => {
+        const log = await cluster.store.read(tableId);
+        return awaited(log, tableId).join() === '0' && log.filter((event) => event.type === 'cards.passed').length === 5 && log;
+      },
+      'the bots to pass',
+      { everyMs: 50 },
+    );
     const lastBefore = waiting.at(-1)!;
     const owner = workers.find((worker) => worker.workerId === gateway.tables.ownerOf(tableId))!;
     expect(owner).toBeDefined();
@@ -94,10 +119,14 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     await owner.kill();
     await startWorker(); // back to two
 
-    const log = await waitFor(async () => {
-      const events = await cluster.store.read(tableId);
-      return events.length > lastBefore.seq + 3 && events;
-    }, "the new owner's timeout and bot moves", { timeoutMs: 30_000, everyMs: 50 });
+    const log = await waitFor(
+      async () => {
+        const events = await cluster.store.read(tableId);
+        return events.length > lastBefore.seq + 3 && events;
+      },
+      "the new owner's timeout and bot moves",
+      { timeoutMs: 30_000, everyMs: 50 },
+    );
     const timeouts = expectEachTimeoutOnce(log);
     expect(timeouts.filter((event) => event.seq === lastBefore.seq + 1)).toHaveLength(1);
     // Due 4 s after the last event: never early, though the new owner took the table up before then or after.
@@ -119,10 +148,14 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     await second.close();
     second = await openGateway();
     for (const tableId of ids) await second.tables.snapshot(tableId);
-    await waitFor(async () => {
-      const logs = await Promise.all(ids.map((tableId) => cluster.store.read(tableId)));
-      return logs.every((log) => log.at(-1)?.type === 'hand.revealed' && awaited(log, 'finished').length === 0);
-    }, 'every bot game to end', { timeoutMs: 45_000, everyMs: 100 });
+    await waitFor(
+      async () => {
+        const logs = await Promise.all(ids.map((tableId) => cluster.store.read(tableId)));
+        return logs.every((log) => log.at(-1)?.type === 'hand.revealed' && awaited(log, 'finished').length === 0);
+      },
+      'every bot game to end',
+      { timeoutMs: 45_000, everyMs: 100 },
+    );
     for (const tableId of ids) {
       const log = await cluster.store.read(tableId);
       expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
@@ -142,7 +175,13 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
     const connection = await connect({ servers: cluster.nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
     const tokens = await openKvSeatTokens(connection, { replicas: 3 });
-    const { app, tables } = createDistributedGateway({ nc: connection, store: gatewayStore, tokens, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
+    const { app, tables } = createDistributedGateway({
+      nc: connection,
+      store: gatewayStore,
+      tokens,
+      logger: pino({ level: 'silent' }),
+      webRoot: '/nonexistent',
+    });
     try {
       // Its token already works at any gateway (the log names it)…
       const view = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${token}` } });
@@ -152,7 +191,9 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
       const again = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada', token } });
       expect(again.statusCode, again.body).toBe(201);
       expect(again.json()).toMatchObject({ tableId, seat: 0, token });
-      expect((await cluster.store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0)).toHaveLength(1);
+      expect(
+        (await cluster.store.read(tableId)).filter((event) => event.type === 'seat.joined' && (event.data as { seat: number }).seat === 0),
+      ).toHaveLength(1);
     } finally {
       await app.close();
       await tables.close();

@@ -30,7 +30,11 @@ describe('a rolling deploy of table workers', () => {
     const players = Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
     const tableIds: string[] = [];
     for (let each = 0; each < TABLES; each++) tableIds.push((await tables.createTable({ game: 'traitorOfLove', players })).tableId);
-    await waitFor(async () => (await Promise.all(tableIds.map((tableId) => store.version(tableId)))).every((version) => version >= 20), 'every table to be playing', { timeoutMs: 30_000, everyMs: 100 });
+    await waitFor(
+      async () => (await Promise.all(tableIds.map((tableId) => store.version(tableId)))).every((version) => version >= 20),
+      'every table to be playing',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
 
     const drainStarted = Date.now();
     const fresh = [await startWorker('w-new-1'), await startWorker('w-new-2')];
@@ -43,10 +47,14 @@ describe('a rolling deploy of table workers', () => {
     const drained = Date.now();
     const versionsAtDrain = await Promise.all(tableIds.map((tableId) => store.version(tableId)));
     // Every table plays on at a new worker: each moves at least 10 events past where the drain left it.
-    await waitFor(async () => {
-      const versions = await Promise.all(tableIds.map((tableId) => store.version(tableId)));
-      return versions.every((version, index) => version >= versionsAtDrain[index] + 10 || version === 0);
-    }, 'every table to play on after the drain', { timeoutMs: 30_000, everyMs: 100 });
+    await waitFor(
+      async () => {
+        const versions = await Promise.all(tableIds.map((tableId) => store.version(tableId)));
+        return versions.every((version, index) => version >= versionsAtDrain[index] + 10 || version === 0);
+      },
+      'every table to play on after the drain',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
 
     const logs = await Promise.all(tableIds.map((tableId) => store.read(tableId)));
     const pauses = logs.map((log) => longestPause(log, drainStarted));
@@ -54,7 +62,9 @@ describe('a rolling deploy of table workers', () => {
       expect(log.map((event) => event.seq)).toEqual(log.map((_, i) => i + 1));
       foldLog(tableIds[index], log).actor.stop();
     }
-    const refused = [...old, ...fresh].flatMap((worker) => worker.output.filter((line) => /could not move by itself|could not take up|refused/.test(line)));
+    const refused = [...old, ...fresh].flatMap((worker) =>
+      worker.output.filter((line) => /could not move by itself|could not take up|refused/.test(line)),
+    );
     console.log(
       `rolling drain: ${TABLES} tables moved from 2 workers to 2; drains took ${drains.join(' and ')} ms (${drained - drainStarted} ms with the new workers' start); ` +
         `longest pause of a table ${Math.max(...pauses)} ms (bot delay ${BOT_DELAY_MS} ms, lease TTL ${LEASE_TTL_MS} ms); moves refused or failed ${refused.length}`,

@@ -45,7 +45,11 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
 
   /** A table of A Traitor of Love with a bot in every seat, made through a gateway process's API: its id. */
   async function createBotTable(base: string): Promise<string> {
-    const answer = await fetch(`${base}/api/tables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] }) });
+    const answer = await fetch(`${base}/api/tables`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'traitorOfLove', bots: [0, 1, 2, 3, 4, 5] }),
+    });
     const body = (await answer.json()) as { tableId: string };
     expect(answer.status, JSON.stringify(body)).toBe(201);
     return body.tableId;
@@ -53,7 +57,9 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
 
   /** A table of Seven Suitors with bots in seats 1-3 and `name` in seat 0, made through a gateway process's API. */
   async function personAndBots(base: string, name: string): Promise<Seat> {
-    const table = await httpRequest(base, 'POST', '/api/tables', { body: { game: 'sevenSuitors', options: { end: 'allSuits' }, bots: [1, 2, 3] } });
+    const table = await httpRequest(base, 'POST', '/api/tables', {
+      body: { game: 'sevenSuitors', options: { end: 'allSuits' }, bots: [1, 2, 3] },
+    });
     expect(table.status, table.text).toBe(201);
     const { tableId } = table.body as { tableId: string };
     const joined = await httpRequest(base, 'POST', `/api/tables/${tableId}/seats/0`, { body: { name } });
@@ -68,7 +74,10 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     const oldIds: string[] = [];
     for (let each = 0; each < OLD_TABLES; each++) oldIds.push(await createBotTable(gatewayOfN.baseUrl));
     const versions = (ids: readonly string[]) => Promise.all(ids.map((tableId) => store.version(tableId)));
-    await waitFor(async () => (await versions(oldIds)).every((version) => version >= 20), 'every table to be playing', { timeoutMs: 30_000, everyMs: 100 });
+    await waitFor(async () => (await versions(oldIds)).every((version) => version >= 20), 'every table to be playing', {
+      timeoutMs: 30_000,
+      everyMs: 100,
+    });
 
     const upgradeStarted = Date.now();
     const gateway = await cluster.startGatewayProcess('next');
@@ -80,8 +89,14 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     let peopleStop = false;
     const playing = people.map((seat) => playSeat(gateway.baseUrl, seat, play, () => peopleStop));
     const movesOf = (tableId: string) => play.acknowledged.filter((move) => move.tableId === tableId).length;
-    await waitFor(() => people.every(({ tableId }) => movesOf(tableId) >= 2), 'the people to be playing', { timeoutMs: 30_000, everyMs: 50 });
-    const fresh = [await cluster.startWorker({ workerId: 'w-release-n1-1', release: 'next' }), await cluster.startWorker({ workerId: 'w-release-n1-2', release: 'next' })];
+    await waitFor(() => people.every(({ tableId }) => movesOf(tableId) >= 2), 'the people to be playing', {
+      timeoutMs: 30_000,
+      everyMs: 50,
+    });
+    const fresh = [
+      await cluster.startWorker({ workerId: 'w-release-n1-1', release: 'next' }),
+      await cluster.startWorker({ workerId: 'w-release-n1-2', release: 'next' }),
+    ];
     const drains: number[] = [];
     for (const worker of old) {
       const started = Date.now();
@@ -90,9 +105,17 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     }
     const drained = Date.now();
     const atDrain = await versions(oldIds);
-    await waitFor(async () => (await versions(oldIds)).every((version, index) => version >= atDrain[index] + 10), 'every table to play on after the drain', { timeoutMs: 30_000, everyMs: 100 });
+    await waitFor(
+      async () => (await versions(oldIds)).every((version, index) => version >= atDrain[index] + 10),
+      'every table to play on after the drain',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
     const movesAtDrain = people.map(({ tableId }) => movesOf(tableId));
-    await waitFor(() => people.every(({ tableId }, index) => movesOf(tableId) >= movesAtDrain[index] + 2), 'the people to play on after the drain', { timeoutMs: 30_000, everyMs: 50 });
+    await waitFor(
+      () => people.every(({ tableId }, index) => movesOf(tableId) >= movesAtDrain[index] + 2),
+      'the people to play on after the drain',
+      { timeoutMs: 30_000, everyMs: 50 },
+    );
     peopleStop = true;
     await Promise.all(playing);
     expect(play.refused).toEqual([]);
@@ -101,13 +124,20 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     // Only workers of N+1 are left: a table created now plays by rules 2.
     const newIds: string[] = [];
     for (let each = 0; each < NEW_TABLES; each++) newIds.push(await createBotTable(gateway.baseUrl));
-    await waitFor(async () => (await versions(newIds)).every((version) => version >= 20), 'the new tables to be playing', { timeoutMs: 30_000, everyMs: 100 });
+    await waitFor(async () => (await versions(newIds)).every((version) => version >= 20), 'the new tables to be playing', {
+      timeoutMs: 30_000,
+      everyMs: 100,
+    });
 
     tablesInPlay = [...oldIds, ...newIds];
     const personIds = people.map(({ tableId }) => tableId);
     const logs: Record<string, StoredEvent[]> = {};
     for (const tableId of [...oldIds, ...personIds, ...newIds]) logs[tableId] = await store.read(tableId);
-    for (const [tableId, log] of Object.entries(logs)) expect(log.map((event) => event.seq), `${tableId}: a gapless log`).toEqual(log.map((_, index) => index + 1));
+    for (const [tableId, log] of Object.entries(logs))
+      expect(
+        log.map((event) => event.seq),
+        `${tableId}: a gapless log`,
+      ).toEqual(log.map((_, index) => index + 1));
     const created = (tableId: string) => logs[tableId][0].data as { rules: number; fingerprint: string };
     // Old tables: rules 1, written in schema 2 up to the drain and in schema 3 by N+1 after it, never back.
     for (const tableId of [...oldIds, ...personIds]) {
@@ -154,7 +184,9 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     // A table of bots stands still only while it moves; one of people also while they think, so theirs is the wait for an answer.
     const pauses = oldIds.map((tableId) => longestPause(logs[tableId], upgradeStarted));
     const longestWait = Math.max(...play.acknowledged.map((move) => move.waitedMs));
-    const refused = cluster.workers.flatMap((worker) => worker.output.filter((line) => /could not move by itself|could not take up|refused|newer release/.test(line)));
+    const refused = cluster.workers.flatMap((worker) =>
+      worker.output.filter((line) => /could not move by itself|could not take up|refused|newer release/.test(line)),
+    );
     console.log(
       `rolling upgrade N -> N+1 (rules 2, event schema ${NEXT_SCHEMA}): ${OLD_TABLES + PEOPLE_TABLES} tables of rules 1 moved from 2 workers of N to 2 of N+1; ` +
         `people's moves through the gateway: ${play.acknowledged.length} acknowledged (the longest wait for an answer ${longestWait} ms), ${play.refused.length} refused, 0 lost; ` +
@@ -177,14 +209,23 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     await store.append(tableId, [{ ...created, data: { ...(created.data as object), rules: 3 } }, ...rest], 0);
     const playing = await Promise.all(tablesInPlay.map(async (id) => [id, await store.version(id)] as const));
 
-    const answer = await cluster.nc.request(tableSubjects().command(tableId), encode({ op: 'submit', tableId, args: [{ type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false } }] }), { timeout: 10_000 });
+    const answer = await cluster.nc.request(
+      tableSubjects().command(tableId),
+      encode({ op: 'submit', tableId, args: [{ type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false } }] }),
+      { timeout: 10_000 },
+    );
     const reply = decodeReply(answer);
-    expect(reply).toMatchObject({ ok: false, kind: 'newerRelease', message: expect.stringMatching(/table t-rules3-upgrade: rules version 3 is not known to this release \(it knows 1, 2\)/) });
+    expect(reply).toMatchObject({
+      ok: false,
+      kind: 'newerRelease',
+      message: expect.stringMatching(/table t-rules3-upgrade: rules version 3 is not known to this release \(it knows 1, 2\)/),
+    });
     expect(await store.version(tableId)).toBe(log.length);
     // The worker that refused it is still up, and the tables under way still move.
     expect(live.every((worker) => worker.child.exitCode === null)).toBe(true);
     await waitFor(
-      async () => (await Promise.all(playing.map(async ([id, version]) => (await store.version(id)) > version))).filter(Boolean).length >= 3,
+      async () =>
+        (await Promise.all(playing.map(async ([id, version]) => (await store.version(id)) > version))).filter(Boolean).length >= 3,
       'the other tables to move on',
       { timeoutMs: 20_000, everyMs: 100 },
     );

@@ -16,7 +16,12 @@ for (const [tableId, log] of Object.entries(logs)) {
   try {
     const { created, actor } = foldLog(tableId, log);
     const { context } = actor.getSnapshot();
-    folded[tableId] = { rules: created.rules, phase: phaseOf(actor.getSnapshot()), scores: [...context.scores], finished: context.outcome?.finished === true };
+    folded[tableId] = {
+      rules: created.rules,
+      phase: phaseOf(actor.getSnapshot()),
+      scores: [...context.scores],
+      finished: context.outcome?.finished === true,
+    };
     actor.stop();
   } catch (error) {
     folded[tableId] = { error: (error as Error).message };

@@ -17,7 +17,10 @@ export const RULES_TWO_END_SCORE = 10;
 
 export function withRulesTwo(released: readonly Rulebook[]): readonly Rulebook[] {
   const first = released[0];
-  const rebuilt = tableSetup.createMachine({ ...(first.machines.traitorOfLove.config as object), id: 'traitorOfLoveRules2' } as never) as unknown as TableMachine;
+  const rebuilt = tableSetup.createMachine({
+    ...(first.machines.traitorOfLove.config as object),
+    id: 'traitorOfLoveRules2',
+  } as never) as unknown as TableMachine;
   const endsAboveTen = rebuilt.provide({
     actions: {
       scoreHand: assign(({ context }) => {

@@ -54,7 +54,19 @@ function swapSevensBetweenSeats(hand: RecordDocument['hands'][number]): boolean 
 describe('suitors check on tampered deals', () => {
   it('fails a record whose seed, commitment, deal or role deal was changed, each with a precise line; passes the untouched one; says a format 1 record’s deals are unverified', async () => {
     const out = join(scratch, 'records');
-    const simulated = await suitors('simulate', '--game', 'traitorOfLove', '--games', '7', '--seed', 'tamper', '--max-hands', '2', '--out', out);
+    const simulated = await suitors(
+      'simulate',
+      '--game',
+      'traitorOfLove',
+      '--games',
+      '7',
+      '--seed',
+      'tamper',
+      '--max-hands',
+      '2',
+      '--out',
+      out,
+    );
     expect(simulated.code).toBe(0);
     const file = (i: number) => join(out, `traitorOfLove-tamper-${i}.json`);
     const read = (i: number) => JSON.parse(readFileSync(file(i), 'utf8')) as RecordDocument;

@@ -8,7 +8,10 @@ import type { Command } from '../command.js';
 function recordFiles(paths: readonly string[]): string[] {
   return paths.flatMap((path) =>
     statSync(path, { throwIfNoEntry: false })?.isDirectory()
-      ? readdirSync(path).filter((name) => name.endsWith('.json')).sort().map((name) => join(path, name))
+      ? readdirSync(path)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => join(path, name))
       : [path],
   );
 }
@@ -46,8 +49,13 @@ function checkFile(file: string): { problems: string[]; notes: string[] } {
     return { problems: [`cannot read a JSON record: ${(error as Error).message}`], notes: [] };
   }
   const verification = verifyRecord(document);
-  const problems = verification.problems.map((problem) => (problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`));
+  const problems = verification.problems.map((problem) =>
+    problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`,
+  );
   const unverified = verification.unverifiedDeals;
-  const notes = unverified.length === 0 ? [] : [`deals unverified (no revealed seed): ${unverified.length === 1 ? 'hand' : 'hands'} ${unverified.join(', ')}`];
+  const notes =
+    unverified.length === 0
+      ? []
+      : [`deals unverified (no revealed seed): ${unverified.length === 1 ? 'hand' : 'hands'} ${unverified.join(', ')}`];
   return { problems, notes };
 }

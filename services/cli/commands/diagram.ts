@@ -54,7 +54,8 @@ async function writeAll(args: ParsedArgs): Promise<number> {
   }
   const dir = stringFlag(args, 'out-dir');
   const doc = optionalStringFlag(args, 'doc');
-  if (doc !== undefined && !existsSync(doc)) throw new UsageError(`--doc ${doc} does not exist; give the Markdown page whose Mermaid blocks to refresh`);
+  if (doc !== undefined && !existsSync(doc))
+    throw new UsageError(`--doc ${doc} does not exist; give the Markdown page whose Mermaid blocks to refresh`);
   mkdirSync(dir, { recursive: true });
   for (const game of GAME_NAMES) {
     const model = modelOfGame(game);

@@ -8,7 +8,7 @@ export const replayCommand: Command = {
   name: 'replay',
   flags: ['table', 'at', 'db'],
   usage: 'suitors replay --table ID [--at N] [--db FILE]',
-  summary: "rebuild a table from its log, at its end or right after event N; print its state and the public view",
+  summary: 'rebuild a table from its log, at its end or right after event N; print its state and the public view',
   async run(args) {
     const tableId = stringFlag(args, 'table');
     const at = args.flags.has('at') ? integerFlag(args, 'at') : undefined;

@@ -68,10 +68,7 @@ describeEventStoreContract(
 );
 
 /** Opens `count` stores (as separate processes would) on one fresh stream, runs `body`, closes and deletes. */
-async function withStores(
-  count: number,
-  body: (stores: EventStore[], layout: JetStreamLayout) => Promise<void>,
-): Promise<void> {
+async function withStores(count: number, body: (stores: EventStore[], layout: JetStreamLayout) => Promise<void>): Promise<void> {
   const names = freshNames();
   const layout = jetstreamLayout(names);
   const stores: EventStore[] = [];
@@ -346,11 +343,11 @@ describe('jetstream event store on a 3-node cluster', () => {
       for (const tableId of tables) {
         const log = await store.read(tableId);
         expect(log.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
-        expect(log.map((event) => (event.data as { card: string }).card)).toEqual(
-          [0, 1, 2, 3, 4, 5].map((round) => `${tableId}/${round}`),
-        );
+        expect(log.map((event) => (event.data as { card: string }).card)).toEqual([0, 1, 2, 3, 4, 5].map((round) => `${tableId}/${round}`));
       }
-      expect(await store.listTables()).toEqual(tables.map((tableId) => ({ tableId, version: 6, lastEventAt: AT, status: status('round 5') })));
+      expect(await store.listTables()).toEqual(
+        tables.map((tableId) => ({ tableId, version: 6, lastEventAt: AT, status: status('round 5') })),
+      );
       const after = await probeJsm.streams.info('TABLE_EVENTS');
       expect(after.cluster?.leader).not.toBe(info.cluster?.leader);
       expect(after.state.messages).toBe(tables.length * 6); // retried publishes were deduplicated, not stored twice

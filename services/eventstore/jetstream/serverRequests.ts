@@ -37,7 +37,12 @@ export class ServerRequests {
   }
 
   /** Publishes with an expectation until the stream acknowledges or refuses it. */
-  publishForAck(subject: string, payload: string | Uint8Array, expected: Expectation, headers?: MsgHdrs): Promise<{ seq: number; duplicate: boolean }> {
+  publishForAck(
+    subject: string,
+    payload: string | Uint8Array,
+    expected: Expectation,
+    headers?: MsgHdrs,
+  ): Promise<{ seq: number; duplicate: boolean }> {
     return this.persist(() => this.publishOnce(subject, payload, expected, headers));
   }
 
@@ -64,7 +69,12 @@ export class ServerRequests {
     headers.set('Nats-Expected-Last-Subject-Sequence', String(expected.lastSubjectSequence));
     if (expected.msgID !== undefined) headers.set('Nats-Msg-Id', expected.msgID);
     const answer = await this.requests.request(subject, payload, { timeoutMs: this.requestTimeoutMs, headers });
-    const ack = answer.json<{ stream?: string; seq?: number; duplicate?: boolean; error?: { code: number; err_code: number; description: string } }>();
+    const ack = answer.json<{
+      stream?: string;
+      seq?: number;
+      duplicate?: boolean;
+      error?: { code: number; err_code: number; description: string };
+    }>();
     if (ack.error !== undefined) throw new JetStreamApiError(ack.error);
     if (typeof ack.stream !== 'string' || ack.stream === '' || !Number.isSafeInteger(ack.seq)) {
       throw new Error(`publishing to ${subject} was answered with ${answer.string().slice(0, 200)}, not a stream's ack`);

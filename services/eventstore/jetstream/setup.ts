@@ -53,7 +53,12 @@ function serverList(servers: JetStreamEventStoreOptions['servers']): string[] {
 }
 
 /** The stream and the snapshots bucket, retried while JetStream is not ready (a cluster electing its leader). */
-export function openStreamAndBucket(nc: NatsConnection, layout: JetStreamLayout, replicas: number, timeoutMs: number): Promise<OpenedStream> {
+export function openStreamAndBucket(
+  nc: NatsConnection,
+  layout: JetStreamLayout,
+  replicas: number,
+  timeoutMs: number,
+): Promise<OpenedStream> {
   return withRetries(timeoutMs, async () => {
     const jsm = await jetstreamManager(nc);
     const streamInfo = await ensureStream(jsm, layout, replicas);

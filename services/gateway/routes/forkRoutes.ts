@@ -32,8 +32,10 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { tableId } = request.params;
         const { at, seat, name } = request.body;
-        if (seat === undefined && name !== undefined) throw new GatewayRefusal('badRequest', 'body.name needs body.seat: the seat to take at the new table');
-        if (seat !== undefined && name === undefined) throw new GatewayRefusal('badRequest', 'body.seat needs body.name: the name the new table shows for you');
+        if (seat === undefined && name !== undefined)
+          throw new GatewayRefusal('badRequest', 'body.name needs body.seat: the seat to take at the new table');
+        if (seat !== undefined && name === undefined)
+          throw new GatewayRefusal('badRequest', 'body.seat needs body.name: the name the new table shows for you');
         if (seat === undefined || name === undefined) {
           const accepted = await feed.forkTable(tableId, { at });
           return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });

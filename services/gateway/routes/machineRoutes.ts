@@ -25,7 +25,10 @@ export const MACHINE_FILES = {
   svg: { contentType: 'image/svg+xml; charset=utf-8', what: 'the statechart drawn by Graphviz; its state groups have the state ids' },
   dot: { contentType: 'text/vnd.graphviz; charset=utf-8', what: 'the Graphviz source of the SVG' },
   mmd: { contentType: 'text/plain; charset=utf-8', what: 'the statechart as Mermaid stateDiagram-v2' },
-  json: { contentType: 'application/json; charset=utf-8', what: 'the diagram model: every state and transition (services/diagram/model.ts)' },
+  json: {
+    contentType: 'application/json; charset=utf-8',
+    what: 'the diagram model: every state and transition (services/diagram/model.ts)',
+  },
 } as const;
 export type MachineFileExtension = keyof typeof MACHINE_FILES;
 const EXTENSIONS = Object.keys(MACHINE_FILES) as MachineFileExtension[];
@@ -64,7 +67,10 @@ export function machineFile(game: GameName, extension: MachineFileExtension): Pr
   const key = `${game}.${extension}`;
   let file = files.get(key);
   if (file === undefined) {
-    file = makeFile(game, extension).then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+    file = makeFile(game, extension).then((body) => ({
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    }));
     files.set(key, file);
     file.catch(() => files.delete(key));
   }
@@ -92,7 +98,9 @@ export function machineEntry(game: GameName) {
     game,
     title: GAMES[game].title,
     seats: GAMES[game].seats,
-    options: Object.fromEntries(Object.entries(allowed).map(([name, values]) => [name, { values: [...values], default: DEFAULT_OPTIONS[game][name] }])),
+    options: Object.fromEntries(
+      Object.entries(allowed).map(([name, values]) => [name, { values: [...values], default: DEFAULT_OPTIONS[game][name] }]),
+    ),
     diagrams: Object.fromEntries(EXTENSIONS.map((extension) => [extension, `/machines/${game}.${extension}`])),
   };
 }
@@ -104,7 +112,9 @@ const MachineEntry = Type.Object({
   options: Type.Record(
     Type.String(),
     Type.Object({
-      values: Type.Array(Type.String(), { description: '"hands:K" stands for K hands and "marriages:M" for M marriages, K and M from 1 to 999' }),
+      values: Type.Array(Type.String(), {
+        description: '"hands:K" stands for K hands and "marriages:M" for M marriages, K and M from 1 to 999',
+      }),
       default: Type.String(),
     }),
     { description: 'the rules options of POST /api/tables (docs/rules.md, "Table options")' },
@@ -113,7 +123,10 @@ const MachineEntry = Type.Object({
 });
 
 const MachineFileParams = Type.Object({
-  file: Type.String({ maxLength: 64, description: '<game>.<extension>: sevenSuitors.svg, antiCupid.dot, traitorOfLove.mmd, sevenSuitors.json …' }),
+  file: Type.String({
+    maxLength: 64,
+    description: '<game>.<extension>: sevenSuitors.svg, antiCupid.dot, traitorOfLove.mmd, sevenSuitors.json …',
+  }),
 });
 
 export function machineRoutes(): FastifyPluginAsyncTypebox {
@@ -135,7 +148,9 @@ export function machineRoutes(): FastifyPluginAsyncTypebox {
       {
         schema: {
           summary: "A game's statechart: <game>.svg, .dot, .mmd (Mermaid) or .json (the diagram model)",
-          description: EXTENSIONS.map((extension) => `.${extension}: ${MACHINE_FILES[extension].what} (${MACHINE_FILES[extension].contentType})`).join('; '),
+          description: EXTENSIONS.map(
+            (extension) => `.${extension}: ${MACHINE_FILES[extension].what} (${MACHINE_FILES[extension].contentType})`,
+          ).join('; '),
           tags: ['machines'],
           params: MachineFileParams,
           response: {
@@ -170,7 +185,10 @@ function parseFileName(file: string): { game: GameName; extension: MachineFileEx
   }
   if (!(EXTENSIONS as string[]).includes(extension)) {
     const given = extension === '' ? 'no extension' : `".${extension}"`;
-    throw new GatewayRefusal('notFound', `${game} has no diagram with ${given}: ask for ${EXTENSIONS.map((e) => `/machines/${game}.${e}`).join(', ')}`);
+    throw new GatewayRefusal(
+      'notFound',
+      `${game} has no diagram with ${given}: ask for ${EXTENSIONS.map((e) => `/machines/${game}.${e}`).join(', ')}`,
+    );
   }
   return { game, extension: extension as MachineFileExtension };
 }

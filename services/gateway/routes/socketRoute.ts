@@ -43,28 +43,28 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         throw new GatewayRefusal('badRequest', 'this is a WebSocket: connect with "Connection: Upgrade" and "Upgrade: websocket"');
       },
       schema: {
-          summary: "A table's WebSocket: views on every change; a seat may send commands",
-          description:
-            'Server messages: {type:"view",version,view,turnDeadline,activeStates}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
-            'Client messages: {type:"command",id,command}.',
-          tags: ['sockets'],
-          params: TableParams,
-          querystring: SocketQuery,
-          response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+        summary: "A table's WebSocket: views on every change; a seat may send commands",
+        description:
+          'Server messages: {type:"view",version,view,turnDeadline,activeStates}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
+          'Client messages: {type:"command",id,command}.',
+        tags: ['sockets'],
+        params: TableParams,
+        querystring: SocketQuery,
+        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
       },
       preHandler: async (request) => {
-          const { tableId } = request.params as { tableId: string };
-          const { token } = request.query as { token?: string };
-          const caller = await auth.fromToken(token, tableId);
-          if (caller.kind === 'seat') seatOf(caller, tableId);
-          const { snapshot } = await feed.current(tableId);
-          const grant = caller.kind === 'seat' ? heldSeatOf(caller, tableId, snapshot.context) : null;
-          if (request.headers.upgrade !== undefined) {
-            // Given back when the connection closes: the socket's, or the answer's if the upgrade goes no further.
-            const giveBack = slots.take(request.ip);
-            request.raw.socket.once('close', giveBack);
-          }
-          callers.set(request, grant);
+        const { tableId } = request.params as { tableId: string };
+        const { token } = request.query as { token?: string };
+        const caller = await auth.fromToken(token, tableId);
+        if (caller.kind === 'seat') seatOf(caller, tableId);
+        const { snapshot } = await feed.current(tableId);
+        const grant = caller.kind === 'seat' ? heldSeatOf(caller, tableId, snapshot.context) : null;
+        if (request.headers.upgrade !== undefined) {
+          // Given back when the connection closes: the socket's, or the answer's if the upgrade goes no further.
+          const giveBack = slots.take(request.ip);
+          request.raw.socket.once('close', giveBack);
+        }
+        callers.set(request, grant);
       },
       wsHandler: (socket, request) => {
         const { tableId } = request.params;
@@ -124,7 +124,17 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
               socket.close(CLOSE_FLOOD, 'too many messages');
               return;
             }
-            send(JSON.stringify(refused(null, new GatewayRefusal('rateLimited', `at most ${socketRateLimit.perSecond} messages a second (bursts of ${socketRateLimit.burst}); slow down`))));
+            send(
+              JSON.stringify(
+                refused(
+                  null,
+                  new GatewayRefusal(
+                    'rateLimited',
+                    `at most ${socketRateLimit.perSecond} messages a second (bursts of ${socketRateLimit.burst}); slow down`,
+                  ),
+                ),
+              ),
+            );
             return;
           }
           floodCount = 0;
@@ -137,13 +147,17 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
             if (isBinary) throw new Error('binary');
             message = JSON.parse(rawText(data));
           } catch {
-            return refused(null, new GatewayRefusal('badRequest', 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}'));
+            return refused(
+              null,
+              new GatewayRefusal('badRequest', 'a message is a JSON text: {"type":"command","id":"<any>","command":{...}}'),
+            );
           }
           const id = idOf(message);
           try {
             const problem = messageChecker.problem(message, 'message');
             if (problem !== null) throw new GatewayRefusal('badRequest', problem);
-            if (grant === null) throw new GatewayRefusal('unauthorized', 'a spectator cannot act; connect with a seat token to send commands');
+            if (grant === null)
+              throw new GatewayRefusal('unauthorized', 'a spectator cannot act; connect with a seat token to send commands');
             const command = (message as SocketMessage).command;
             const commandProblem = commandChecker.problem(command, 'command');
             if (commandProblem !== null) throw new GatewayRefusal('badRequest', commandProblem);

@@ -171,7 +171,8 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
       {
         config: { cost: 'replay' },
         schema: {
-          summary: 'The table right after event `at`: the spectator view, every hand open once the game is over, or (`seat`, a finished game) what that seat saw',
+          summary:
+            'The table right after event `at`: the spectator view, every hand open once the game is over, or (`seat`, a finished game) what that seat saw',
           tags: ['records'],
           params: TableParams,
           querystring: ReplayQuery,
@@ -183,9 +184,11 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         const { at, seat } = request.query;
         const { version, snapshot: now } = await host.snapshot(tableId);
         if (seat !== undefined) checkReplaySeat(tableId, now, seat);
-        if (at > version) throw new GatewayRefusal('notNow', `table ${tableId} has ${version} events; replay at 1 to ${version}, not ${at}`);
+        if (at > version)
+          throw new GatewayRefusal('notNow', `table ${tableId} has ${version} events; replay at 1 to ${version}, not ${at}`);
         const { snapshot } = await host.replayAt(tableId, at);
-        const view = seat !== undefined ? viewFor(snapshot, seat) : isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
+        const view =
+          seat !== undefined ? viewFor(snapshot, seat) : isFinished(now) ? openViewFor(snapshot) : viewFor(snapshot, 'spectator');
         return { at, version, phase: phaseOf(snapshot), state: snapshot.value, activeStates: activeStatesOf(snapshot), view };
       },
     );
@@ -203,9 +206,15 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
     const { snapshot } = await host.snapshot(tableId);
     if (caller.kind === 'admin' || isFinished(snapshot)) return;
     if (caller.kind === 'seat') {
-      throw new GatewayRefusal('forbidden', `the ${what} of a game in play shows every hand; a seat token cannot read it before the game is over`);
+      throw new GatewayRefusal(
+        'forbidden',
+        `the ${what} of a game in play shows every hand; a seat token cannot read it before the game is over`,
+      );
     }
-    throw new GatewayRefusal('notNow', `the ${what} of table ${tableId} opens when its game is over (it is in ${phaseOf(snapshot)}); operators may read it earlier with the admin token`);
+    throw new GatewayRefusal(
+      'notNow',
+      `the ${what} of table ${tableId} opens when its game is over (it is in ${phaseOf(snapshot)}); operators may read it earlier with the admin token`,
+    );
   }
 }
 

@@ -55,7 +55,10 @@ function prepare(document: unknown): ImportPlan {
   }
   const entries = Array.isArray(hands) ? hands.reduce((sum: number, hand: unknown) => sum + entriesOf(hand), 0) : 0;
   if (entries > MAX_IMPORT_ENTRIES) {
-    return { ok: false, message: `the record holds ${entries} deals, passes, plays and accusations; at most ${MAX_IMPORT_ENTRIES} can be imported` };
+    return {
+      ok: false,
+      message: `the record holds ${entries} deals, passes, plays and accusations; at most ${MAX_IMPORT_ENTRIES} can be imported`,
+    };
   }
   const verification = verifyRecord(document);
   if (!verification.ok) {
@@ -71,7 +74,9 @@ function prepare(document: unknown): ImportPlan {
   const parsed = parseOptions(record.game, rulesOptions);
   if (!parsed.ok) return { ok: false, message: parsed.errors.join('; ') };
   // Format 1 has no proofs: a fairness field in it is no part of the record.
-  const events = eventsFromRecord(record.format === RECORD_FORMAT_1 ? { ...record, hands: record.hands.map(({ fairness: _, ...hand }) => hand) } : record);
+  const events = eventsFromRecord(
+    record.format === RECORD_FORMAT_1 ? { ...record, hands: record.hands.map(({ fairness: _, ...hand }) => hand) } : record,
+  );
   const rules = record.rules ?? FIRST_RULES;
   const table = startTable({ game: record.game, options: parsed.options, rules });
   for (const event of events) {

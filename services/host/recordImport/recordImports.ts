@@ -52,7 +52,10 @@ export class RecordImports {
   private armTimer(): void {
     clearTimeout(this.timer);
     if (this.pending.size === 0) return;
-    this.timer = setTimeout(() => void this.restart(`an import took over ${IMPORT_TIMEOUT_MS / 1000} s and was stopped`), IMPORT_TIMEOUT_MS);
+    this.timer = setTimeout(
+      () => void this.restart(`an import took over ${IMPORT_TIMEOUT_MS / 1000} s and was stopped`),
+      IMPORT_TIMEOUT_MS,
+    );
     this.timer.unref();
   }
 

@@ -111,7 +111,13 @@ export class BetweenHands {
         standings(view),
         last === null
           ? null
-          : h('details', { class: 'last-hand-details' }, h('summary', {}, `The last hand (hand ${last.index + 1})`), handSummary(view, last), actions.extra?.(view, last.index) ?? null),
+          : h(
+              'details',
+              { class: 'last-hand-details' },
+              h('summary', {}, `The last hand (hand ${last.index + 1})`),
+              handSummary(view, last),
+              actions.extra?.(view, last.index) ?? null,
+            ),
       ],
       actions: buttons,
       onClose: () => this.closed(Number.MAX_SAFE_INTEGER, actions),

@@ -32,7 +32,11 @@ export function cardFace(card: Card): HTMLElement {
     h(
       'span',
       { class: 'face', 'aria-hidden': 'true' },
-      h('span', { class: 'rank' }, suit === null ? (SPECIAL_FACES[card] ?? [rank]).map((part) => (typeof part === 'string' ? part : part())) : rank),
+      h(
+        'span',
+        { class: 'rank' },
+        suit === null ? (SPECIAL_FACES[card] ?? [rank]).map((part) => (typeof part === 'string' ? part : part())) : rank,
+      ),
       look === null ? h('span', { class: 'pip special-pip' }, '✦') : h('span', { class: 'pip' }, look.symbol),
     ),
     h('span', { class: 'sr-only' }, suit === null ? rank : `${rank} of ${look!.name}`),
@@ -91,7 +95,11 @@ export function tricksPanel(view: TableView): HTMLElement | null {
       : h(
           'ol',
           { class: 'trick-list', reversed: true, tabindex: 0, 'aria-label': 'Tricks taken this hand, newest first' },
-          [...tricks].reverse().map((trick) => h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, 'Cards of the trick'))),
+          [...tricks]
+            .reverse()
+            .map((trick) =>
+              h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, 'Cards of the trick')),
+            ),
         ),
   );
 }
@@ -109,7 +117,14 @@ export function sevensPanel(view: TableView): HTMLElement {
       : h(
           'ul',
           {},
-          [...bySeat].map(([seat, cards]) => h('li', {}, `${seatName(view, seat)} (${sideLabel(view, seat)}): `, cards.map((card) => cardFace(card)))),
+          [...bySeat].map(([seat, cards]) =>
+            h(
+              'li',
+              {},
+              `${seatName(view, seat)} (${sideLabel(view, seat)}): `,
+              cards.map((card) => cardFace(card)),
+            ),
+          ),
         ),
   );
 }
@@ -125,7 +140,11 @@ export function scoresPanel(view: TableView): HTMLElement {
       h(
         'table',
         {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Team'), h('th', { scope: 'col' }, 'Suits marked'), h('th', { scope: 'col' }, 'Marriages'))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Team'), h('th', { scope: 'col' }, 'Suits marked'), h('th', { scope: 'col' }, 'Marriages')),
+        ),
         h(
           'tbody',
           {},
@@ -133,7 +152,18 @@ export function scoresPanel(view: TableView): HTMLElement {
             h(
               'tr',
               { 'data-team': team, class: team === ownTeam ? 'own' : '' },
-              h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}`, h('span', { class: 'team-seats' }, seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & '))),
+              h(
+                'th',
+                { scope: 'row' },
+                `${team === ownTeam ? 'Your team' : 'Team'} ${team}`,
+                h(
+                  'span',
+                  { class: 'team-seats' },
+                  seatsOfTeam(team, view.seats.length)
+                    .map((seat) => shortName(view, seat))
+                    .join(' & '),
+                ),
+              ),
               h('td', { class: 'marked' }, marked[team].length === 0 ? 'none' : marked[team].map(suitChip), ` (${marked[team].length}/7)`),
               h('td', { class: 'marriage-count' }, String(counts[team])),
             ),
@@ -146,7 +176,11 @@ export function scoresPanel(view: TableView): HTMLElement {
       h(
         'table',
         {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Points'))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Points')),
+        ),
         h(
           'tbody',
           {},
@@ -184,7 +218,17 @@ export function scoreSheet(view: TableView): HTMLElement {
           h(
             'table',
             {},
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Hand'), h('th', { scope: 'col' }, 'Trump'), columns.map((name) => h('th', { scope: 'col' }, name)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, 'Hand'),
+                h('th', { scope: 'col' }, 'Trump'),
+                columns.map((name) => h('th', { scope: 'col' }, name)),
+              ),
+            ),
             h(
               'tbody',
               {},

@@ -54,7 +54,7 @@ const SPECIAL_POWERS: Record<string, string> = {
   cupid: 'With powers: whoever played Cupid wins the trick.',
   chaperone: 'With powers: nobody captures the trick; its cards are set aside, and a 7 set aside cannot be married this hand.',
   rival: 'With powers: the lowest card of the suit led wins, and trumps are ignored.',
-  'go-between': 'With powers: the trick is won as usual, but the player to the winner\'s left captures the cards.',
+  'go-between': "With powers: the trick is won as usual, but the player to the winner's left captures the cards.",
 };
 
 const SPECIAL_PLAIN =

@@ -35,10 +35,15 @@ export function rememberDeal(tableId: string, view: TableView): void {
   const index = hand.number - 1;
   const seen = seenHand(tableId, index);
   if (seen !== null && seen.commitment === hand.commitment && (seen.dealt !== null || hand.dealt === null)) return;
-  sessionStorage.setItem(key(tableId, index), JSON.stringify({ commitment: seen?.commitment ?? hand.commitment, dealt: hand.dealt ?? seen?.dealt ?? null }));
+  sessionStorage.setItem(
+    key(tableId, index),
+    JSON.stringify({ commitment: seen?.commitment ?? hand.commitment, dealt: hand.dealt ?? seen?.dealt ?? null }),
+  );
 }
 
-export type DealVerdict = { readonly verified: true; readonly checks: readonly string[] } | { readonly verified: false; readonly problems: readonly string[] };
+export type DealVerdict =
+  | { readonly verified: true; readonly checks: readonly string[] }
+  | { readonly verified: false; readonly problems: readonly string[] };
 
 const sameCards = (a: readonly Card[], b: readonly Card[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
@@ -56,7 +61,9 @@ export function verifyDeal(tableId: string, view: TableView, handIndex: number):
     else checks.push('it is the commitment shown when the hand was dealt');
   }
   if (typeof view.viewer === 'number' && seen?.dealt != null) {
-    const dealt = dealFromSeed({ game: view.game, options: view.options, cardsPerSeat: view.cardsPerSeat }, revealed.seed).deal[view.viewer];
+    const dealt = dealFromSeed({ game: view.game, options: view.options, cardsPerSeat: view.cardsPerSeat }, revealed.seed).deal[
+      view.viewer
+    ];
     if (!sameCards(dealt, seen.dealt)) problems.push('the seed deals you other cards than you were dealt');
     else checks.push('the seed deals exactly the cards you were dealt');
   }
@@ -74,7 +81,9 @@ export function dealCheck(tableId: string, view: TableView, handIndex: number): 
     h(
       'summary',
       {},
-      verdict.verified ? h('strong', { class: 'verdict' }, 'Deal verified ✓') : h('strong', { class: 'verdict' }, `Deal check failed: ${verdict.problems.join('; ')}`),
+      verdict.verified
+        ? h('strong', { class: 'verdict' }, 'Deal verified ✓')
+        : h('strong', { class: 'verdict' }, `Deal check failed: ${verdict.problems.join('; ')}`),
       verdict.verified ? h('span', { class: 'muted small' }, ` (${verdict.checks.join('; ')})`) : null,
     ),
     h('p', { class: 'small' }, 'Seed: ', h('code', { class: 'hex' }, revealed.seed)),
@@ -83,7 +92,9 @@ export function dealCheck(tableId: string, view: TableView, handIndex: number): 
       'p',
       { class: 'small' },
       'To check independently: export the record after the game',
-      view.outcome?.finished ? [' (', h('a', { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: 'record.json' }, 'record.json'), ')'] : null,
+      view.outcome?.finished
+        ? [' (', h('a', { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: 'record.json' }, 'record.json'), ')']
+        : null,
       ' and run ',
       h('code', {}, 'npx suitors check record.json'),
       '.',
@@ -99,8 +110,14 @@ export function showCommitment(view: TableView): void {
     title: 'Fair deal',
     className: 'fair-dialog',
     body: [
-      h('p', {}, 'Every hand is dealt from a secret random seed. Its commitment, the SHA-256 of the seed, is shown from the deal on; the seed itself is revealed when the hand is scored, and this page checks that it hashes to this commitment and deals the cards you got.'),
-      commitment === null ? h('p', {}, 'No hand has been dealt yet.') : h('p', {}, `Hand ${view.hand!.number} commitment: `, h('code', { class: 'hex' }, commitment)),
+      h(
+        'p',
+        {},
+        'Every hand is dealt from a secret random seed. Its commitment, the SHA-256 of the seed, is shown from the deal on; the seed itself is revealed when the hand is scored, and this page checks that it hashes to this commitment and deals the cards you got.',
+      ),
+      commitment === null
+        ? h('p', {}, 'No hand has been dealt yet.')
+        : h('p', {}, `Hand ${view.hand!.number} commitment: `, h('code', { class: 'hex' }, commitment)),
     ],
     actions: [close],
   });

@@ -63,7 +63,9 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const awaited = new Set(view.awaiting.map((awaiting) => awaiting.seat));
   const hand = view.hand;
 
-  const seats = view.seats.map((summary) => seatBox(view, summary, awaited.has(summary.seat), directionOf(summary.seat, bottom, seatCount), options.onSit));
+  const seats = view.seats.map((summary) =>
+    seatBox(view, summary, awaited.has(summary.seat), directionOf(summary.seat, bottom, seatCount), options.onSit),
+  );
 
   const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
   const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
@@ -96,10 +98,22 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
     h(
       'p',
       { class: 'felt-info' },
-      h('span', { class: 'trump' }, 'Trump: ', trump === null ? h('em', {}, hand === null ? 'none yet' : 'the suit of the first card led') : suitChip(trump)),
-      hand === null || view.phase !== 'trickPlay' ? null : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
+      h(
+        'span',
+        { class: 'trump' },
+        'Trump: ',
+        trump === null ? h('em', {}, hand === null ? 'none yet' : 'the suit of the first card led') : suitChip(trump),
+      ),
+      hand === null || view.phase !== 'trickPlay'
+        ? null
+        : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
     ),
-    h('div', { class: `felt seats-${seatCount}`, 'data-seats': seatCount }, h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats), middle),
+    h(
+      'div',
+      { class: `felt seats-${seatCount}`, 'data-seats': seatCount },
+      h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats),
+      middle,
+    ),
   );
 }
 
@@ -119,7 +133,13 @@ function trickCard(view: TableView, seat: number, card: Card, direction: { dx: n
   );
 }
 
-function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, direction: { dx: number; dy: number }, onSit?: (seat: number) => void): HTMLElement {
+function seatBox(
+  view: TableView,
+  summary: SeatSummary,
+  toAct: boolean,
+  direction: { dx: number; dy: number },
+  onSit?: (seat: number) => void,
+): HTMLElement {
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
@@ -131,7 +151,9 @@ function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, directio
       : `${view.scores[summary.seat] ?? 0} pts`;
   const badges = [
     toAct ? h('span', { class: 'badge to-act-badge' }, own ? 'your turn' : 'to act') : null,
-    summary.role === null ? null : h('span', { class: `badge role-${summary.role}` }, summary.role === 'traitor' ? 'Traitor' : 'Matchmaker'),
+    summary.role === null
+      ? null
+      : h('span', { class: `badge role-${summary.role}` }, summary.role === 'traitor' ? 'Traitor' : 'Matchmaker'),
     side === 'Anti-Cupid' ? h('span', { class: 'badge role-anticupid' }, 'Anti-Cupid') : null,
     summary.hasPassed === true && view.phase === 'passing' ? h('span', { class: 'badge quiet' }, 'passed') : null,
     summary.hasAccused === true && view.phase === 'accusation' ? h('span', { class: 'badge quiet' }, 'named') : null,
@@ -144,11 +166,7 @@ function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, directio
       'data-seat': summary.seat,
       style: placed(direction),
     },
-    h(
-      'div',
-      { class: 'seat-name' },
-      h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat')),
-    ),
+    h('div', { class: 'seat-name' }, h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat'))),
     h(
       'div',
       { class: 'seat-notes' },
@@ -159,6 +177,8 @@ function seatBox(view: TableView, summary: SeatSummary, toAct: boolean, directio
       points === null ? null : h('span', { class: 'seat-points' }, points),
     ),
     h('div', { class: 'badges' }, badges),
-    takeable ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat') : null,
+    takeable
+      ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat')
+      : null,
   );
 }

@@ -46,7 +46,12 @@ export async function rematch(view: TableView, tableId: string, seat: number, na
 
 export function gameOverHeadline(view: TableView): HTMLElement {
   const result = outcomeForViewer(view);
-  return h('div', { class: `game-over-headline ${result}` }, h('p', { class: 'headline' }, HEADLINES[result]), h('p', { class: 'outcome' }, outcomeSentence(view)));
+  return h(
+    'div',
+    { class: `game-over-headline ${result}` },
+    h('p', { class: 'headline' }, HEADLINES[result]),
+    h('p', { class: 'outcome' }, outcomeSentence(view)),
+  );
 }
 
 /** The final standings, best first: teams by suits marked then marriages in Seven Suitors, players by points otherwise. */
@@ -60,7 +65,15 @@ export function standings(view: TableView): HTMLElement {
       'table',
       { class: 'standings' },
       h('caption', {}, 'Final standings'),
-      h('thead', {}, h('tr', {}, ['#', 'Team', 'Suits marked', 'Marriages'].map((heading) => h('th', { scope: 'col' }, heading)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['#', 'Team', 'Suits marked', 'Marriages'].map((heading) => h('th', { scope: 'col' }, heading)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -69,8 +82,18 @@ export function standings(view: TableView): HTMLElement {
             'tr',
             { class: team === ownTeam ? 'own' : '', 'data-team': team },
             // Level teams share a place.
-            h('td', {}, index > 0 && marked[team].length === marked[teams[0]].length && counts[team] === counts[teams[0]] ? '1' : String(index + 1)),
-            h('th', { scope: 'row' }, `${team === ownTeam ? 'Your team' : 'Team'} ${team}: ${seatsOfTeam(team, view.seats.length).map((seat) => shortName(view, seat)).join(' & ')}`),
+            h(
+              'td',
+              {},
+              index > 0 && marked[team].length === marked[teams[0]].length && counts[team] === counts[teams[0]] ? '1' : String(index + 1),
+            ),
+            h(
+              'th',
+              { scope: 'row' },
+              `${team === ownTeam ? 'Your team' : 'Team'} ${team}: ${seatsOfTeam(team, view.seats.length)
+                .map((seat) => shortName(view, seat))
+                .join(' & ')}`,
+            ),
             h('td', {}, `${marked[team].length}/7 `, marked[team].map(suitChip)),
             h('td', {}, String(counts[team])),
           ),
@@ -84,7 +107,15 @@ export function standings(view: TableView): HTMLElement {
     'table',
     { class: 'standings' },
     h('caption', {}, 'Final standings'),
-    h('thead', {}, h('tr', {}, ['#', 'Player', 'Points'].map((heading) => h('th', { scope: 'col' }, heading)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['#', 'Player', 'Points'].map((heading) => h('th', { scope: 'col' }, heading)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -94,7 +125,12 @@ export function standings(view: TableView): HTMLElement {
           'tr',
           { class: seat === view.viewer ? 'own' : '', 'data-seat': seat },
           h('td', {}, String(rank)),
-          h('th', { scope: 'row' }, shortName(view, seat), view.outcome?.winners.includes(seat) ? h('span', { class: 'winner-mark' }, ' winner') : null),
+          h(
+            'th',
+            { scope: 'row' },
+            shortName(view, seat),
+            view.outcome?.winners.includes(seat) ? h('span', { class: 'winner-mark' }, ' winner') : null,
+          ),
           h('td', {}, String(view.scores[seat] ?? 0)),
         );
       }),

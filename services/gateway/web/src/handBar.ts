@@ -131,11 +131,22 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
   };
   const buttons = cards.map(button);
   rove(buttons, buttons.find((each) => each.classList.contains('legal')) ?? buttons[0]);
-  const row = h('div', { class: 'hand-cards', role: 'toolbar', 'aria-label': `Your hand, ${cards.length} cards`, 'aria-orientation': 'horizontal' }, buttons);
+  const row = h(
+    'div',
+    { class: 'hand-cards', role: 'toolbar', 'aria-label': `Your hand, ${cards.length} cards`, 'aria-orientation': 'horizontal' },
+    buttons,
+  );
   row.addEventListener('keydown', (event) => {
     const list = [...row.querySelectorAll<HTMLElement>('.card-button')];
     const at = list.indexOf(document.activeElement as HTMLElement);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: list.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: at + 1,
+      ArrowDown: at + 1,
+      ArrowLeft: at - 1,
+      ArrowUp: at - 1,
+      Home: 0,
+      End: list.length - 1,
+    };
     if (!(event.key in moves) || at === -1) return;
     event.preventDefault();
     const target = list[Math.max(0, Math.min(list.length - 1, moves[event.key]))];

@@ -31,7 +31,11 @@ function marriageLine(view: TableView, last: CompletedHand, by: Marriage['by'], 
   if (view.game === 'antiCupid') {
     if (typeof by === 'number') {
       const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== by);
-      return [`Anti-Cupid (${shortName(view, by)}) captured both 7s of `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} to each of the other four (${names(view, others)}).`];
+      return [
+        `Anti-Cupid (${shortName(view, by)}) captured both 7s of `,
+        ...chips,
+        `: ${suits.length} point${suits.length === 1 ? '' : 's'} to each of the other four (${names(view, others)}).`,
+      ];
     }
     const pair = partnershipSeats(by, last.antiCupid ?? 0, seatCount);
     return [`${names(view, pair)} (partnership ${by}) married `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} each.`];
@@ -59,7 +63,14 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
   return h(
     'div',
     { class: 'hand-summary', 'data-hand': last.index + 1 },
-    h('p', {}, 'Trump was ', last.trump === null ? 'none' : suitChip(last.trump), '.', last.antiCupid === null ? '' : ` Anti-Cupid was ${shortName(view, last.antiCupid)}.`),
+    h(
+      'p',
+      {},
+      'Trump was ',
+      last.trump === null ? 'none' : suitChip(last.trump),
+      '.',
+      last.antiCupid === null ? '' : ` Anti-Cupid was ${shortName(view, last.antiCupid)}.`,
+    ),
     last.traitor === null ? null : traitorReveal(view, last),
     result === undefined
       ? null
@@ -69,15 +80,29 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
           h('h3', {}, 'Marriages'),
           result.marriages.length === 0
             ? h('p', {}, 'No marriages this hand.')
-            : h('ul', { class: 'marriages' }, bySide(result.marriages).map(([by, suits]) => h('li', {}, marriageLine(view, last, by, suits)))),
+            : h(
+                'ul',
+                { class: 'marriages' },
+                bySide(result.marriages).map(([by, suits]) => h('li', {}, marriageLine(view, last, by, suits))),
+              ),
           view.game === 'antiCupid' && split.length > 0
-            ? h('p', { class: 'split' }, `Not married (1 point each to Anti-Cupid, ${shortName(view, last.antiCupid ?? 0)}): `, split.map(suitChip))
+            ? h(
+                'p',
+                { class: 'split' },
+                `Not married (1 point each to Anti-Cupid, ${shortName(view, last.antiCupid ?? 0)}): `,
+                split.map(suitChip),
+              )
             : null,
         ),
     result === undefined ? null : handPoints(view, result),
     last.finalTrick === null
       ? null
-      : h('div', { class: 'final-trick' }, h('h3', {}, `Last trick: ${trickOutcome(view, last.finalTrick)}`), trickPlays(view, last.finalTrick, 'Cards of the last trick')),
+      : h(
+          'div',
+          { class: 'final-trick' },
+          h('h3', {}, `Last trick: ${trickOutcome(view, last.finalTrick)}`),
+          trickPlays(view, last.finalTrick, 'Cards of the last trick'),
+        ),
   );
 }
 
@@ -86,7 +111,11 @@ function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
   return h(
     'div',
     { class: 'reveal' },
-    h('p', { class: 'reveal-line' }, h('strong', {}, traitor === view.viewer ? 'You were the Traitor.' : `The Traitor was ${shortName(view, traitor)}.`)),
+    h(
+      'p',
+      { class: 'reveal-line' },
+      h('strong', {}, traitor === view.viewer ? 'You were the Traitor.' : `The Traitor was ${shortName(view, traitor)}.`),
+    ),
     h(
       'ul',
       { class: 'accusations' },
@@ -96,7 +125,11 @@ function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
           : h('li', {}, `${shortName(view, seat)} named ${shortName(view, accused)}${accused === traitor ? ' ✓ (the Traitor)' : ''}`),
       ),
     ),
-    h('p', { class: 'muted small' }, "Only the Traitor's team's accusations score: +2 for a Matchmaker who named the Traitor; the Traitor −1 for each teammate who named them, +1 for each who did not."),
+    h(
+      'p',
+      { class: 'muted small' },
+      "Only the Traitor's team's accusations score: +2 for a Matchmaker who named the Traitor; the Traitor −1 for each teammate who named them, +1 for each who did not.",
+    ),
   );
 }
 
@@ -113,7 +146,13 @@ function handPoints(view: TableView, result: ScoredHand): HTMLElement {
     'table',
     { class: 'hand-points' },
     h('caption', {}, 'Points this hand'),
-    h('tbody', {}, result.handScores.map((score, seat) => h('tr', {}, h('th', { scope: 'row' }, shortName(view, seat)), h('td', {}, score > 0 ? `+${score}` : String(score))))),
+    h(
+      'tbody',
+      {},
+      result.handScores.map((score, seat) =>
+        h('tr', {}, h('th', { scope: 'row' }, shortName(view, seat)), h('td', {}, score > 0 ? `+${score}` : String(score))),
+      ),
+    ),
   );
 }
 
@@ -121,5 +160,11 @@ function handPoints(view: TableView, result: ScoredHand): HTMLElement {
 export function lastHandPanel(view: TableView, dealCheck: HTMLElement | null = null): HTMLElement | null {
   const last = view.lastHand;
   if (last === null) return null;
-  return h('details', { class: 'panel last-hand', open: true }, h('summary', {}, `Last hand (hand ${last.index + 1})`), handSummary(view, last), dealCheck);
+  return h(
+    'details',
+    { class: 'panel last-hand', open: true },
+    h('summary', {}, `Last hand (hand ${last.index + 1})`),
+    handSummary(view, last),
+    dealCheck,
+  );
 }

@@ -31,13 +31,21 @@ export function invitePanel(view: TableView, tableId: string): HTMLElement | nul
       { class: 'invite-list' },
       open.map((summary) => {
         const link = inviteLink(tableId, summary.seat);
-        const field = h('input', { type: 'text', readonly: true, value: link, 'aria-label': `Invite link for seat ${summary.seat}`, class: 'invite-link', 'data-seat': summary.seat });
+        const field = h('input', {
+          type: 'text',
+          readonly: true,
+          value: link,
+          'aria-label': `Invite link for seat ${summary.seat}`,
+          class: 'invite-link',
+          'data-seat': summary.seat,
+        });
         field.addEventListener('focus', () => field.select());
         const copy = h('button', { type: 'button', class: 'copy' }, 'Copy');
         copy.addEventListener('click', () => {
           const done = () => (copy.textContent = 'Copied ✓');
           field.select();
-          if (navigator.clipboard !== undefined) navigator.clipboard.writeText(link).then(done, () => (document.execCommand('copy') ? done() : undefined));
+          if (navigator.clipboard !== undefined)
+            navigator.clipboard.writeText(link).then(done, () => (document.execCommand('copy') ? done() : undefined));
           else if (document.execCommand('copy')) done();
         });
         const who = summary.occupant === null ? 'open' : `now ${summary.occupant.name}`;
@@ -69,7 +77,14 @@ export function nameFrom(input: HTMLInputElement, message: HTMLElement): string 
 
 export function showJoin(root: HTMLElement, tableId: string, seat: number): () => void {
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
-  const nameInput = h('input', { id: 'join-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
+  const nameInput = h('input', {
+    id: 'join-name',
+    name: 'name',
+    autocomplete: 'nickname',
+    required: true,
+    maxlength: 40,
+    value: playerName(),
+  });
   const about = h('p', { class: 'muted' }, 'Loading the table…');
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -91,7 +106,13 @@ export function showJoin(root: HTMLElement, tableId: string, seat: number): () =
       about,
       message,
       h('p', {}, h('label', { for: 'join-name' }, 'Your name '), nameInput),
-      h('p', {}, h('button', { type: 'submit', class: 'primary' }, 'Take the seat'), ' ', h('a', { href: `#/watch/${encodeURIComponent(tableId)}` }, 'Just watch')),
+      h(
+        'p',
+        {},
+        h('button', { type: 'submit', class: 'primary' }, 'Take the seat'),
+        ' ',
+        h('a', { href: `#/watch/${encodeURIComponent(tableId)}` }, 'Just watch'),
+      ),
     ),
   );
   nameInput.focus();

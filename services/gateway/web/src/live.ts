@@ -44,7 +44,12 @@ export function followTable(tableId: string, token: string | null, after: number
         if (message.version <= lastVersion && !first) return;
         first = false;
         lastVersion = message.version;
-        handlers.onView({ version: message.version, view: message.view, turnDeadline: message.turnDeadline, activeStates: message.activeStates });
+        handlers.onView({
+          version: message.version,
+          view: message.view,
+          turnDeadline: message.turnDeadline,
+          activeStates: message.activeStates,
+        });
       } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
       }

@@ -27,7 +27,14 @@ type StateFilter = 'all' | 'open' | 'playing' | 'finished';
 export function showLobby(root: HTMLElement): () => void {
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
   const tables = h('div', { class: 'tables' }, h('p', {}, 'Loading tables…'));
-  const nameInput = h('input', { id: 'player-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
+  const nameInput = h('input', {
+    id: 'player-name',
+    name: 'name',
+    autocomplete: 'nickname',
+    required: true,
+    maxlength: 40,
+    value: playerName(),
+  });
   nameInput.addEventListener('change', () => rememberPlayerName(nameInput.value.trim()));
   const gameFilter = h(
     'select',
@@ -38,7 +45,12 @@ export function showLobby(root: HTMLElement): () => void {
   const stateFilter = h(
     'select',
     { id: 'filter-state' },
-    [['all', 'Any'], ['open', 'With an open seat'], ['playing', 'Being played'], ['finished', 'Finished (most recent first)']].map(([value, label]) => h('option', { value }, label)),
+    [
+      ['all', 'Any'],
+      ['open', 'With an open seat'],
+      ['playing', 'Being played'],
+      ['finished', 'Finished (most recent first)'],
+    ].map(([value, label]) => h('option', { value }, label)),
   );
   const mineFilter = h('input', { type: 'checkbox', id: 'filter-mine' });
   let list: readonly LobbyTable[] = [];
@@ -146,23 +158,28 @@ export function showLobby(root: HTMLElement): () => void {
       h(
         'div',
         { class: 'lobby-columns' },
-      h(
-        'section',
-        { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
-        h('h3', { id: 'tables-heading' }, 'Tables ', h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh')),
         h(
-          'div',
-          { class: 'filters', role: 'group', 'aria-label': 'Filters' },
-          h('label', { for: 'filter-game' }, 'Show game '),
-          gameFilter,
-          h('label', { for: 'filter-state' }, 'Show tables '),
-          stateFilter,
-          h('label', { class: 'check' }, mineFilter, ' My tables only'),
+          'section',
+          { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
+          h(
+            'h3',
+            { id: 'tables-heading' },
+            'Tables ',
+            h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh'),
+          ),
+          h(
+            'div',
+            { class: 'filters', role: 'group', 'aria-label': 'Filters' },
+            h('label', { for: 'filter-game' }, 'Show game '),
+            gameFilter,
+            h('label', { for: 'filter-state' }, 'Show tables '),
+            stateFilter,
+            h('label', { class: 'check' }, mineFilter, ' My tables only'),
+          ),
+          tables,
+          pager,
         ),
-        tables,
-        pager,
-      ),
-      createForm(name, fail),
+        createForm(name, fail),
       ),
     ),
   );
@@ -175,7 +192,8 @@ export function showLobby(root: HTMLElement): () => void {
 function stateWords(table: LobbyTable): string {
   if (table.finished) return 'Finished';
   const options = details.get(table.tableId)?.options;
-  if (table.phase === 'seating') return `${phaseWords('seating')}: ${table.openSeats.length} open seat${table.openSeats.length === 1 ? '' : 's'}`;
+  if (table.phase === 'seating')
+    return `${phaseWords('seating')}: ${table.openSeats.length} open seat${table.openSeats.length === 1 ? '' : 's'}`;
   return `${phaseWords(table.phase)}${table.hand > 0 ? ` · ${handProgress(table.hand, table.game, options)}` : ''}`;
 }
 
@@ -196,7 +214,15 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
     h(
       'table',
       { class: 'table-list' },
-      h('thead', {}, h('tr', {}, ['Game', 'State', 'Players', 'Seats', ''].map((heading) => h('th', { scope: 'col' }, heading)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Game', 'State', 'Players', 'Seats', ''].map((heading) => h('th', { scope: 'col' }, heading)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -227,7 +253,9 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
                   ? h('button', { type: 'button', class: 'primary', onclick: () => sit(table.tableId, left) }, `Take seat ${left} back`)
                   : table.openSeats.length === 0
                     ? h('span', { class: 'muted' }, 'full')
-                    : table.openSeats.map((seat) => h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, `Sit at seat ${seat}`)),
+                    : table.openSeats.map((seat) =>
+                        h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, `Sit at seat ${seat}`),
+                      ),
             ),
             h(
               'td',

@@ -29,7 +29,12 @@ function route(): void {
     const search = new URLSearchParams(query);
     const at = Number(search.get('at'));
     const asSeat = search.get('seat');
-    closePage = showReplay(root, id, Number.isInteger(at) && at > 0 ? at : null, asSeat !== null && /^\d+$/.test(asSeat) ? Number(asSeat) : null);
+    closePage = showReplay(
+      root,
+      id,
+      Number.isInteger(at) && at > 0 ? at : null,
+      asSeat !== null && /^\d+$/.test(asSeat) ? Number(asSeat) : null,
+    );
   } else if (page === undefined || page === '') closePage = showLobby(root);
   else {
     replaceChildren(root, h('p', { class: 'error' }, `There is no page "${location.hash}". `), h('a', { href: '#/' }, 'Go to the lobby'));

@@ -57,11 +57,25 @@ export function openModal(options: ModalOptions): Modal {
 export function confirmModal(title: string, question: string, yes: string, no = 'Cancel'): Promise<boolean> {
   return new Promise((resolve) => {
     let answer = false;
-    const yesButton = h('button', { type: 'button', class: 'primary', onclick: () => {
-        answer = true;
-        modal.close();
-      } }, yes);
+    const yesButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        onclick: () => {
+          answer = true;
+          modal.close();
+        },
+      },
+      yes,
+    );
     const noButton = h('button', { type: 'button', onclick: () => modal.close() }, no);
-    const modal = openModal({ title, className: 'confirm', body: [h('p', {}, question)], actions: [noButton, yesButton], onClose: () => resolve(answer) });
+    const modal = openModal({
+      title,
+      className: 'confirm',
+      body: [h('p', {}, question)],
+      actions: [noButton, yesButton],
+      onClose: () => resolve(answer),
+    });
   });
 }

@@ -82,7 +82,12 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   const clockSelect = h(
     'select',
     { id: 'turn-clock', name: 'turnSeconds' },
-    [['', 'none'], ['30', '30 seconds'], ['60', 'a minute'], ['300', '5 minutes']].map(([value, label]) => h('option', { value }, label)),
+    [
+      ['', 'none'],
+      ['30', '30 seconds'],
+      ['60', 'a minute'],
+      ['300', '5 minutes'],
+    ].map(([value, label]) => h('option', { value }, label)),
   );
   const seatsBox = h('fieldset', { class: 'seat-choices' });
   const seatChoices: SeatChoice[] = [];
@@ -96,7 +101,11 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
           'p',
           {},
           h('label', { for: `option-${option}` }, `${OPTION_LABELS[option] ?? option} `),
-          h('select', { id: `option-${option}`, name: option }, values.map(({ value, label }) => h('option', { value }, label))),
+          h(
+            'select',
+            { id: `option-${option}`, name: option },
+            values.map(({ value, label }) => h('option', { value }, label)),
+          ),
         ),
       ),
     );

@@ -15,11 +15,24 @@ import { shortName } from './words.js';
 /** Asks for a seat and a name, makes the new table and opens it; `seat` is the seat chosen at first. */
 export function playOnFrom(tableId: string, at: number, view: TableView, seat: number): void {
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
-  const nameInput = h('input', { id: 'play-on-name', name: 'name', autocomplete: 'nickname', required: true, maxlength: 40, value: playerName() });
+  const nameInput = h('input', {
+    id: 'play-on-name',
+    name: 'name',
+    autocomplete: 'nickname',
+    required: true,
+    maxlength: 40,
+    value: playerName(),
+  });
   const seatSelect = h(
     'select',
     { id: 'play-on-seat' },
-    view.seats.map((summary) => h('option', { value: summary.seat, selected: summary.seat === seat }, `Seat ${summary.seat} · in place of ${shortName(view, summary.seat)}`)),
+    view.seats.map((summary) =>
+      h(
+        'option',
+        { value: summary.seat, selected: summary.seat === seat },
+        `Seat ${summary.seat} · in place of ${shortName(view, summary.seat)}`,
+      ),
+    ),
   );
   const start = h('button', { type: 'button', class: 'primary' }, 'Play on');
   const cancel = h('button', { type: 'button' }, 'Cancel');
@@ -27,7 +40,11 @@ export function playOnFrom(tableId: string, at: number, view: TableView, seat: n
     title: `Play on from event ${at}`,
     className: 'play-on',
     body: [
-      h('p', {}, 'A new table starts as this game stood right after this event, with bots in every other seat (anyone you invite may take theirs).'),
+      h(
+        'p',
+        {},
+        'A new table starts as this game stood right after this event, with bots in every other seat (anyone you invite may take theirs).',
+      ),
       h('p', {}, h('label', { for: 'play-on-seat' }, 'Your seat '), seatSelect),
       h('p', {}, h('label', { for: 'play-on-name' }, 'Your name '), nameInput),
       message,

@@ -36,7 +36,11 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     next: h('button', { type: 'button', 'aria-label': 'Next event' }, '▶'),
     last: h('button', { type: 'button', 'aria-label': 'Last event' }, '▶|'),
   };
-  const speed = h('select', { id: 'replay-speed' }, SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)));
+  const speed = h(
+    'select',
+    { id: 'replay-speed' },
+    SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)),
+  );
   const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
   const note = h('p', { class: 'muted small replay-note' });
   const playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, 'Play on from here');
@@ -121,13 +125,14 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     drawSeatChoices(view);
     // A finished game may be played on from any step but its end.
     playOn.hidden = !finished() || view.outcome?.finished === true;
-    note.textContent =
-      !finished()
-        ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
-        : seat === null
-          ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
-          : `As ${shortName(view, seat)} saw it: their own hand and role, and what they could do.`;
-    const status = view.outcome?.finished ? turnSentence(view) : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(view)}`;
+    note.textContent = !finished()
+      ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
+      : seat === null
+        ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
+        : `As ${shortName(view, seat)} saw it: their own hand and role, and what they could do.`;
+    const status = view.outcome?.finished
+      ? turnSentence(view)
+      : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(view)}`;
     replaceChildren(
       frame,
       h('p', { class: 'status' }, status),
@@ -153,11 +158,16 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
   const drawSeatChoices = (view: ReplayView) => {
     if (!finished() || seatSelect.options.length > 1) return;
     seatSelect.disabled = false;
-    for (const seat of view.seats) seatSelect.append(h('option', { value: seat.seat, selected: seat.seat === asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`));
+    for (const seat of view.seats)
+      seatSelect.append(
+        h('option', { value: seat.seat, selected: seat.seat === asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`),
+      );
   };
 
   const go = (target: number) => {
-    show(target).catch((error: unknown) => replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))));
+    show(target).catch((error: unknown) =>
+      replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))),
+    );
   };
   const stopAutoplay = () => {
     window.clearTimeout(autoplay);
@@ -207,7 +217,9 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     length = events.length > 0 ? events.length : (await api.replay(tableId, 1)).version;
     await show(startAt ?? length);
   };
-  start().catch((error: unknown) => replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))));
+  start().catch((error: unknown) =>
+    replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))),
+  );
 
   return () => {
     closed = true;

@@ -21,7 +21,12 @@ export function seatHand(view: TableView): HTMLElement | null {
   return h(
     'section',
     { class: 'replay-hand', 'aria-label': 'Their hand' },
-    h('h3', {}, `Hand of seat ${String(view.viewer)}`, view.hand?.roleCard == null ? '' : view.hand.roleCard === 7 ? ' · the Traitor' : ' · a Matchmaker'),
+    h(
+      'h3',
+      {},
+      `Hand of seat ${String(view.viewer)}`,
+      view.hand?.roleCard == null ? '' : view.hand.roleCard === 7 ? ' · the Traitor' : ' · a Matchmaker',
+    ),
     cards.length === 0
       ? h('p', { class: 'muted' }, 'No cards in hand.')
       : h(
@@ -69,7 +74,14 @@ export function openHands(view: ReplayView): HTMLElement | null {
           open.cards.length === 0 ? h('span', { class: 'muted' }, 'all cards played') : sortCards(open.cards).map(cardFace),
           open.passesSent.length === 0
             ? null
-            : h('span', { class: 'muted passes' }, ' — passed ', open.passesSent.map((pass, index) => h('span', {}, index === 0 ? '' : ', ', cardFace(pass.card), ` to ${shortName(view, pass.to)}`))),
+            : h(
+                'span',
+                { class: 'muted passes' },
+                ' — passed ',
+                open.passesSent.map((pass, index) =>
+                  h('span', {}, index === 0 ? '' : ', ', cardFace(pass.card), ` to ${shortName(view, pass.to)}`),
+                ),
+              ),
           open.accusation === null ? null : h('span', { class: 'muted' }, ` — named ${shortName(view, open.accusation)}`),
         ),
       ),

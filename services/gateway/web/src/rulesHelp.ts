@@ -41,7 +41,10 @@ const GAME_RULES: Record<GameName, readonly string[]> = {
 };
 
 const SPECIALS = [
-  ['Special cards (plain)', 'Cupid, Chaperone, Rival and Go-Between may be played to any trick, even when you could follow suit, but cannot be led while you hold a suit card. They never win a trick.'],
+  [
+    'Special cards (plain)',
+    'Cupid, Chaperone, Rival and Go-Between may be played to any trick, even when you could follow suit, but cannot be led while you hold a suit card. They never win a trick.',
+  ],
   ['Cupid (powers)', 'Whoever played Cupid wins the trick.'],
   ['Chaperone (powers)', 'Nobody captures the trick: its cards are set aside, and a 7 set aside cannot be married this hand.'],
   ['Rival (powers)', 'The lowest card of the suit led wins; trumps are ignored.'],
@@ -54,10 +57,18 @@ export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
     'div',
     { class: 'rules-help' },
     h('h3', {}, gameTitle(game)),
-    h('ul', {}, GAME_RULES[game].map((rule) => h('li', {}, rule))),
+    h(
+      'ul',
+      {},
+      GAME_RULES[game].map((rule) => h('li', {}, rule)),
+    ),
     h('p', {}, h('strong', {}, 'The game ends: '), endWords(game, options), '.'),
     h('h3', {}, 'Tricks and trump'),
-    h('ul', {}, TRICKS.map((rule) => h('li', {}, rule))),
+    h(
+      'ul',
+      {},
+      TRICKS.map((rule) => h('li', {}, rule)),
+    ),
     h('h3', {}, 'Marriages and the two 7s'),
     h('p', {}, MARRIAGE),
     h('p', {}, SEVENS_EXPLAINED),
@@ -70,9 +81,14 @@ export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
           h(
             'dl',
             {},
-            SPECIALS.filter(([name]) => specials === 'powers' || !name.includes('(powers)')).flatMap(([name, what]) => [h('dt', {}, name), h('dd', {}, what)]),
+            SPECIALS.filter(([name]) => specials === 'powers' || !name.includes('(powers)')).flatMap(([name, what]) => [
+              h('dt', {}, name),
+              h('dd', {}, what),
+            ]),
           ),
-          specials === 'powers' ? h('p', { class: 'muted small' }, 'Several powers in one trick act in the order they were played; a Chaperone ends it.') : null,
+          specials === 'powers'
+            ? h('p', { class: 'muted small' }, 'Several powers in one trick act in the order they were played; a Chaperone ends it.')
+            : null,
         ),
     h('p', { class: 'muted small' }, 'Hover over a card to see what it does.'),
   );

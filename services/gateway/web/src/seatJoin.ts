@@ -17,7 +17,10 @@ const pendingKey = (tableId: string, seat: number) => `suitors.joining.${tableId
 /** 32 random bytes, base64url without padding: the 43 characters the API asks of a client's own token. */
 export function newSeatToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function pendingToken(tableId: string, seat: number): string {

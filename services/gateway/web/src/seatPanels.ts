@@ -62,13 +62,22 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
         const card = selection.cardFor(seat);
         return h(
           'button',
-          { type: 'button', class: 'recipient', 'aria-pressed': selection.next === seat ? 'true' : 'false', onclick: () => controls.aimAt(seat) },
+          {
+            type: 'button',
+            class: 'recipient',
+            'aria-pressed': selection.next === seat ? 'true' : 'false',
+            onclick: () => controls.aimAt(seat),
+          },
           `To ${seatLabel(view, seat)}: `,
           card === undefined ? h('em', {}, 'pick a card') : cardFace(card),
         );
       }),
     ),
-    h('button', { type: 'button', class: 'primary', disabled: !selection.complete || controls.busy, onclick: () => controls.pass() }, 'Pass these cards'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', disabled: !selection.complete || controls.busy, onclick: () => controls.pass() },
+      'Pass these cards',
+    ),
   );
 }
 
@@ -83,7 +92,11 @@ function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
     { class: 'accusation', 'aria-labelledby': 'accusation-heading' },
     h('h3', { id: 'accusation-heading' }, 'Which teammate is the Traitor?'),
     (view.hand?.mayAccuse ?? []).map((seat) =>
-      h('button', { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) }, `Accuse ${seatLabel(view, seat)}`),
+      h(
+        'button',
+        { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) },
+        `Accuse ${seatLabel(view, seat)}`,
+      ),
     ),
   );
 }
@@ -93,10 +106,24 @@ function notesPanel(view: TableView): HTMLElement | null {
   if (hand === null) return null;
   const notes: HTMLElement[] = [];
   if (view.phase === 'passing' && hand.passesSent.length > 0) {
-    notes.push(h('span', {}, 'You passed: ', hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to ${shortName(view, pass.to)} `))));
+    notes.push(
+      h(
+        'span',
+        {},
+        'You passed: ',
+        hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to ${shortName(view, pass.to)} `)),
+      ),
+    );
   }
   if (hand.passesReceived.length > 0 && hand.tricks.length === 0) {
-    notes.push(h('span', {}, 'You received: ', hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), ` from ${shortName(view, pass.from)} `))));
+    notes.push(
+      h(
+        'span',
+        {},
+        'You received: ',
+        hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), ` from ${shortName(view, pass.from)} `)),
+      ),
+    );
   }
   if (hand.accusation !== null && hand.traitor === null) notes.push(h('span', {}, `You named ${shortName(view, hand.accusation)}.`));
   return notes.length === 0 ? null : h('div', { class: 'notes-panel', 'aria-label': 'Your notes', role: 'note' }, notes);

@@ -42,8 +42,18 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
       { class: 'table-actions', 'aria-label': 'Table' },
       h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
       h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
-      view.hand?.commitment == null ? null : h('button', { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) }, 'Fair deal'),
-      h('button', { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound }, `Sound ${soundOn() ? 'on' : 'off'}`),
+      view.hand?.commitment == null
+        ? null
+        : h(
+            'button',
+            { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) },
+            'Fair deal',
+          ),
+      h(
+        'button',
+        { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound },
+        `Sound ${soundOn() ? 'on' : 'off'}`,
+      ),
       seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
       finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
       seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, 'Leave seat') : null,

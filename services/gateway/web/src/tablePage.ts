@@ -48,7 +48,18 @@ interface PageState {
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
   let held: HeldSeat | null = watchOnly ? null : heldSeat(tableId);
   let selection: PassSelection | null = null;
-  const state: PageState = { view: null, version: 0, sending: false, pendingVersion: 0, error: null, notice: null, hint: null, focusHand: false, connection: 'connecting', turnDeadline: null };
+  const state: PageState = {
+    view: null,
+    version: 0,
+    sending: false,
+    pendingVersion: 0,
+    error: null,
+    notice: null,
+    hint: null,
+    focusHand: false,
+    connection: 'connecting',
+    turnDeadline: null,
+  };
   const page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
   const clock = h('span', { class: 'clock' });
   const memory = new FeltMemory();
@@ -74,19 +85,43 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     if (view === null) return;
     if (diagram === null) {
       diagram = liveDiagram(view.game, view.title);
-      diagramPanel = h('details', { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches }, h('summary', {}, 'State diagram'), diagram.element);
+      diagramPanel = h(
+        'details',
+        { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches },
+        h('summary', {}, 'State diagram'),
+        diagram.element,
+      );
     }
     focus.capture();
     const controls = held === null ? null : seatControls(view);
     const hand = held === null ? null : handBar(view, handActions(view));
     const action = controls === null ? null : actionPanel(view, controls);
-    dock = hand === null && action === null ? null : h('section', { class: 'hand-dock', 'aria-label': 'Your hand' }, h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''), action, hand);
+    dock =
+      hand === null && action === null
+        ? null
+        : h(
+            'section',
+            { class: 'hand-dock', 'aria-label': 'Your hand' },
+            h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''),
+            action,
+            hand,
+          );
     replaceChildren(
       page,
-      dock === null ? null : h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => {
-        event.preventDefault();
-        focusOnHand();
-      } }, 'Go to your hand'),
+      dock === null
+        ? null
+        : h(
+            'a',
+            {
+              href: '#',
+              class: 'skip-link',
+              onclick: (event: Event) => {
+                event.preventDefault();
+                focusOnHand();
+              },
+            },
+            'Go to your hand',
+          ),
       tableHeader(view, {
         tableId,
         seat: held?.seat ?? null,
@@ -97,15 +132,35 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
         },
         onLeave: () => void leave(),
       }),
-      h('p', { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' }, turnSentence(view), clock),
+      h(
+        'p',
+        { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' },
+        turnSentence(view),
+        clock,
+      ),
       state.notice === null ? null : h('p', { class: 'notice' }, state.notice, ' ', retakeButton(view)),
       state.error === null ? null : h('p', { class: 'error', role: 'alert' }, state.error),
       held === null ? null : rolePanel(view),
       h(
         'div',
         { class: 'table-layout' },
-        h('div', { class: 'felt-column' }, view.outcome?.finished ? gameOverPanel(view, tableId, held === null ? null : () => void startRematch()) : null, felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined })),
-        h('aside', { class: 'side' }, invitePanel(view, tableId), scoresPanel(view), lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)), tricksPanel(view), scoreSheet(view), sevensPanel(view), diagramPanel),
+        h(
+          'div',
+          { class: 'felt-column' },
+          view.outcome?.finished ? gameOverPanel(view, tableId, held === null ? null : () => void startRematch()) : null,
+          felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined }),
+        ),
+        h(
+          'aside',
+          { class: 'side' },
+          invitePanel(view, tableId),
+          scoresPanel(view),
+          lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)),
+          tricksPanel(view),
+          scoreSheet(view),
+          sevensPanel(view),
+          diagramPanel,
+        ),
       ),
       dock,
     );
@@ -177,7 +232,10 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
       if (command.type !== 'card.played') state.focusHand = true;
       selection?.clear();
     } catch (error) {
-      const explained = command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal' ? whyNotPlayable(state.view, command.card) : null;
+      const explained =
+        command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal'
+          ? whyNotPlayable(state.view, command.card)
+          : null;
       state.error = explained ?? (error instanceof Error ? error.message : String(error));
     } finally {
       state.sending = false;
@@ -188,7 +246,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   const leave = async () => {
     if (held === null) return;
     const seat = held.seat;
-    const after = state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
+    const after =
+      state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
     if (!(await confirmModal('Leave your seat?', `${after} You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
     try {
       await api.leaveSeat(tableId, seat, held.token);
