@@ -130,6 +130,23 @@ describe('the table host', () => {
     }
   });
 
+  it('lets a finished game leave memory sooner than a table in play, and reads it back whole', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store, finishedIdleMs: 0 });
+    const finished = (await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: BOTS(4), seed: 'over' }))
+      .tableId;
+    await playBotTurns(host, finished, createRng('over'));
+    const inPlay = (await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'in play' })).tableId;
+    const over = (await host.snapshot(finished)).snapshot;
+    expect(over.context.outcome?.finished).toBe(true);
+    expect(await host.passivateIdle(60_000)).toBe(1);
+    expect(host.residentTables).toBe(1);
+    expect((await host.snapshot(finished)).snapshot.context).toEqual(over.context);
+    expect(await host.passivateIdle(60_000)).toBe(1); // read again, and gone again: in play it stays
+    expect(host.residentTables).toBe(1);
+    expect(phaseOf((await host.snapshot(inPlay)).snapshot)).toBe('passing');
+  });
+
   it('answers a command without waiting for its snapshot, and lands the snapshots in the order they were taken', async () => {
     const inner = createMemoryEventStore();
     let release = () => {};

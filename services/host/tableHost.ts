@@ -35,6 +35,8 @@ export interface TableHostOptions {
   readonly store: EventStore;
   /** A persisted snapshot is written after this many events since the last. */
   readonly snapshotEvery?: number;
+  /** How long a finished game stays in memory unused (30 s by default), at most the idle time of a table in play. */
+  readonly finishedIdleMs?: number;
   readonly now?: () => Date;
   /**
    * Who deals: the host, from a secret seed for each hand (the default), or
@@ -53,10 +55,18 @@ export interface TableHostOptions {
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
+/**
+ * A finished game is only read now (a view, its replay, its record), and
+ * cheaply rebuilt from the snapshot its passivation writes: kept for the
+ * idle time of a table in play (10 minutes on npm start), the games a busy
+ * service finishes were most of what it held in memory.
+ */
+const DEFAULT_FINISHED_IDLE_MS = 30_000;
 
 export class TableHost implements TableService {
   private readonly store: EventStore;
   private readonly snapshotEvery: number;
+  private readonly finishedIdleMs: number;
   private readonly now: () => Date;
   private readonly dealing: 'shuffled' | 'external';
   private readonly onSnapshotError: (error: unknown, tableId: string) => void;
@@ -73,6 +83,7 @@ export class TableHost implements TableService {
     this.store = options.store;
     this.replays = new ReplayCheckpoints(options.store);
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    this.finishedIdleMs = options.finishedIdleMs ?? DEFAULT_FINISHED_IDLE_MS;
     this.now = options.now ?? (() => new Date());
     this.dealing = options.dealing ?? 'shuffled';
     this.mayAct = options.autopilot?.mayAct ?? (() => true);
@@ -261,14 +272,17 @@ export class TableHost implements TableService {
   }
 
   /**
-   * Stops the actors of tables idle for `idleMs` and releases them, saving a
-   * snapshot first so the next command rehydrates quickly. Returns how many.
+   * Stops the actors of tables idle for `idleMs` (a finished game: for the
+   * host's finishedIdleMs, if shorter) and releases them, saving a snapshot
+   * first so the next use rehydrates quickly. Returns how many.
    */
   async passivateIdle(idleMs: number): Promise<number> {
     const cutoff = Date.now() - idleMs;
+    const finishedCutoff = Date.now() - Math.min(idleMs, this.finishedIdleMs);
     let count = 0;
     for (const table of this.tables.all()) {
-      if (table.lastUsed > cutoff || this.queues.isBusy(table.tableId)) continue;
+      const finished = table.committed.context.outcome?.finished === true;
+      if (table.lastUsed > (finished ? finishedCutoff : cutoff) || this.queues.isBusy(table.tableId)) continue;
       await this.passivate(table.tableId);
       count++;
     }
