@@ -8,6 +8,14 @@
  * Appends to one table run one after another in call order (the second
  * needs the stream sequence the first is given); appends to different
  * tables are published without waiting for each other's acks.
+ *
+ * An append that got no answer even after the retries (a leader election
+ * that outlasted them) may still be stored later, by a publish that was on
+ * its way: a table read before it lands would be a copy that the log then
+ * overtakes. So such an append is in doubt until it is published again with
+ * the same message id, before the table is next read or appended to: the
+ * server then stores it, or answers that it has it, or refuses it because
+ * the table moved on (so it can never land). Either way the log is settled.
  */
 import { randomBytes } from 'node:crypto';
 import type { TableQueues } from '../../tableQueues/tableQueues.js';
@@ -15,7 +23,7 @@ import { VersionConflict, type NewEvent, type TableStatus } from '../eventStore.
 import { checkAppend, toJson } from '../storeChecks.js';
 import { EMPTY_HEAD, type Head, type TableHeads } from './heads.js';
 import { subjectOfTable, tableToken, type JetStreamLayout } from './layout.js';
-import { isWrongLastSequence, type ServerRequests } from './serverRequests.js';
+import { isWrongLastSequence, type Expectation, type ServerRequests } from './serverRequests.js';
 import { appendBody, appendHeaders, checkFitsInMessage, eventsJsonOf } from './wireFormat.js';
 
 /**
@@ -35,10 +43,20 @@ interface EncodedAppend {
   readonly lastEventAt: string;
 }
 
+/** A publish that got no answer: sent again as it was, with its message id, to learn its fate. */
+interface PublishInDoubt {
+  readonly subject: string;
+  readonly payload: Uint8Array;
+  readonly expected: Expectation;
+  readonly headers: ReturnType<typeof appendHeaders>;
+}
+
 export class TableAppends {
   /** Message ids end with this store's random nonce and a counter: unique across processes without a random draw each. */
   private readonly msgIdNonce = `${randomBytes(9).toString('base64url')}.`;
   private msgIdCount = 0;
+  /** Each table's append whose fate is unknown, until it is settled. */
+  private readonly inDoubt = new Map<string, PublishInDoubt>();
 
   constructor(
     private readonly layout: JetStreamLayout,
@@ -63,7 +81,31 @@ export class TableAppends {
     return this.queues.run(tableId, () => this.publish(tableId, encoded));
   }
 
+  /**
+   * Settles the table's append in doubt, if there is one, in the table's
+   * queue: afterwards the log holds it, or never will. Rejects (the table
+   * stays in doubt) while NATS still cannot answer.
+   */
+  settle(tableId: string): Promise<void> {
+    if (!this.inDoubt.has(tableId)) return Promise.resolve();
+    return this.queues.run(tableId, () => this.settleNow(tableId));
+  }
+
+  private async settleNow(tableId: string): Promise<void> {
+    const doubt = this.inDoubt.get(tableId);
+    if (doubt === undefined) return;
+    try {
+      await this.server.publishForAck(doubt.subject, doubt.payload, doubt.expected, doubt.headers);
+    } catch (error) {
+      // Refused because the table moved on: its expectation can no longer be met, so it was not stored and never will be.
+      if (!isWrongLastSequence(error)) throw error;
+    }
+    this.inDoubt.delete(tableId);
+    this.heads.forget(tableId);
+  }
+
   private async publish(tableId: string, append: EncodedAppend): Promise<number> {
+    await this.settleNow(tableId);
     const { expectedVersion } = append;
     let head = this.heads.known(tableId);
     let fresh = false; // whether `head` was just read from the stream
@@ -92,12 +134,14 @@ export class TableAppends {
         lastSubjectSequence: head.streamSeq,
       };
       let ack;
+      const subject = subjectOfTable(this.layout, tableId);
       try {
-        ack = await this.server.publishForAck(subjectOfTable(this.layout, tableId), payload, expected, headers);
+        ack = await this.server.publishForAck(subject, payload, expected, headers);
       } catch (error) {
         if (!isWrongLastSequence(error)) {
-          // No answer even after the retries: the append may or may not be stored.
+          // No answer even after the retries: the append may or may not be stored, now or a little later.
           this.heads.forget(tableId);
+          this.inDoubt.set(tableId, { subject, payload, expected, headers });
           throw error;
         }
         // Another writer moved the table on since we last looked. If it is still where the caller expects (our

@@ -138,6 +138,48 @@ describe('jetstream event store', () => {
     });
   });
 
+  it('settles an append that got no answer before the table is read again, so a late copy of it cannot overtake the read', async () => {
+    const names = freshNames();
+    const layout = jetstreamLayout(names);
+    const own = await connect({ servers: nats.urls });
+    // The connection loses the append's publishes, as an election that outlasts the retries does; they are kept to
+    // be delivered later, as a publish still on its way is.
+    const held: { subject: string; payload: Uint8Array; options: Parameters<NatsConnection['publish']>[2] }[] = [];
+    let losing = false;
+    const losingConnection = new Proxy(own, {
+      get(target, property) {
+        if (property === 'publish') {
+          return (subject: string, payload: Uint8Array, options: Parameters<NatsConnection['publish']>[2]) => {
+            if (losing && subject.endsWith('.events')) held.push({ subject, payload, options });
+            else target.publish(subject, payload, options);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const store = await openJetStreamEventStore({ connection: losingConnection, ...names, requestTimeoutMs: 100, retryForMs: 300 });
+    try {
+      expect(await store.append('t1', [played('a')], 0)).toBe(1);
+      losing = true;
+      await expect(store.append('t1', [played('b')], 1)).rejects.toThrow();
+      losing = false;
+      expect(held.length).toBeGreaterThan(0);
+      // Read again: the append in doubt is settled first (published again with its id, and stored now).
+      expect((await store.read('t1')).map((event) => (event.data as { card: string }).card)).toEqual(['a', 'b']);
+      // The lost publish arrives after all: the server knows its id, and stores nothing more.
+      const late = held[0];
+      own.publish(late.subject, late.payload, { headers: late.options?.headers });
+      await own.flush();
+      expect(await store.append('t1', [played('c')], 2)).toBe(3);
+      expect((await store.read('t1')).map((event) => (event.data as { card: string }).card)).toEqual(['a', 'b', 'c']);
+    } finally {
+      await store.close();
+      await own.close();
+      await deleteAll(layout);
+    }
+  });
+
   it('lets several stores (processes) share one stream: the server refuses the stale writer', async () => {
     await withStores(2, async ([left, right]) => {
       expect(await left.append('t1', [played('a')], 0)).toBe(1);

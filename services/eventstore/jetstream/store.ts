@@ -88,6 +88,8 @@ function createStore(
     async read(tableId, afterVersion = 0) {
       checkOpen();
       checkTableId(tableId);
+      // Never a copy that an append still on its way could overtake (appends.ts).
+      await appends.settle(tableId);
       return reads.read(tableId, afterVersion);
     },
 
