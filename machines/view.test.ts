@@ -5,7 +5,7 @@
  * a spectator sees only what every seat sees.
  */
 import { describe, expect, it } from 'vitest';
-import { HEARTS, SUIT_DECK, inCanonicalOrder, type Card } from './cards/card.js';
+import { HEARTS, inCanonicalOrder } from './cards/card.js';
 import { createRng, type Rng } from './cards/shuffle.js';
 import { randomMove } from './bots/randomBot.js';
 import { shuffleDeal } from './fragments/dealing.js';
@@ -14,6 +14,7 @@ import { parseOptions, type GameName } from './table/options.js';
 import { awaitedActions, refusalOf } from './table/refusal.js';
 import { offer, phaseOf, startTable, type Phase, type TableActor, type TableSnapshot } from './table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from './view.js';
+import { SS_DEAL, SS_PASSES } from './fixtures/sevenSuitorsHand.js';
 
 function newTable(game: GameName, given: Record<string, string> = {}): TableActor {
   const parsed = parseOptions(game, given);
@@ -73,30 +74,6 @@ function publicPart(seen: TableView): unknown {
   return { ...rest, seats: publicSeats, hand: publicHand };
 }
 
-/** Seven Suitors: the suit deck in order, 14 cards a seat; seat 0 holds the 1. */
-const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
-const SS_PASSES: PassChoice[][] = [
-  [
-    { to: 1, card: '2-2' },
-    { to: 2, card: '2-3' },
-    { to: 3, card: '2-4' },
-  ],
-  [
-    { to: 0, card: '4-4' },
-    { to: 2, card: '4-5' },
-    { to: 3, card: '3-3' },
-  ],
-  [
-    { to: 0, card: '6-6' },
-    { to: 1, card: '4-8' },
-    { to: 3, card: '4-7b' },
-  ],
-  [
-    { to: 0, card: '7-13' },
-    { to: 1, card: '6-7b' },
-    { to: 2, card: '7-12' },
-  ],
-];
 const withFrom = (from: number, passes: readonly PassChoice[]) => passes.map(({ to, card }) => ({ from, to, card }));
 
 function sevenSuitorsDealt(): TableActor {

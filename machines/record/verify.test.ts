@@ -5,17 +5,18 @@
  * Anti-Cupid, wrong marriages, a hand after the game is over.
  */
 import { describe, expect, it } from 'vitest';
-import { SUIT_DECK, type Card } from '../cards/card.js';
+import type { Card } from '../cards/card.js';
 import { createRng, type Rng } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
 import { fairDeal, shuffleDeal } from '../fragments/dealing.js';
 import type { TableInput } from '../table/context.js';
-import type { PassChoice, TableEvent } from '../table/events.js';
+import type { TableEvent } from '../table/events.js';
 import { parseOptions, type GameName } from '../table/options.js';
 import { awaitedActions, refusalOf } from '../table/refusal.js';
 import { offer, phaseOf, startTable } from '../table/snapshot.js';
 import { recordFromEvents, type GameRecord } from './record.js';
 import { verifyRecord, type RecordProblem } from './verify.js';
+import { SS_DEAL, SS_PASSES } from '../fixtures/sevenSuitorsHand.js';
 
 interface Game {
   readonly input: TableInput;
@@ -97,29 +98,6 @@ function unreplayable(record: RecordDocument, field: string, message: string): R
  * Seven Suitors with a known first hand start: the suit deck dealt in order,
  * known passes and a first trick of Clubs (trump) that seat 2's 4-10 wins.
  */
-const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
-const SS_PASSES: PassChoice[][] = [
-  [
-    { to: 1, card: '2-2' },
-    { to: 2, card: '2-3' },
-    { to: 3, card: '2-4' },
-  ],
-  [
-    { to: 0, card: '4-4' },
-    { to: 2, card: '4-5' },
-    { to: 3, card: '3-3' },
-  ],
-  [
-    { to: 0, card: '6-6' },
-    { to: 1, card: '4-8' },
-    { to: 3, card: '4-7b' },
-  ],
-  [
-    { to: 0, card: '7-13' },
-    { to: 1, card: '6-7b' },
-    { to: 2, card: '7-12' },
-  ],
-];
 const SS_PREFIX: TableEvent[] = [
   { type: 'hand.dealt', deal: SS_DEAL, roles: null },
   ...SS_PASSES.map((passes, seat): TableEvent => ({ type: 'cards.passed', seat, passes })),

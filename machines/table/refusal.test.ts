@@ -9,10 +9,11 @@ import { FULL_DECK, SUIT_DECK, type Card, type Suit } from '../cards/card.js';
 import { createRng, type Rng } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
 import { shuffleDeal } from '../fragments/dealing.js';
-import type { PassChoice, TableEvent } from './events.js';
+import type { TableEvent } from './events.js';
 import { parseOptions, type GameName } from './options.js';
 import { awaitedActions, explainRefusal, refusalOf } from './refusal.js';
 import { offer, phaseOf, startTable, type Phase, type TableActor, type TableSnapshot } from './snapshot.js';
+import { SS_DEAL, SS_PASSES } from '../fixtures/sevenSuitorsHand.js';
 
 function newTable(game: GameName, given: Record<string, string> = {}, cardsPerSeat?: number): TableActor {
   const parsed = parseOptions(game, given);
@@ -60,30 +61,6 @@ const played = (seat: number, card: unknown) => ({ type: 'card.played', seat, ca
 const passed = (seat: number, passes: unknown) => ({ type: 'cards.passed', seat, passes });
 const accused = (seat: number, whom: unknown) => ({ type: 'traitor.accused', seat, accused: whom });
 
-/** Seven Suitors: the suit deck in order, 14 cards a seat; seat 0 holds the 1. */
-const SS_DEAL: Card[][] = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(seat * 14, seat * 14 + 14));
-const SS_PASSES: PassChoice[][] = [
-  [
-    { to: 1, card: '2-2' },
-    { to: 2, card: '2-3' },
-    { to: 3, card: '2-4' },
-  ],
-  [
-    { to: 0, card: '4-4' },
-    { to: 2, card: '4-5' },
-    { to: 3, card: '3-3' },
-  ],
-  [
-    { to: 0, card: '6-6' },
-    { to: 1, card: '4-8' },
-    { to: 3, card: '4-7b' },
-  ],
-  [
-    { to: 0, card: '7-13' },
-    { to: 1, card: '6-7b' },
-    { to: 2, card: '7-12' },
-  ],
-];
 const SS_DEALT: TableEvent = { type: 'hand.dealt', deal: SS_DEAL, roles: null };
 
 function sevenSuitorsIn(phase: 'dealing' | 'passing' | 'trickPlay'): TableActor {
