@@ -22,7 +22,10 @@
  *   time), BENCH_SETUP_SECONDS (--setup-seconds, 300: tables not set up by
  *   then are left out);
  * - BENCH_GATEWAY_NODE_ARGS (extra node flags for the service alone, e.g.
- *   "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ *   "--cpu-prof --cpu-prof-dir=/tmp/prof");
+ * - BENCH_VIEWS (--views, changes): how the sockets ask for views
+ *   (docs/api.md, `views=`): each version as what changed, as the web
+ *   client does, or whole.
  *
  * Memory is also measured after a full garbage collection (the service runs
  * with --inspect on a loopback port for it, gatewayHeap.ts): at the start,
@@ -50,7 +53,7 @@ import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 import { latencySummary, megabytes, percentile } from '../drivers/figures/latency.js';
 import { getText, histogramPercentile, metricValue, parseMetrics, type Sample } from '../drivers/figures/metrics.js';
 import { HttpProbe } from '../drivers/figures/httpProbe.js';
-import { cpuSeconds, procStatus } from '../drivers/figures/processStatus.js';
+import { cpuSeconds, mainThreadCpuSeconds, procStatus } from '../drivers/figures/processStatus.js';
 import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProcess.js';
 import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFiles.js';
 import { SOCKET_PACE } from '../drivers/players/pace.js';
@@ -67,8 +70,9 @@ const SETTINGS = readFlags(
     'client-addresses': wholeNumber({ env: 'BENCH_CLIENT_ADDRESSES' }),
     'setup-concurrency': wholeNumber({ env: 'BENCH_SETUP_CONCURRENCY', default: 32 }),
     'setup-seconds': number({ env: 'BENCH_SETUP_SECONDS', default: 300 }),
+    views: text({ env: 'BENCH_VIEWS', default: 'changes', choices: ['changes', 'whole'] as const }),
   },
-  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S]',
+  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S --views changes|whole]',
 );
 const GAME = SETTINGS.game;
 const SEATS = GAMES[GAME].seats;
@@ -92,6 +96,7 @@ const players = new PlayerPool({
   tables: TABLES,
   clientAddresses: ADDRESSES,
   thinkMs: THINK_MS,
+  views: SETTINGS.views,
   gatewayFor: () => gateway.port,
 });
 const counters = players.counters;
@@ -152,7 +157,7 @@ let wakeEnd: () => void = () => undefined;
 
 console.log(
   `gateway benchmark: ${TABLES} concurrent ${GAMES[GAME].title} tables × ${SEATS} seats = ${TABLES * SEATS} WebSockets of client-side bots, ` +
-    `one gateway process (SQLite in ${directory}), ${SECONDS}s${THINK_MS > 0 ? `, ${THINK_MS} ms think time per move` : ''}; open-files limit ${fdLimit ?? 'unknown'}; ` +
+    `one gateway process (SQLite in ${directory}), ${SECONDS}s${THINK_MS > 0 ? `, ${THINK_MS} ms think time per move` : ''}, views sent ${SETTINGS.views === 'changes' ? 'as changes' : 'whole'}; open-files limit ${fdLimit ?? 'unknown'}; ` +
     `client addresses: ${ADDRESSES === 1 ? '127.0.0.1 only' : `${ADDRESSES} loopback addresses (127.1.y.z), one per table`}`,
 );
 
@@ -203,6 +208,7 @@ try {
   // Play.
   const metricsBefore = await scrapeMetrics();
   const gatewayCpuBefore = cpuSeconds(gateway.pid);
+  const mainThreadCpuBefore = mainThreadCpuSeconds(gateway.pid);
   const clientCpuBefore = process.cpuUsage();
   loopDelay.enable();
   const started = performance.now();
@@ -268,6 +274,7 @@ try {
   const elapsed = (ended - started) / 1000;
   clearInterval(progress);
   const gatewayCpuAfter = cpuSeconds(gateway.pid);
+  const mainThreadCpuAfter = mainThreadCpuSeconds(gateway.pid);
   const clientCpu = process.cpuUsage(clientCpuBefore);
   loopDelay.disable();
 
@@ -345,6 +352,10 @@ try {
     `HTTP probe (GET a table's view, 10/s from 127.0.0.1, after the first ${(WARMUP_MS / 1000).toFixed(0)} s): ${latencySummary(probe.latencies)}` +
       ` (max ${probe.latencies.reduce((most, value) => Math.max(most, value), 0).toFixed(1)} ms, ${probe.latencies.length} answered, ${probe.failures} failed)`,
   );
+  console.log(
+    `  of which connecting (a new connection each): ${latencySummary(probe.connectLatencies)} (max ${Math.max(0, ...probe.connectLatencies).toFixed(1)} ms); ` +
+      `connected to answered: ${latencySummary(probe.answerLatencies)} (max ${Math.max(0, ...probe.answerLatencies).toFixed(1)} ms)`,
+  );
   const serverSockets = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_sockets_connected', { role: 'seat' });
   const resident = metricsAfter === null ? null : metricValue(metricsAfter, 'suitors_tables_resident');
   console.log(
@@ -360,6 +371,10 @@ try {
         : // CPU time per move hardly moves with other load on the machine's cores, unlike moves/s.
           `${(((gatewayCpuAfter - gatewayCpuBefore) / elapsed) * 100).toFixed(0)}%, ${acceptedInRun === 0 ? 'n/a' : (((gatewayCpuAfter - gatewayCpuBefore) / acceptedInRun) * 1e6).toFixed(0)} µs a move`
     }` +
+      (mainThreadCpuBefore === null || mainThreadCpuAfter === null || acceptedInRun === 0
+        ? ''
+        : // The event loop is what a player waits on; the SQLite writer thread and V8's GC helpers run beside it.
+          ` (its main thread ${(((mainThreadCpuAfter - mainThreadCpuBefore) / elapsed) * 100).toFixed(0)}%, ${(((mainThreadCpuAfter - mainThreadCpuBefore) / acceptedInRun) * 1e6).toFixed(0)} µs a move)`) +
       `${lag === null || !lagMax ? '' : ` (event-loop lag p99 ${(lag * 1000).toFixed(1)} ms, max ${((lagMax ?? NaN) * 1000).toFixed(1)} ms, since the last progress line)`}, ` +
       `benchmark ${(((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100).toFixed(0)}% (event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms) — 100% = one core`,
   );

@@ -6,7 +6,8 @@
  * players (players/seatClient.ts) open their sockets with `whenOpen` too.
  */
 import { WebSocket } from 'ws';
-import type { SocketReply } from '../services/gateway/socketProtocol.js';
+import { withChanges } from '../machines/viewChanges.js';
+import type { ChangesMessage, SocketReply, VersionedView } from '../services/gateway/socketProtocol.js';
 
 /**
  * A message as it came over the wire. The tests read it freely, fields the
@@ -65,6 +66,8 @@ export interface ClosedBeforeReply {
 export class SocketClient {
   readonly messages: WireMessage[] = [];
   closed: { code: number; reason: string } | null = null;
+  /** The last view received (or rebuilt from changes): what the next `changes` message applies to. */
+  private held: VersionedView | undefined;
   private readonly listeners = new Set<(message: WireMessage) => void>();
   /** Commands sent by `request`, by the id the gateway will echo, in the order sent. */
   private readonly awaitingReply = new Map<string, ((reply: SocketReply | ClosedBeforeReply) => void)[]>();
@@ -162,10 +165,27 @@ export class SocketClient {
     await closed;
   }
 
-  private receive(message: WireMessage): void {
+  private receive(received: WireMessage): void {
+    const message = received?.type === 'changes' ? this.rebuilt(received) : received;
+    if (message?.type === 'view') this.held = message;
     if (this.keep(message)) this.messages.push(message);
     if (message?.type === 'accepted' || message?.type === 'refused') this.settle(String(message.id), message as SocketReply);
     for (const listener of [...this.listeners]) listener(message);
+  }
+
+  /**
+   * A socket opened with `views=changes`: each `changes` message is applied
+   * to the view held, and kept as the view message it makes, with what came
+   * over the wire under `sentAs` (so the tests read views alike in both
+   * modes, and a leak scan of the message reads the changes too). Changes
+   * from a version other than the one held are kept as they came, for a
+   * test to fail on.
+   */
+  private rebuilt(changes: ChangesMessage): WireMessage {
+    const held = this.held;
+    if (held === undefined || held.version !== changes.from) return changes;
+    const after = withChanges({ view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates }, changes.changes);
+    return { type: 'view', version: changes.version, ...after, sentAs: changes };
   }
 
   private settle(id: string, reply: SocketReply | ClosedBeforeReply): void {

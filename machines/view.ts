@@ -136,23 +136,33 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
   };
 }
 
-/** Each list of results is trimmed once, for every viewer and every change until the next hand is scored (it is a new array then). */
-const scoreSheets = new WeakMap<readonly HandResult[], readonly ScoredHand[]>();
-
-function scoreSheetOf(results: readonly HandResult[]): readonly ScoredHand[] {
-  let sheet = scoreSheets.get(results);
-  if (sheet === undefined) {
-    sheet = results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({
-      trump,
-      marriages,
-      handScores,
-      marked,
-      marriageCount,
-    }));
-    scoreSheets.set(results, sheet);
-  }
-  return sheet;
+/**
+ * `compute`, made once for each object it is given: the machine's context
+ * keeps what a move does not touch, so the views of the versions that follow
+ * share the part (one array for every viewer and version, and a socket's
+ * changes skip it without a look, machines/viewChanges.ts).
+ */
+function oncePer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const made = new WeakMap<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      made.set(key, value);
+    }
+    return value;
+  };
 }
+
+/** The score sheet: each list of results trimmed once, for every viewer and every change until the next hand is scored (it is a new array then). */
+const scoreSheetOf = oncePer((results: readonly HandResult[]): readonly ScoredHand[] =>
+  results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({ trump, marriages, handScores, marked, marriageCount })),
+);
+
+/** A seat's cards in canonical order, sorted once while the seat's cards stay as they are. */
+const canonicalCards = oncePer((cards: readonly Card[]): readonly Card[] => inCanonicalOrder(cards));
+
+const sevensCapturedIn = oncePer((tricks: readonly CompletedTrick[]): readonly CapturedSeven[] => capturedSevens(tricks));
 
 function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, revealed: boolean): RoleName | null {
   const roles = context.hand?.roles;
@@ -169,10 +179,10 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     trump: hand.trump,
     trick: hand.trick,
     tricks: hand.tricks,
-    capturedSevens: capturedSevens(hand.tricks),
+    capturedSevens: sevensCapturedIn(hand.tricks),
     turn: hand.turn,
-    cards: own === null ? null : inCanonicalOrder(hand.holdings[own]),
-    dealt: own === null ? null : inCanonicalOrder(hand.deal[own]),
+    cards: own === null ? null : canonicalCards(hand.holdings[own]),
+    dealt: own === null ? null : canonicalCards(hand.deal[own]),
     legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : inCanonicalOrder(legalPlaysFor(context, own)),
     commitment: hand.fairness?.commitment ?? null,
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],

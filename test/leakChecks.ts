@@ -42,7 +42,14 @@ export function cardsNamedIn(text: string): string[] {
  * the text scan leaves it out.
  */
 export function withoutLastHand(key: string, value: unknown): unknown {
-  return key === 'lastHand' ? undefined : value;
+  if (key === 'lastHand') return undefined;
+  // A socket's `changes` message sets the last hand as `[["view", "lastHand", ...], value]`.
+  if (isChangeTo('lastHand', value)) return undefined;
+  return value;
+}
+
+function isChangeTo(key: string, value: unknown): boolean {
+  return Array.isArray(value) && value.length === 2 && Array.isArray(value[0]) && value[0][0] === 'view' && value[0][1] === key;
 }
 
 /**

@@ -132,7 +132,9 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
   });
   expect(created.status, created.text).toBe(201);
   const table: Table = { tableId: created.body.tableId, service, http, transcript: new Transcript() };
-  const spectator = await SocketClient.open(`${base}/api/tables/${table.tableId}/socket`);
+  // Every other game's sockets are sent what changed rather than whole views (docs/api.md, `views=changes`): both are scanned.
+  const views = index % 2 === 1 ? 'changes' : 'whole';
+  const spectator = await SocketClient.open(`${base}/api/tables/${table.tableId}/socket?views=${views}`);
   // A spectator may not act; its refusal is scanned with the rest.
   spectator.send({ type: 'command', id: 'spectator-move', command: { type: 'card.played', card: '1-1' } });
   const clients = new Map<Seat, SocketClient>();
@@ -142,7 +144,7 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
     expect(joined.status, joined.text).toBe(201);
     tokens.set(seat, joined.body.token);
     table.transcript.cardless.push({ what: `seat ${seat} joining`, text: joined.text });
-    clients.set(seat, await SocketClient.open(`${base}/api/tables/${table.tableId}/socket?token=${joined.body.token}`));
+    clients.set(seat, await SocketClient.open(`${base}/api/tables/${table.tableId}/socket?token=${joined.body.token}&views=${views}`));
   }
   await Promise.all(
     config.clients.map((seat) =>
@@ -155,6 +157,9 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
   const states = statesOfLog(log.body.events);
   for (const seat of config.clients) table.transcript.bound(seat, states.length - 1);
   await Promise.all([...clients.values(), spectator].map((client) => client.close()));
+  if (views === 'changes')
+    for (const client of [...clients.values(), spectator])
+      expect(client.messages.filter((message) => message.sentAs !== undefined).length, 'views sent as changes').toBeGreaterThan(10);
   return { table, clients, spectator, states };
 }
 

@@ -25,12 +25,25 @@ export function procStatus(pid: number): ProcStatus | null {
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s, Linux's USER_HZ). */
 export function cpuSeconds(pid: number): number | null {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+function statCpuSeconds(statFile: string): number | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(statFile, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU seconds the process's main thread has used (/proc/<pid>/task/<pid>/stat): the event loop's share of
+ * cpuSeconds. Node 20 leaves its other threads (worker threads, V8's GC helpers, libuv's pool) unnamed, so
+ * the rest is told apart only as a whole.
+ */
+export function mainThreadCpuSeconds(pid: number): number | null {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 }

@@ -5,6 +5,7 @@
  */
 import type { GameName } from '../../machines/table/options.js';
 import type { CommandBody } from '../../services/gateway/schemas.js';
+import type { ViewsSent } from '../../services/gateway/socketProtocol.js';
 
 /** A command the service acknowledged (`accepted`), as the client saw it: what the table's log must hold. */
 export interface AcknowledgedCommand {
@@ -36,6 +37,8 @@ export interface PlayerPoolOptions {
    * may use different gateways.
    */
   gatewayFor(slot: { readonly index: number }, seat?: number): number;
+  /** How the seats' sockets are sent views (docs/api.md, `views=`): 'changes' (the default, as the web client) or 'whole'. */
+  readonly views?: ViewsSent;
   /** Sockets the gateway drops reconnect, the table's seats together; refusals are retried on a fresh view. */
   readonly reconnect?: boolean;
   /** Each acknowledged command, as its reply arrives. */

@@ -6,9 +6,10 @@
  */
 import { WebSocket, type RawData } from 'ws';
 import type { AwaitedAction } from '../../machines/table/refusal.js';
+import { withChanges } from '../../machines/viewChanges.js';
 import type { TableView } from '../../machines/view.js';
 import type { CommandBody } from '../../services/gateway/schemas.js';
-import type { ServerMessage } from '../../services/gateway/socketProtocol.js';
+import type { ServerMessage, VersionedView } from '../../services/gateway/socketProtocol.js';
 import { ClosedBeforeOpen, UpgradeRefused, whenOpen } from '../socketClient.js';
 import type { PlayerCounters } from './counters.js';
 import { commandFor } from './moves.js';
@@ -53,6 +54,8 @@ export class SeatClient {
   firstView!: Promise<void>;
   view: TableView | null = null;
   version = 0;
+  /** The last view the socket brought, which its next `changes` message applies to. */
+  private socketView: VersionedView | undefined;
   closingByUs = false;
   /** The command awaiting its reply. */
   pending: { id: string; sentAt: number; lateCounted: boolean; command: CommandBody; sentAtVersion: number } | null = null;
@@ -84,12 +87,18 @@ export class SeatClient {
     this.connect();
   }
 
-  /** Opens a socket to the table's gateway; after the first, resuming after the last version seen. */
+  /**
+   * Opens a socket to the table's gateway; after the first, resuming after
+   * the last version seen (sent as changes: the version whose view the
+   * socket's changes apply to, which a view read over HTTP may have passed).
+   */
   connect(): void {
-    const resume = this.version > 0 ? `&after=${this.version}` : '';
+    const views = this.pool.options.views ?? 'changes';
+    const after = views === 'changes' ? (this.socketView?.version ?? 0) : this.version;
+    const resume = after > 0 ? `&after=${after}` : '';
     this.port = this.pool.options.gatewayFor(this.table, this.seat);
     const socket = new WebSocket(
-      `ws://127.0.0.1:${this.port}/api/tables/${this.tableId}/socket?token=${encodeURIComponent(this.token)}${resume}`,
+      `ws://127.0.0.1:${this.port}/api/tables/${this.tableId}/socket?token=${encodeURIComponent(this.token)}&views=${views}${resume}`,
       { localAddress: this.table.address, perMessageDeflate: false, handshakeTimeout: STEP_TIMEOUT_MS },
     );
     this.socket = socket;
@@ -136,9 +145,27 @@ export class SeatClient {
       case 'view':
         counters.viewsReceived++;
         counters.viewBytes += text.length;
+        this.socketView = message;
         this.seeView(message.version, message.view);
         gotView();
         return;
+      case 'changes': {
+        counters.viewsReceived++;
+        counters.viewBytes += text.length;
+        const held = this.socketView;
+        if (held?.version !== message.from) {
+          counters.countError('changes to a view the socket does not hold', `from ${message.from}, holding ${held?.version ?? 'none'}`);
+          return;
+        }
+        const { view, turnDeadline, activeStates } = withChanges(
+          { view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates },
+          message.changes,
+        );
+        this.socketView = { version: message.version, view, turnDeadline, activeStates };
+        this.seeView(message.version, view);
+        gotView();
+        return;
+      }
       case 'accepted': {
         const pending = this.pending;
         if (pending === null || pending.id !== message.id) {

@@ -3,37 +3,63 @@
  * version, built by viewFor and serialised once, however many ask for it —
  * every socket of a seat, every spectator, a socket just opened or resuming
  * (`after=`), a change heard from the log as well as from this gateway's
- * own feed. The messages of a table's latest version are kept while a
- * socket watches it (TableWatchers), and dropped with its last socket.
+ * own feed. A socket that asked for changes (`views=changes`) and holds the
+ * version just before is sent only what differs from it
+ * (machines/viewChanges.ts), computed once for every such socket of the
+ * viewer. The views of a table's latest version are kept while a socket
+ * watches it (TableWatchers), and dropped with its last socket.
  */
-import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
+import { viewChanges } from '../../machines/viewChanges.js';
+import { viewFor, type Viewer } from '../../machines/view.js';
 import { activeStatesOf } from './routes/machineRoutes.js';
-import type { VersionedView } from './socketProtocol.js';
+import type { ChangesMessage, VersionedView } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 
 /** The answer of GET .../view, whose schema types the states as a mutable array. */
 type ViewAnswer = VersionedView & { readonly activeStates: string[] };
 
 export class ChangeViews {
-  /** Only the messages are kept, not the view objects: a table's views cost a gateway about their length in bytes. */
+  /**
+   * Each viewer's view, kept as the base of the next version's changes: it
+   * shares most of its parts with the table's state, so it costs less than
+   * its message, which is made only for a socket that needs the whole view.
+   */
+  private readonly views = new Map<Viewer, ViewAnswer>();
   private readonly messages = new Map<Viewer, string>();
+  private readonly changesMessages = new Map<Viewer, string>();
   private activeStates: string[] | undefined;
 
-  constructor(readonly change: TableChange) {}
+  constructor(
+    readonly change: TableChange,
+    /** The views of the version before, while this version's changes from it may be asked for. */
+    private previous?: ChangeViews,
+  ) {
+    // Two versions at most are kept of a table, however its views are asked for.
+    previous?.forgetPrevious();
+  }
 
   get version(): number {
     return this.change.version;
   }
 
-  /** The viewer's view with its version, for GET .../view (built for each request: a socket's message is what is kept). */
+  /** The viewer's view with its version: GET .../view's answer, and what a socket's messages carry. */
   versioned(viewer: Viewer): ViewAnswer {
-    const { change } = this;
-    this.activeStates ??= activeStatesOf(change.snapshot);
-    const view: TableView = viewFor(change.snapshot, viewer);
-    return { version: change.version, view, turnDeadline: change.turnDeadline, activeStates: this.activeStates };
+    let versioned = this.views.get(viewer);
+    if (versioned === undefined) {
+      const { change } = this;
+      this.activeStates ??= activeStatesOf(change.snapshot);
+      versioned = {
+        version: change.version,
+        view: viewFor(change.snapshot, viewer),
+        turnDeadline: change.turnDeadline,
+        activeStates: this.activeStates,
+      };
+      this.views.set(viewer, versioned);
+    }
+    return versioned;
   }
 
-  /** The viewer's view message, serialised once for every socket that is sent it. */
+  /** The viewer's whole view message, serialised once for every socket that is sent it. */
   message(viewer: Viewer): string {
     let message = this.messages.get(viewer);
     if (message === undefined) {
@@ -41,5 +67,27 @@ export class ChangeViews {
       this.messages.set(viewer, message);
     }
     return message;
+  }
+
+  /** What to send a socket that asked for changes and holds `heldVersion`: the changes from it when it is the version before, else the whole view. */
+  messageAfter(viewer: Viewer, heldVersion: number): string {
+    const previous = this.previous;
+    // Version 0 is held by no one: a socket opened without `after` holds no view yet.
+    if (previous === undefined || heldVersion === 0 || previous.version !== heldVersion) return this.message(viewer);
+    let message = this.changesMessages.get(viewer);
+    if (message === undefined) {
+      const { version: _from, ...before } = previous.versioned(viewer);
+      const { version, ...after } = this.versioned(viewer);
+      const changes: ChangesMessage = { type: 'changes', from: previous.version, version, changes: viewChanges(before, after) };
+      message = JSON.stringify(changes);
+      this.changesMessages.set(viewer, message);
+    }
+    return message;
+  }
+
+  /** The version before is no longer asked about (its sockets have been sent this one); only this version is kept. */
+  forgetPrevious(): void {
+    this.previous = undefined;
+    this.changesMessages.clear();
   }
 }

@@ -81,6 +81,66 @@ describe('table sockets', () => {
     expect(versionsOf(quiet)[0]).toBeGreaterThan(current);
   });
 
+  it('with views=changes, send the first view whole and each later version as what changed, rebuilding exactly the whole views', async () => {
+    const { app, open } = await setUp();
+    const { tableId, token } = await tableWithSeat(app);
+    const whole = await open(`/api/tables/${tableId}/socket?token=${token}`);
+    const changes = await open(`/api/tables/${tableId}/socket?token=${token}&views=changes`);
+    const spectator = await open(`/api/tables/${tableId}/socket?views=changes`);
+    let acted = 0;
+    const playOnce = async () => {
+      const { view } = await whole.next(
+        (message) => message.type === 'view' && message.version >= acted && message.view.awaiting.some((a: Message) => a.seat === 0),
+        'seat 0 to be awaited',
+      );
+      const command =
+        view.phase === 'passing'
+          ? { type: 'cards.passed', passes: [1, 2, 3].map((to, i) => ({ to, card: view.hand.cards[i] })) }
+          : { type: 'card.played', card: view.hand.legalCards[0] };
+      const reply = await whole.request(JSON.stringify({ type: 'command', id: `move-${acted}`, command }));
+      expect(reply).toMatchObject({ type: 'accepted' });
+      acted = (reply as { version: number }).version;
+    };
+    for (let move = 0; move < 4; move++) await playOnce();
+    await waitFor(
+      () => whole.lastView.view.awaiting.some((a: Message) => a.seat === 0) && whole.lastView.version >= acted,
+      'the bots to be done',
+    );
+    const last = whole.lastView.version;
+    await waitFor(() => changes.lastView?.version === last && spectator.lastView?.version === last, 'the changes sockets to catch up');
+
+    const rebuilt = changes.views.filter((message: Message) => message.sentAs !== undefined);
+    expect(changes.views[0].sentAs, 'the first view is whole').toBeUndefined();
+    expect(rebuilt.length).toBeGreaterThan(4);
+    let changeBytes = 0;
+    let wholeBytes = 0;
+    for (const message of rebuilt) {
+      expect(message.sentAs).toMatchObject({ type: 'changes', version: message.version });
+      const same = whole.views.find((view: Message) => view.version === message.version);
+      expect({ ...message, sentAs: undefined }).toEqual({ ...same, sentAs: undefined });
+      changeBytes += JSON.stringify(message.sentAs).length;
+      wholeBytes += JSON.stringify(same).length;
+    }
+    // A deal changes most of a view; a card played, little of it.
+    expect(changeBytes).toBeLessThan(wholeBytes / 2);
+    // The spectator is sent the spectator's changes: no hand.
+    expect(spectator.views.every((message: Message) => message.view.hand === null || message.view.hand.cards === null)).toBe(true);
+    expect(spectator.views.filter((message: Message) => message.sentAs !== undefined).length).toBeGreaterThan(4);
+
+    // Resuming with `after` at the version held: what changed since it, the next time the table changes.
+    await changes.close();
+    const resumed = await open(`/api/tables/${tableId}/socket?token=${token}&views=changes&after=${last}`);
+    await playOnce();
+    // (This new client holds no view to apply them to, so it keeps them as they came.)
+    const next = await resumed.next(() => true, 'the first message after resuming');
+    expect(next).toMatchObject({ type: 'changes', from: last });
+
+    // Any other value of `views` is refused before the upgrade.
+    const refused = await SocketClient.refusal(`${whole.socket.url.split('?')[0]}?views=some`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/views/);
+  });
+
   it('take commands from a seat and refuse them, with the refusal kinds of the HTTP API, from anyone else', async () => {
     const { app, open } = await setUp();
     const { tableId, token } = await tableWithSeat(app);

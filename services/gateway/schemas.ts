@@ -209,6 +209,12 @@ export const SocketQuery = Type.Object(
     // writeOnly: a refusal of the query never repeats the token (services/gateway/validation.ts).
     token: Type.Optional(Type.String({ maxLength: 100, writeOnly: true })),
     after: Type.Optional(Type.Integer({ minimum: 0, description: 'the last version the client saw; only later changes are sent' })),
+    views: Type.Optional(
+      Type.Union([Type.Literal('whole'), Type.Literal('changes')], {
+        description:
+          'whole (the default): every version as a whole view; changes: the whole view first, then each version as what changed since the one before',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -8,6 +8,7 @@
  * The client's one message, `{ type: "command", id, command }`, is checked
  * at the gateway by the `SocketMessage` schema (schemas.ts).
  */
+import type { ViewChange } from '../../machines/viewChanges.js';
 import type { TableView } from '../../machines/view.js';
 
 /** The close code a seat's sockets get when the seat is left or changes hands (its token no longer holds it). */
@@ -47,10 +48,26 @@ export interface VersionedView {
   readonly activeStates: readonly string[];
 }
 
-/** Sent at once and after every change. */
+/** Sent at once and after every change (to a socket that asked for changes: at once, and when it lacks the version before). */
 export interface ViewMessage extends VersionedView {
   readonly type: 'view';
 }
+
+/**
+ * To a socket opened with `views=changes` that holds version `from`, the
+ * next version as what differs from it: each `[path, value]` sets a value of
+ * the VersionedView it holds (machines/viewChanges.ts's withChanges), and
+ * the result is exactly the `view` message it would have been sent.
+ */
+export interface ChangesMessage {
+  readonly type: 'changes';
+  readonly from: number;
+  readonly version: number;
+  readonly changes: readonly ViewChange[];
+}
+
+/** What a socket's views come as: each version whole (the default), or what changed since the version before. */
+export type ViewsSent = 'whole' | 'changes';
 
 /** The id the client gave its command, echoed in the reply; null when the message could not be read. */
 export type CommandId = string | number | null;
@@ -73,4 +90,4 @@ export interface RefusedReply {
 export type SocketReply = AcceptedReply | RefusedReply;
 
 /** Every message the gateway sends on a table's socket. */
-export type ServerMessage = ViewMessage | SocketReply;
+export type ServerMessage = ViewMessage | ChangesMessage | SocketReply;

@@ -11,7 +11,7 @@ import { seatHeldBy } from '../../machines/table/context.js';
 import type { Viewer } from '../../machines/view.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { ChangeViews } from './changeViews.js';
-import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
+import { SEAT_CHANGED_HANDS, type ViewsSent } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
 
 export interface Watcher {
@@ -20,6 +20,8 @@ export interface Watcher {
   readonly holder?: string;
   /** The last version this socket was sent (or told it has); only later ones are sent. */
   lastVersion: number;
+  /** Whole views, or what changed since the version it holds (docs/api.md, `views=`). */
+  readonly views?: ViewsSent;
   send(text: string): void;
   close(code: number, reason: string): void;
 }
@@ -60,12 +62,17 @@ export class TableWatchers {
     };
   }
 
-  /** The views of the change: those kept for its version if there are, else new ones, kept while the table is watched. */
+  /**
+   * The views of the change: those kept for its version if there are, else
+   * new ones, kept while the table is watched. New views of the version after
+   * the kept ones may be sent as changes from them, until publish is done.
+   */
   viewsOf(change: TableChange): ChangeViews {
     const kept = this.latest.get(change.tableId);
     if (kept !== undefined && kept.version === change.version) return kept;
-    const views = new ChangeViews(change);
-    if (this.byTable.has(change.tableId) && (kept === undefined || kept.version < change.version)) this.latest.set(change.tableId, views);
+    const later = kept === undefined || kept.version < change.version;
+    const views = new ChangeViews(change, later ? kept : undefined);
+    if (this.byTable.has(change.tableId) && later) this.latest.set(change.tableId, views);
     return views;
   }
 
@@ -85,8 +92,9 @@ export class TableWatchers {
       );
       return;
     }
+    const held = watcher.lastVersion;
     watcher.lastVersion = change.version;
-    watcher.send(views.message(watcher.viewer));
+    watcher.send(watcher.views === 'changes' ? views.messageAfter(watcher.viewer, held) : views.message(watcher.viewer));
   }
 
   publish(change: TableChange): void {
@@ -94,6 +102,8 @@ export class TableWatchers {
     if (watchers === undefined) return;
     const views = this.viewsOf(change);
     for (const watcher of [...watchers]) this.deliver(change, watcher, views);
+    // Every socket here now has this version or a later one: the version before is no base of anything more.
+    views.forgetPrevious();
   }
 
   /**

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
+import { withChanges } from '../../machines/viewChanges.js';
+import type { ChangesMessage, ServerMessage, VersionedView } from '../../services/gateway/socketProtocol.js';
 import { modelOfGame } from '../../services/diagram/files.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
 import { screenshot, SCREENSHOTS } from './artifacts.js';
@@ -41,20 +43,43 @@ async function openPage(): Promise<DiagramPage> {
   const page = await session.newPage();
   const errors = pageErrors(page);
   const received: Received[] = [];
-  const keep = (message: { type?: string; version?: number; activeStates?: string[] }) => {
+  const keep = (message: { type?: string; version?: number; activeStates?: readonly string[] }) => {
     if (typeof message.version === 'number' && Array.isArray(message.activeStates)) {
       received.push({ version: message.version, activeStates: message.activeStates });
     }
   };
+  // The page asks for changes (views=changes): each is applied to the view of the version before, as the page does.
+  // An HTTP view's body reaches the test after the socket's first frames may have, so changes wait for their base.
+  let held: VersionedView | undefined;
+  const waiting: ChangesMessage[] = [];
+  const applyWaiting = () => {
+    for (let next = waiting.findIndex((changes) => changes.from === held?.version); next >= 0 && held !== undefined; ) {
+      const [changes] = waiting.splice(next, 1);
+      held = { ...withChanges(held, changes.changes), version: changes.version };
+      keep(held);
+      next = waiting.findIndex((later) => later.from === held?.version);
+    }
+  };
+  const see = (view: VersionedView) => {
+    if (held === undefined || view.version > held.version) {
+      held = view;
+      keep(view);
+    }
+    applyWaiting();
+  };
   page.on('response', (response) => {
     if (/\/api\/tables\/[^/]+\/view$/.test(new URL(response.url()).pathname) && response.ok()) {
-      void response.json().then(keep, () => undefined);
+      void response.json().then(see, () => undefined);
     }
   });
   page.on('websocket', (socket) => {
     socket.on('framereceived', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { type?: string };
-      if (message.type === 'view') keep(message);
+      const message = JSON.parse(String(payload)) as ServerMessage;
+      if (message.type === 'view') see(message);
+      else if (message.type === 'changes') {
+        waiting.push(message);
+        applyWaiting();
+      }
     });
   });
   await page.addInitScript(() => {

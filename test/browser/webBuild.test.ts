@@ -1,9 +1,10 @@
 /**
  * The web client's build: self-contained (nothing fetched from another
  * host) and made of its own sources, so game logic cannot diverge from the
- * machines: it imports types from machines/, and code from one module only,
+ * machines: it imports types from machines/, and code from two modules only:
  * machines/fairness/fairDeal.ts (with what it imports), to check each deal
- * against its revealed seed without trusting the service.
+ * against its revealed seed without trusting the service, and
+ * machines/viewChanges.ts, to apply the socket's changes as the gateway made them.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,11 +19,14 @@ describe('the web client build', () => {
       const { bundled, imports } = await buildWeb(outDir);
       expect(bundled.length).toBeGreaterThan(0);
       const isClient = (file: string) => file.startsWith('services/gateway/web/src/');
-      // The only code the client takes from machines/ is the deal check, imported by fairDeals.ts alone.
+      // The only code the client takes from machines/: the deal check, imported by fairDeals.ts alone, and the socket's changes, by live.ts.
       const reachedFromClient = bundled
         .filter(isClient)
         .flatMap((file) => imports[file].filter((imported) => !isClient(imported)).map((imported) => `${file} -> ${imported}`));
-      expect(reachedFromClient).toEqual(['services/gateway/web/src/fairDeals.ts -> machines/fairness/fairDeal.ts']);
+      expect(reachedFromClient.sort()).toEqual([
+        'services/gateway/web/src/fairDeals.ts -> machines/fairness/fairDeal.ts',
+        'services/gateway/web/src/live.ts -> machines/viewChanges.ts',
+      ]);
       const closure = new Set<string>();
       const visit = (file: string) => {
         if (closure.has(file)) return;
@@ -30,6 +34,7 @@ describe('the web client build', () => {
         for (const imported of imports[file] ?? []) visit(imported);
       };
       visit('machines/fairness/fairDeal.ts');
+      visit('machines/viewChanges.ts');
       expect(bundled.filter((file) => !isClient(file)).sort()).toEqual([...closure].sort());
       const html = await readFile(join(outDir, 'index.html'), 'utf8');
       expect(html).toContain('src="app.js"');

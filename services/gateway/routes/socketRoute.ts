@@ -45,7 +45,8 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
       schema: {
         summary: "A table's WebSocket: views on every change; a seat may send commands",
         description:
-          'Server messages: {type:"view",version,view,turnDeadline,activeStates}, {type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
+          'Server messages: {type:"view",version,view,turnDeadline,activeStates}, with views=changes {type:"changes",from,version,changes:[[path,value],...]}, ' +
+          '{type:"accepted",id,version}, {type:"refused",id,error,message}. ' +
           'Client messages: {type:"command",id,command}.',
         tags: ['sockets'],
         params: TableParams,
@@ -68,7 +69,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
       },
       wsHandler: (socket, request) => {
         const { tableId } = request.params;
-        const { after } = request.query;
+        const { after, views } = request.query;
         const grant = callers.get(request) ?? null;
         const viewer: Viewer = grant === null ? 'spectator' : grant.seat;
         const role = grant === null ? 'spectator' : 'seat';
@@ -79,6 +80,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           viewer,
           ...(grant === null ? {} : { holder: grant.holder }),
           lastVersion: after ?? 0,
+          views: views ?? 'whole',
           send,
           close: (code: number, reason: string) => socket.close(code, reason),
         };

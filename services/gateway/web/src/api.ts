@@ -134,11 +134,13 @@ export const api = {
     request<ReplayStep>('GET', `${table(tableId)}/replay?at=${at}${seat === null ? '' : `&seat=${seat}`}`),
 };
 
+/** A table's socket, sending each version as what changed since the one before (docs/api.md, `views=changes`). */
 export function socketUrl(tableId: string, token: string | null, after: number | null): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const query = new URLSearchParams();
   if (token) query.set('token', token);
   if (after !== null) query.set('after', String(after));
+  query.set('views', 'changes');
   const search = query.toString();
   return `${scheme}://${location.host}${table(tableId)}/socket${search === '' ? '' : `?${search}`}`;
 }

@@ -1,7 +1,10 @@
 /**
  * A table's live views over the WebSocket. After a drop it reconnects with
  * `after` = the last version seen, so it misses no change and sees none twice.
+ * Each version but a connection's first comes as what changed since the
+ * version held (`views=changes`), applied here to make the whole view.
  */
+import { withChanges } from '../../../../machines/viewChanges.js';
 import type { ServerMessage } from '../../socketProtocol.js';
 import { socketUrl, type VersionedView } from './api.js';
 
@@ -21,19 +24,26 @@ const GATEWAY_GOING_AWAY = 1012;
 
 const MAX_DELAY_MS = 5_000;
 
-/** Follows a table until the returned function is called. */
-export function followTable(tableId: string, token: string | null, after: number, handlers: LiveHandlers): () => void {
-  let lastVersion = after;
+/** Follows a table from the view held (its first view, read over HTTP) until the returned function is called. */
+export function followTable(tableId: string, token: string | null, first: VersionedView, handlers: LiveHandlers): () => void {
+  let held = first;
+  let lastVersion = first.version;
   let socket: WebSocket | null = null;
   let retryDelay = 250;
   let retryTimer: number | undefined;
   let stopped = false;
 
+  const see = (update: VersionedView) => {
+    held = update;
+    lastVersion = update.version;
+    handlers.onView(update);
+  };
+
   const connect = () => {
     handlers.onState(socket === null ? 'connecting' : 'reconnecting');
     socket = new WebSocket(socketUrl(tableId, token, lastVersion));
     // The first view of a connection is taken whatever its version: a service that lost its tables starts over.
-    let first = true;
+    let firstOfConnection = true;
     socket.addEventListener('open', () => {
       retryDelay = 250;
       handlers.onState('open');
@@ -41,15 +51,21 @@ export function followTable(tableId: string, token: string | null, after: number
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as ServerMessage;
       if (message.type === 'view') {
-        if (message.version <= lastVersion && !first) return;
-        first = false;
-        lastVersion = message.version;
-        handlers.onView({
-          version: message.version,
-          view: message.view,
-          turnDeadline: message.turnDeadline,
-          activeStates: message.activeStates,
-        });
+        if (message.version <= lastVersion && !firstOfConnection) return;
+        firstOfConnection = false;
+        see({ version: message.version, view: message.view, turnDeadline: message.turnDeadline, activeStates: message.activeStates });
+      } else if (message.type === 'changes') {
+        firstOfConnection = false;
+        // Changes to a version not held cannot be applied: connect again from the one held, which brings it whole.
+        if (message.from !== held.version) {
+          socket?.close();
+          return;
+        }
+        const { view, turnDeadline, activeStates } = withChanges(
+          { view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates },
+          message.changes,
+        );
+        see({ version: message.version, view, turnDeadline, activeStates });
       } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
       }

@@ -343,7 +343,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     const first = await firstView();
     if (closed) return;
     showView(first);
-    stopLive = followTable(tableId, held?.token ?? null, first.version, {
+    stopLive = followTable(tableId, held?.token ?? null, first, {
       onView: showView,
       onState: (connection) => {
         if (connection === state.connection) return;
