@@ -216,12 +216,8 @@ try {
   players.replaceUntil = runEndsAt;
   players.steadyFrom = started + WARMUP_MS;
   players.play();
-  let probed = 0;
   const probe = new HttpProbe(
-    () => {
-      const slot = players.slots[probed++ % players.slots.length];
-      return slot === undefined ? null : `${gateway.baseUrl}/api/tables/${slot.tableId}/view`;
-    },
+    () => players.slots.filter((slot) => slot.tableId !== '').map((slot) => `${gateway.baseUrl}/api/tables/${slot.tableId}/view`),
     100,
     started + WARMUP_MS,
   );
@@ -268,7 +264,7 @@ try {
     setTimeout(resolve, Math.max(0, runEndsAt - performance.now()));
   });
   players.stopping = true;
-  probe.stop();
+  await probe.stop();
   const ended = performance.now();
   const acceptedInRun = counters.accepted;
   const elapsed = (ended - started) / 1000;

@@ -6,13 +6,22 @@
  * What it times is whether a person opening a page would be answered while
  * the gateway is busy with socket traffic.
  *
- * Each probe opens a new connection, as a first visit does, and the time to
- * connect is kept apart from the time from connected to the whole answer:
- * a connection waits in the kernel's listen queue until the gateway's event
- * loop accepts it, and a SYN dropped from a full queue is sent again only
- * after a second or more, so the two have different causes and cures.
+ * The probe runs on a thread of its own (httpProbeThread.mjs): on the load
+ * generator's event loop, busy with thousands of sockets, its timings were
+ * the generator's delays as much as the gateway's. Each probe opens a new
+ * connection, as a first visit does, and the time to connect is kept apart
+ * from the time from connected to the whole answer.
  */
-import http from 'node:http';
+import { Worker } from 'node:worker_threads';
+
+interface ProbeFigures {
+  readonly latencies: number[];
+  readonly connectLatencies: number[];
+  readonly answerLatencies: number[];
+  readonly failures: number;
+}
+
+const URLS_EVERY_MS = 5_000;
 
 export class HttpProbe {
   /** Milliseconds from request to the end of the answer, of the answers counted (sent from `countFrom` on). */
@@ -23,56 +32,40 @@ export class HttpProbe {
   readonly answerLatencies: number[] = [];
   /** Probes counted that were answered with anything but 200, or not at all. */
   failures = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private worker: Worker | undefined;
+  private urlsTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    /** The URL to get next: a table's view, say. */
-    private readonly url: () => string | null,
+    /** The URLs to get, in turn (a table's view each, say); asked again every few seconds, as tables come and go. */
+    private readonly urls: () => string[],
     private readonly everyMs = 100,
     /** performance.now() from which answers are counted (after a warm-up). */
-    public countFrom = 0,
+    private readonly countFrom = 0,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.probe(), this.everyMs);
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  private async probe(): Promise<void> {
-    const url = this.url();
-    if (url === null) return;
-    const started = performance.now();
-    try {
-      const { status, connectedAt } = await timedGet(url, 30_000);
-      if (started < this.countFrom) return;
-      if (status !== 200) {
-        this.failures++;
-        return;
-      }
-      const ended = performance.now();
-      this.latencies.push(ended - started);
-      this.connectLatencies.push(connectedAt - started);
-      this.answerLatencies.push(ended - connectedAt);
-    } catch {
-      if (started >= this.countFrom) this.failures++;
-    }
-  }
-}
-
-/** A GET on a new connection: its status once the whole answer is read, and when the connection opened (performance.now()). */
-function timedGet(url: string, timeoutMs: number): Promise<{ status: number; connectedAt: number }> {
-  return new Promise((resolve, reject) => {
-    let connectedAt = Number.NaN;
-    const request = http.get(url, { agent: false, timeout: timeoutMs }, (response) => {
-      response.on('data', () => undefined);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, connectedAt }));
-      response.on('error', reject);
+    const worker = new Worker(new URL('./httpProbeThread.mjs', import.meta.url), {
+      workerData: { everyMs: this.everyMs, countFrom: performance.timeOrigin + this.countFrom, timeoutMs: 30_000 },
     });
-    request.on('socket', (socket) => socket.once('connect', () => (connectedAt = performance.now())));
-    request.on('timeout', () => request.destroy(new Error(`GET ${url}: no answer within ${timeoutMs / 1000} s`)));
-    request.on('error', reject);
-  });
+    this.worker = worker;
+    const sendUrls = () => worker.postMessage({ urls: this.urls() });
+    sendUrls();
+    this.urlsTimer = setInterval(sendUrls, URLS_EVERY_MS);
+  }
+
+  /** Stops probing and takes the figures (probes still unanswered are left out). */
+  async stop(): Promise<void> {
+    clearInterval(this.urlsTimer);
+    const worker = this.worker;
+    if (worker === undefined) return;
+    const figures = await new Promise<ProbeFigures>((resolve) => {
+      worker.once('message', resolve);
+      worker.postMessage({ stop: true });
+    });
+    await worker.terminate();
+    this.latencies.push(...figures.latencies);
+    this.connectLatencies.push(...figures.connectLatencies);
+    this.answerLatencies.push(...figures.answerLatencies);
+    this.failures += figures.failures;
+  }
 }
