@@ -207,6 +207,9 @@ try {
 
   // Play.
   const metricsBefore = await scrapeMetrics();
+  // The gateway's own command durations after the warm-up too, to tell its share of the players' latency.
+  let metricsAtSteady: Sample[] | null = null;
+  const steadyScrape = setTimeout(() => void scrapeMetrics().then((samples) => (metricsAtSteady = samples)), WARMUP_MS);
   const gatewayCpuBefore = cpuSeconds(gateway.pid);
   const mainThreadCpuBefore = mainThreadCpuSeconds(gateway.pid);
   const clientCpuBefore = process.cpuUsage();
@@ -307,7 +310,12 @@ try {
     console.log(
       `  the gateway's own count: ${serverAccepted} moves accepted; its command duration (histogram buckets): p50 ${p50 ?? 'n/a'}, p99 ${p99 ?? 'n/a'}`,
     );
+    if (metricsAtSteady !== null) {
+      const percentile = (q: number) => histogramPercentile(metricsAtSteady!, metricsAfter, 'suitors_command_duration_seconds', where, q);
+      console.log(`    after the first ${(WARMUP_MS / 1000).toFixed(0)} s: p50 ${percentile(50) ?? 'n/a'}, p99 ${percentile(99) ?? 'n/a'}`);
+    }
   }
+  clearTimeout(steadyScrape);
   const total = counters.errorCount();
   console.log(`errors: ${total}${total === 0 ? '' : ':'}`);
   for (const line of counters.errorLines()) console.log(`  ${line}`);
