@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withChanges } from '../../machines/viewChanges.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { TableHost } from '../host/tableHost.js';
 import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
@@ -82,6 +83,64 @@ describe('the views of a change', () => {
     expect(sent.get(spectator)).toBe(views.message('spectator'));
     expect(sent.get(another)).toBe(views.message('spectator'));
     expect(JSON.parse(views.message('spectator')).view.hand.cards).toBeNull();
+    await host.close();
+  });
+});
+
+describe('a socket that asked for changes', () => {
+  it('is sent what changed when it holds the version before, the whole view otherwise, each viewer’s changes made once for all its sockets', async () => {
+    const host = new TableHost({ store: createMemoryEventStore() });
+    const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
+    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
+    const changeNow = async (): Promise<TableChange> => {
+      const { version, snapshot } = await host.snapshot(tableId);
+      return { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
+    };
+    const sent = new Map<Watcher, string[]>();
+    const socket = (lastVersion = 0): Watcher => {
+      const watcher: Watcher = {
+        viewer: 0,
+        holder: ANN,
+        lastVersion,
+        views: 'changes',
+        send: (text) => sent.set(watcher, [...(sent.get(watcher) ?? []), text]),
+        close: () => undefined,
+      };
+      return watcher;
+    };
+    const watchers = new TableWatchers();
+    const [ann, annAgain] = [socket(), socket()];
+    for (const watcher of [ann, annAgain]) watchers.watch(tableId, watcher);
+    const first = await changeNow();
+    watchers.publish(first);
+    const { version: _, ...firstView } = JSON.parse(sent.get(ann)![0]);
+    expect(firstView.type).toBe('view');
+
+    // Ann's passes: a change of one version after the one her sockets hold.
+    const cards: string[] = firstView.view.hand.cards;
+    await host.submit(tableId, { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to, i) => ({ to, card: cards[i] })) }, ANN);
+    const second = await changeNow();
+    // A socket that opened holding the first version, and one that holds an older version than the first.
+    const [resuming, behind] = [socket(first.version), socket(first.version - 1)];
+    for (const watcher of [resuming, behind]) watchers.watch(tableId, watcher);
+    watchers.publish(second);
+    const changes = sent.get(ann)![1];
+    expect(JSON.parse(changes)).toMatchObject({ type: 'changes', from: first.version, version: second.version });
+    expect(sent.get(annAgain)![1]).toBe(changes);
+    expect(sent.get(resuming)).toEqual([changes]);
+    expect(JSON.parse(sent.get(behind)![0])).toMatchObject({ type: 'view', version: second.version });
+    const whole = JSON.parse(sent.get(behind)![0]);
+    expect(withChanges({ ...firstView, version: first.version }, JSON.parse(changes).changes)).toEqual({
+      ...whole,
+      version: first.version,
+    });
+
+    // Once published, the version before is no base any more: a socket still holding it is sent the whole view.
+    const late = socket(first.version);
+    watchers.watch(tableId, late);
+    watchers.deliver(second, late);
+    expect(JSON.parse(sent.get(late)![0]).type).toBe('view');
     await host.close();
   });
 });
