@@ -6,7 +6,7 @@
  * players (players/seatClient.ts) open their sockets with `whenOpen` too.
  */
 import { WebSocket } from 'ws';
-import { withChanges } from '../machines/viewChanges.js';
+import { nextVersionOf } from '../machines/viewChanges.js';
 import type { ChangesMessage, SocketReply, VersionedView } from '../services/gateway/socketProtocol.js';
 
 /**
@@ -182,10 +182,8 @@ export class SocketClient {
    * test to fail on.
    */
   private rebuilt(changes: ChangesMessage): WireMessage {
-    const held = this.held;
-    if (held === undefined || held.version !== changes.from) return changes;
-    const after = withChanges({ view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates }, changes.changes);
-    return { type: 'view', version: changes.version, ...after, sentAs: changes };
+    const next = this.held === undefined ? null : nextVersionOf(this.held, changes);
+    return next === null ? changes : { ...next, type: 'view', sentAs: changes };
   }
 
   private settle(id: string, reply: SocketReply | ClosedBeforeReply): void {

@@ -6,7 +6,7 @@ import type { TableEvent } from './table/events.js';
 import { GAME_NAMES, parseOptions, type GameName } from './table/options.js';
 import { awaitedActions } from './table/refusal.js';
 import { offer, phaseOf, startTable, type TableSnapshot } from './table/snapshot.js';
-import { viewChanges, withChanges, type Json } from './viewChanges.js';
+import { nextVersionOf, viewChanges, withChanges, type Json } from './viewChanges.js';
 import { viewFor, type Viewer } from './view.js';
 
 /** A value as a client holds it: read from its JSON, frozen so that applying changes cannot alter it. */
@@ -98,6 +98,13 @@ describe('a view sent as what changed since the last one', () => {
     // A value whose kind changed is set whole.
     expect(viewChanges(before, { ...before, inner: null })).toEqual([[['inner'], null]]);
     expect(viewChanges(null, before)).toEqual([[[], before]]);
+  });
+
+  it('turns the message held into the next version’s, and refuses changes from a version not held', () => {
+    const held = deepFreeze({ type: 'view', version: 4, view: { turn: 1 }, turnDeadline: null, activeStates: ['a'] });
+    const changes = { from: 4, version: 6, changes: [[['view', 'turn'], 2]] as const };
+    expect(nextVersionOf(held, changes)).toEqual({ type: 'view', version: 6, view: { turn: 2 }, turnDeadline: null, activeStates: ['a'] });
+    expect(nextVersionOf(held, { ...changes, from: 5 })).toBeNull();
   });
 
   it('leaves the older view as it was, and refuses a change that does not fit the view', () => {

@@ -108,6 +108,22 @@ export function withChanges<T>(value: T, changes: readonly ViewChange[]): T {
   return result as T;
 }
 
+/**
+ * A socket's `changes` message applied to the message a client holds: the
+ * next version's message, as a whole `view` message would have brought it
+ * (the paths start at `view`, `turnDeadline` and `activeStates`, so what
+ * else the held message carries stays). Null when the changes are not from
+ * the version held: they cannot be applied, and the client should connect
+ * again from the version it holds.
+ */
+export function nextVersionOf<T extends { readonly version: number }>(
+  held: T,
+  message: { readonly from: number; readonly version: number; readonly changes: readonly ViewChange[] },
+): T | null {
+  if (held.version !== message.from) return null;
+  return { ...withChanges(held, message.changes), version: message.version };
+}
+
 function setAt(target: unknown, path: JsonPath, depth: number, value: Json): unknown {
   if (depth === path.length) return value;
   const key = path[depth];

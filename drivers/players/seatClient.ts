@@ -6,7 +6,7 @@
  */
 import { WebSocket, type RawData } from 'ws';
 import type { AwaitedAction } from '../../machines/table/refusal.js';
-import { withChanges } from '../../machines/viewChanges.js';
+import { nextVersionOf } from '../../machines/viewChanges.js';
 import type { TableView } from '../../machines/view.js';
 import type { CommandBody } from '../../services/gateway/schemas.js';
 import type { ServerMessage, VersionedView } from '../../services/gateway/socketProtocol.js';
@@ -152,17 +152,16 @@ export class SeatClient {
       case 'changes': {
         counters.viewsReceived++;
         counters.viewBytes += text.length;
-        const held = this.socketView;
-        if (held?.version !== message.from) {
-          counters.countError('changes to a view the socket does not hold', `from ${message.from}, holding ${held?.version ?? 'none'}`);
+        const next = this.socketView === undefined ? null : nextVersionOf(this.socketView, message);
+        if (next === null) {
+          counters.countError(
+            'changes to a view the socket does not hold',
+            `from ${message.from}, holding ${this.socketView?.version ?? 'none'}`,
+          );
           return;
         }
-        const { view, turnDeadline, activeStates } = withChanges(
-          { view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates },
-          message.changes,
-        );
-        this.socketView = { version: message.version, view, turnDeadline, activeStates };
-        this.seeView(message.version, view);
+        this.socketView = next;
+        this.seeView(next.version, next.view);
         gotView();
         return;
       }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
-import { withChanges } from '../../machines/viewChanges.js';
+import { nextVersionOf } from '../../machines/viewChanges.js';
 import type { ChangesMessage, ServerMessage, VersionedView } from '../../services/gateway/socketProtocol.js';
 import { modelOfGame } from '../../services/diagram/files.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
@@ -55,7 +55,7 @@ async function openPage(): Promise<DiagramPage> {
   const applyWaiting = () => {
     for (let next = waiting.findIndex((changes) => changes.from === held?.version); next >= 0 && held !== undefined; ) {
       const [changes] = waiting.splice(next, 1);
-      held = { ...withChanges(held, changes.changes), version: changes.version };
+      held = nextVersionOf(held, changes) ?? held;
       keep(held);
       next = waiting.findIndex((later) => later.from === held?.version);
     }

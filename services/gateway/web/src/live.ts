@@ -4,7 +4,7 @@
  * Each version but a connection's first comes as what changed since the
  * version held (`views=changes`), applied here to make the whole view.
  */
-import { withChanges } from '../../../../machines/viewChanges.js';
+import { nextVersionOf } from '../../../../machines/viewChanges.js';
 import type { ServerMessage } from '../../socketProtocol.js';
 import { socketUrl, type VersionedView } from './api.js';
 
@@ -56,16 +56,10 @@ export function followTable(tableId: string, token: string | null, first: Versio
         see({ version: message.version, view: message.view, turnDeadline: message.turnDeadline, activeStates: message.activeStates });
       } else if (message.type === 'changes') {
         firstOfConnection = false;
+        const next = nextVersionOf(held, message);
         // Changes to a version not held cannot be applied: connect again from the one held, which brings it whole.
-        if (message.from !== held.version) {
-          socket?.close();
-          return;
-        }
-        const { view, turnDeadline, activeStates } = withChanges(
-          { view: held.view, turnDeadline: held.turnDeadline, activeStates: held.activeStates },
-          message.changes,
-        );
-        see({ version: message.version, view, turnDeadline, activeStates });
+        if (next === null) socket?.close();
+        else see(next);
       } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
       }
