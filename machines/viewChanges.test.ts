@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomMove } from './bots/randomBot.js';
-import { createRng, type Rng } from './cards/shuffle.js';
+import { createRng, seedFrom, type Rng } from './cards/shuffle.js';
 import { fairDeal } from './fragments/dealing.js';
 import type { TableEvent } from './table/events.js';
 import { GAME_NAMES, parseOptions, type GameName } from './table/options.js';
@@ -30,14 +30,7 @@ function nextEvent(snapshot: TableSnapshot, rng: Rng): TableEvent | null {
     const seat = context.occupants.indexOf(null);
     return { type: 'seat.joined', seat, player: { name: `P${seat}`, bot: false } };
   }
-  if (phase === 'dealing')
-    return fairDeal(
-      context,
-      rng
-        .below(2 ** 32)
-        .toString(16)
-        .padStart(64, '0'),
-    );
+  if (phase === 'dealing') return fairDeal(context, seedFrom(rng));
   const awaited = awaitedActions(snapshot);
   const { seat, action } = awaited[rng.below(awaited.length)];
   return randomMove(snapshot, seat, action, rng);

@@ -33,6 +33,21 @@ function hashSeed(seed: string): number {
   return hash >>> 0;
 }
 
+/**
+ * A hand's seed (256 bits, 64 hex digits) drawn from `rng`: a deal as
+ * checkable as one from a secret seed, and reproducible, for the simulator
+ * and the tests. The host draws the seeds of real tables from crypto
+ * (services/host/dealer.ts).
+ */
+export function seedFrom(rng: Rng): string {
+  return Array.from({ length: 8 }, () =>
+    rng
+      .below(2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
+}
+
 /** Fisher-Yates on a copy. */
 export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
   const out = items.slice();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../cards/card.js';
-import { createRng, type Rng } from '../cards/shuffle.js';
+import { createRng, seedFrom } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
 import { fairDeal, shuffleDeal } from '../fragments/dealing.js';
 import type { TableInput } from '../table/context.js';
@@ -62,16 +62,6 @@ function playGame(
   }
   table.stop();
   return { input, events };
-}
-
-/** A hand's seed drawn from the test's seeded rng: as checkable as a secret one, and reproducible. */
-function seedFrom(rng: Rng): string {
-  return Array.from({ length: 8 }, () =>
-    rng
-      .below(2 ** 32)
-      .toString(16)
-      .padStart(8, '0'),
-  ).join('');
 }
 
 /** A JSON document: every field of a record can be tampered with. */

@@ -4,7 +4,7 @@
  * hide its deals from, so each hand's seed is drawn from the seeded rng: the
  * same seed plays the same games, and every deal is still provable.
  */
-import { createRng, type Rng } from '../../machines/cards/shuffle.js';
+import { createRng, seedFrom, type Rng } from '../../machines/cards/shuffle.js';
 import { noteEvent, recordOf, type GameRecord, type RecordedHand } from '../../machines/record/record.js';
 import { fairDeal } from '../../machines/fragments/dealing.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
@@ -39,15 +39,6 @@ export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands =
   const awaited = awaitedActions(snapshot);
   const { seat, action } = awaited[rng.below(awaited.length)];
   return randomMove(snapshot, seat, action, rng);
-}
-
-function seedFrom(rng: Rng): string {
-  return Array.from({ length: 8 }, () =>
-    rng
-      .below(2 ** 32)
-      .toString(16)
-      .padStart(8, '0'),
-  ).join('');
 }
 
 export function simulateGame(settings: SimulationSettings): SimulatedGame {
