@@ -9,16 +9,22 @@ import { TableWatchers, type Watcher } from './tableWatchers.js';
 const ANN = 'a'.repeat(64);
 const CY = 'c'.repeat(64);
 
+/** A Seven Suitors table with Ann in seat 0 (holding it with ANN) and bots in the others, and its change as it stands. */
+async function annsTable() {
+  const host = new TableHost({ store: createMemoryEventStore() });
+  const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
+  const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
+  await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
+  const changeNow = async (): Promise<TableChange> => {
+    const { version, snapshot } = await host.snapshot(tableId);
+    return { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
+  };
+  return { host, tableId, changeNow };
+}
+
 describe('a seat’s socket', () => {
   it('is sent its seat’s view only while its token holds the seat; once the seat changed hands it is closed, and sent nothing', async () => {
-    const host = new TableHost({ store: createMemoryEventStore() });
-    const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
-    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
-    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
-    const changeNow = async (): Promise<TableChange> => {
-      const { version, snapshot } = await host.snapshot(tableId);
-      return { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
-    };
+    const { host, tableId, changeNow } = await annsTable();
     const sent: string[] = [];
     const closed: number[] = [];
     const socket = (holder: string): Watcher => ({
@@ -49,12 +55,9 @@ describe('a seat’s socket', () => {
 
 describe('the views of a change', () => {
   it('are built once per viewer and shared by every socket, whether the change is published, or sent to a socket opened or resuming after it', async () => {
-    const host = new TableHost({ store: createMemoryEventStore() });
-    const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
-    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
-    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
-    const { version, snapshot } = await host.snapshot(tableId);
-    const change = { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
+    const { host, tableId, changeNow } = await annsTable();
+    const change = await changeNow();
+    const { version } = change;
     const sent = new Map<Watcher, string>();
     const socket = (viewer: 0 | 'spectator', lastVersion = 0): Watcher => {
       const watcher: Watcher = {
@@ -89,14 +92,7 @@ describe('the views of a change', () => {
 
 describe('a socket that asked for changes', () => {
   it('is sent what changed when it holds the version before, the whole view otherwise, each viewer’s changes made once for all its sockets', async () => {
-    const host = new TableHost({ store: createMemoryEventStore() });
-    const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
-    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
-    await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
-    const changeNow = async (): Promise<TableChange> => {
-      const { version, snapshot } = await host.snapshot(tableId);
-      return { tableId, version, snapshot, turnDeadline: null } as unknown as TableChange;
-    };
+    const { host, tableId, changeNow } = await annsTable();
     const sent = new Map<Watcher, string[]>();
     const socket = (lastVersion = 0): Watcher => {
       const watcher: Watcher = {
