@@ -61,10 +61,10 @@ export interface GroupCommit {
 const SCHEMA_VERSION = 1;
 /**
  * Committed writes answered in one turn of the event loop: about 3 ms of a
- * gateway's work (each answer's views and sends), so an HTTP request or a
- * socket's command waits at most that long behind them. With 32 a turn a
- * saturated gateway's HTTP probe waited p99 155-491 ms; with 8, 77-95 ms, at
- * about the same moves a second (bench:gateway, issue 17's closing note).
+ * gateway's work (each answer's views and sends), so HTTP requests and
+ * socket commands are not held long behind them. With 32 a turn (about 13 ms)
+ * a saturated gateway's HTTP probe waited 2-5 times longer at p99 for about
+ * the same moves a second (bench:gateway, issue 17's closing note).
  */
 const ANSWERS_PER_TURN = 8;
 
