@@ -63,8 +63,9 @@ const SCHEMA_VERSION = 1;
  * Committed writes answered in one turn of the event loop: about 3 ms of a
  * gateway's work (each answer's views and sends), so HTTP requests and
  * socket commands are not held long behind them. With 32 a turn (about 13 ms)
- * a saturated gateway's HTTP probe waited 2-5 times longer at p99 for about
- * the same moves a second (bench:gateway, issue 17's closing note).
+ * a saturated gateway's HTTP probe waited two to three times as long at the
+ * median, for about the same moves a second (bench:gateway, issue 17's
+ * closing note).
  */
 const ANSWERS_PER_TURN = 8;
 
