@@ -112,7 +112,7 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
     }
     const drained = Date.now();
     const atDrain = await versions(oldIds);
-    // A game of bots may end within ten moves of the drain (more often on a busy machine, where the drain is slow):
+    // A game of bots may end within ten events of the drain (more often on a busy machine, where the drain is slow):
     // it has played on if N+1 wrote its ending.
     await waitFor(
       async () => {

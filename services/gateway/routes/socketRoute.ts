@@ -73,8 +73,8 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         const grant = callers.get(request) ?? null;
         const viewer: Viewer = grant === null ? 'spectator' : grant.seat;
         const role = grant === null ? 'spectator' : 'seat';
-        // What this socket is sent in one run of callbacks (a move's view, then its 'accepted') leaves in one write,
-        // after them: a system call a message took a fifth of a saturated gateway's main thread (issue 17).
+        // What this socket is sent in one run of callbacks (a move's view, then its 'accepted') leaves in one write
+        // once they are done: at one system call per message, writes took a fifth of a saturated gateway's main thread.
         const wire = request.raw.socket;
         let corked = false;
         const send = (text: string) => {
