@@ -199,7 +199,8 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
       else expect(best, tableId).toBeLessThanOrEqual(table.rules === 1 ? 15 : RULES_TWO_END_SCORE);
       if (table.rules === 1 && !table.finished && best > RULES_TWO_END_SCORE) playingPastTen++;
     }
-    // The gateway of N+1 shows every table; one of N (this process) cannot read what N+1 wrote, and says so.
+    // The gateway of N+1 shows every table; one of N (this process) cannot read what N+1 wrote, and says so, and still
+    // reads a table whose game ended before the drain.
     const gatewayOfNAgain = await cluster.openGateway();
     for (const tableId of [...oldIds, ...personIds, ...newIds]) {
       const view = await fetch(`${gateway.baseUrl}/api/tables/${tableId}/view`);
@@ -208,6 +209,10 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
         () => null,
         (error: unknown) => error,
       );
+      if (oldIds.includes(tableId) && !moved.includes(tableId)) {
+        expect(refusal, `${tableId}, ended before the drain`).toBeNull();
+        continue;
+      }
       expect(isTableRefusal(refusal) && refusal.kind, tableId).toBe('newerRelease');
       expect((refusal as Error).message).toMatch(new RegExp(`is in event schema ${NEXT_SCHEMA}, written by a newer release`));
     }
