@@ -71,6 +71,7 @@ describe('the settings from the environment', () => {
       requests: undefined,
       routes: undefined,
       socketMessages: undefined,
+      socketUnsentBytes: undefined,
       lobbyPage: undefined,
     });
     expect(workerEnvironment({})).toEqual({

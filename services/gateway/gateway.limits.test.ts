@@ -239,6 +239,44 @@ describe('sockets per client', () => {
   });
 });
 
+describe('a client that does not read its socket', () => {
+  it('is closed (1008, saying why) once what waits for it passes the cap; the table and its other sockets go on', async () => {
+    const unsentCap = 64 * 1024;
+    const log = keptLog();
+    const { call, base } = await start({ logger: log.logger, limits: { socketUnsentBytes: unsentCap } });
+    // A game of bots long enough to send far more than the operating system buffers for one connection (megabytes).
+    const created = await call('POST', '/api/tables', {
+      body: { game: 'sevenSuitors', options: { end: 'hands:999' }, bots: [0, 1, 2, 3] },
+    });
+    const url = `${base}/api/tables/${created.body.tableId}/socket`;
+    const reading = await SocketClient.open(url, { keep: () => false });
+    let readingVersion = 0;
+    reading.listen((message) => (readingVersion = message.version));
+    const stalled = await SocketClient.open(url);
+    stalled.socket.pause(); // stops reading from the connection: what is sent piles up in the kernel, then in the gateway
+
+    const closing = await waitFor(
+      () => log.lines.find((line) => line.msg === 'a socket was closed: its client was not reading'),
+      'the stalled socket to be closed',
+      { timeoutMs: 30_000 },
+    );
+    expect(closing.unsentBytes).toBeGreaterThan(unsentCap);
+    expect(closing.unsentBytes).toBeLessThan(unsentCap + 16 * 1024); // the cap and at most one view
+
+    stalled.socket.resume();
+    await waitFor(() => stalled.closed, 'the stalled client to read the close');
+    expect(stalled.closed).toEqual({
+      code: 1008,
+      reason: `not reading: over ${unsentCap} bytes waited to be sent; reconnect with after=<last version>`,
+    });
+    // Changes in order up to the cut, then nothing; the socket that reads is sent every change still.
+    const versions = stalled.views.map((message) => message.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    await waitFor(() => readingVersion > versions.at(-1) + 50, 'the table to go on');
+    expect(reading.closed).toBeNull();
+  });
+});
+
 describe('routes that cost something', () => {
   it('are limited per client however cheap they look: static files, /metrics, /docs, /machines, unknown paths, each counted apart', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));

@@ -23,6 +23,12 @@ export interface GatewayLimits {
   readonly socketsPerClient: number;
   /** Messages per socket (a token bucket: `burst` at once, `perSecond` after). */
   readonly socketMessages: RateLimit;
+  /**
+   * Bytes a socket may have waiting to be sent, past what the operating
+   * system's buffers took, before it is closed: its client is not reading, and
+   * whatever the gateway queued for it would otherwise grow with the game.
+   */
+  readonly socketUnsentBytes: number;
   /** The shortest turn clock a table may be created with, in seconds. */
   readonly minTurnSeconds: number;
   /** Tables still seating players that one client address may have created (the rest are 429). */
@@ -58,6 +64,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   },
   socketsPerClient: 64,
   socketMessages: { perSecond: 5, burst: 20 },
+  socketUnsentBytes: 1024 * 1024,
   minTurnSeconds: 5,
   seatingTablesPerClient: 10,
   seatingTablesInAll: 1_000,

@@ -19,8 +19,9 @@ import type { CommandId, SocketReply } from '../socketProtocol.js';
 import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
 import { compileChecker } from '../validation.js';
 
-/** Close codes: a flood of messages (RFC 6455 policy violation). */
+/** Close codes (RFC 6455 policy violation): a flood of messages; a client not reading what it is sent. */
 export const CLOSE_FLOOD = 1008;
+export const CLOSE_NOT_READING = 1008;
 const HEARTBEAT_MS = 30_000;
 
 const messageChecker = compileChecker(SocketMessage);
@@ -29,6 +30,7 @@ const commandChecker = compileChecker(CommandBody);
 export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, auth, watchers, metrics } = context;
   const socketRateLimit = context.limits.socketMessages;
+  const unsentCap = context.limits.socketUnsentBytes;
   // Who a socket is, decided before the upgrade so refusals are plain HTTP answers.
   const callers = new WeakMap<FastifyRequest, SeatHold | null>();
   const slots = new SocketSlots(context.limits.socketsPerClient);
@@ -79,6 +81,12 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         let corked = false;
         const send = (text: string) => {
           if (socket.readyState !== WebSocket.OPEN) return;
+          // Once closing, nothing more is queued: what waits stays under the cap and one message.
+          if (socket.bufferedAmount > unsentCap) {
+            request.log.info({ tableId, unsentBytes: socket.bufferedAmount }, 'a socket was closed: its client was not reading');
+            socket.close(CLOSE_NOT_READING, `not reading: over ${unsentCap} bytes waited to be sent; reconnect with after=<last version>`);
+            return;
+          }
           if (!corked) {
             corked = true;
             wire.cork();
