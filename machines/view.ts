@@ -162,6 +162,19 @@ const scoreSheetOf = oncePer((results: readonly HandResult[]): readonly ScoredHa
 /** A seat's cards in canonical order, sorted once while the seat's cards stay as they are. */
 const canonicalCards = oncePer((cards: readonly Card[]): readonly Card[] => inCanonicalOrder(cards));
 
+/** The cards of a seat that may play none: one array for every view, which a socket's changes skip without a look. */
+const NO_CARDS: readonly Card[] = Object.freeze([]);
+
+/**
+ * Cards picked from a holding (the ones a seat may play), in canonical order:
+ * the holding's own sorted copy when they are all of it (most leads), so that
+ * neither is sorted again from one change to the next.
+ */
+function inCanonicalOrderOf(holding: readonly Card[], picked: readonly Card[]): readonly Card[] {
+  if (picked.length === 0) return NO_CARDS;
+  return picked.length === holding.length ? canonicalCards(holding) : inCanonicalOrder(picked);
+}
+
 const sevensCapturedIn = oncePer((tricks: readonly CompletedTrick[]): readonly CapturedSeven[] => capturedSevens(tricks));
 
 function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, revealed: boolean): RoleName | null {
@@ -183,7 +196,8 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     turn: hand.turn,
     cards: own === null ? null : canonicalCards(hand.holdings[own]),
     dealt: own === null ? null : canonicalCards(hand.deal[own]),
-    legalCards: own === null || phaseOf(snapshot) !== 'trickPlay' ? [] : inCanonicalOrder(legalPlaysFor(context, own)),
+    legalCards:
+      own === null || phaseOf(snapshot) !== 'trickPlay' ? NO_CARDS : inCanonicalOrderOf(hand.holdings[own], legalPlaysFor(context, own)),
     commitment: hand.fairness?.commitment ?? null,
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
     passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : [],

@@ -18,13 +18,16 @@ import type { TableChange } from './tableFeed.js';
 /** The answer of GET .../view, whose schema types the states as a mutable array. */
 type ViewAnswer = VersionedView & { readonly activeStates: string[] };
 
+/** What a socket's messages carry of a version besides its number: what its changes are computed over. */
+type ViewParts = Omit<ViewAnswer, 'version'>;
+
 export class ChangeViews {
   /**
    * Each viewer's view, kept as the base of the next version's changes: it
    * shares most of its parts with the table's state, so it costs less than
    * its message, which is made only for a socket that needs the whole view.
    */
-  private readonly views = new Map<Viewer, ViewAnswer>();
+  private readonly views = new Map<Viewer, ViewParts>();
   private readonly messages = new Map<Viewer, string>();
   private readonly changesMessages = new Map<Viewer, string>();
   private activeStates: string[] | undefined;
@@ -42,28 +45,39 @@ export class ChangeViews {
     return this.change.version;
   }
 
-  /** The viewer's view with its version: GET .../view's answer, and what a socket's messages carry. */
+  /** The viewer's view with its version: GET .../view's answer. */
   versioned(viewer: Viewer): ViewAnswer {
-    let versioned = this.views.get(viewer);
-    if (versioned === undefined) {
+    return { version: this.change.version, ...this.parts(viewer) };
+  }
+
+  private parts(viewer: Viewer): ViewParts {
+    let parts = this.views.get(viewer);
+    if (parts === undefined) {
       const { change } = this;
-      this.activeStates ??= activeStatesOf(change.snapshot);
-      versioned = {
-        version: change.version,
-        view: viewFor(change.snapshot, viewer),
-        turnDeadline: change.turnDeadline,
-        activeStates: this.activeStates,
-      };
-      this.views.set(viewer, versioned);
+      this.activeStates ??= this.activeStatesNow();
+      parts = { view: viewFor(change.snapshot, viewer), turnDeadline: change.turnDeadline, activeStates: this.activeStates };
+      this.views.set(viewer, parts);
     }
-    return versioned;
+    return parts;
+  }
+
+  /**
+   * The active states: the version before's own list while the machine stays
+   * in the same states (most moves), so it is not sorted again and a socket's
+   * changes skip it without a look.
+   */
+  private activeStatesNow(): string[] {
+    const { snapshot } = this.change;
+    const before = this.previous;
+    if (before?.activeStates !== undefined && sameStateNodes(before.change.snapshot._nodes, snapshot._nodes)) return before.activeStates;
+    return activeStatesOf(snapshot);
   }
 
   /** The viewer's whole view message, serialised once for every socket that is sent it. */
   message(viewer: Viewer): string {
     let message = this.messages.get(viewer);
     if (message === undefined) {
-      message = JSON.stringify({ type: 'view', ...this.versioned(viewer) });
+      message = JSON.stringify({ type: 'view', version: this.change.version, ...this.parts(viewer) });
       this.messages.set(viewer, message);
     }
     return message;
@@ -76,9 +90,12 @@ export class ChangeViews {
     if (previous === undefined || heldVersion === 0 || previous.version !== heldVersion) return this.message(viewer);
     let message = this.changesMessages.get(viewer);
     if (message === undefined) {
-      const { version: _from, ...before } = previous.versioned(viewer);
-      const { version, ...after } = this.versioned(viewer);
-      const changes: ChangesMessage = { type: 'changes', from: previous.version, version, changes: viewChanges(before, after) };
+      const changes: ChangesMessage = {
+        type: 'changes',
+        from: previous.version,
+        version: this.version,
+        changes: viewChanges(previous.parts(viewer), this.parts(viewer)),
+      };
       message = JSON.stringify(changes);
       this.changesMessages.set(viewer, message);
     }
@@ -90,4 +107,8 @@ export class ChangeViews {
     this.previous = undefined;
     this.changesMessages.clear();
   }
+}
+
+function sameStateNodes(before: readonly unknown[], after: readonly unknown[]): boolean {
+  return before.length === after.length && before.every((node, index) => node === after[index]);
 }
