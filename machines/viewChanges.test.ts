@@ -108,6 +108,17 @@ describe('a view sent as what changed since the last one', () => {
     ]);
     expect(after).toEqual({ a: { b: [1, 2, 5] }, c: 4 });
     expect(before).toEqual({ a: { b: [1, 2] }, c: 3 });
+    // Changes landing in one place, and in a value an earlier change set, leave every value given as it was.
+    const setting = deepFreeze({ e: 5, f: [1] });
+    const many = withChanges(before, [
+      [['a', 'b', 0], 9],
+      [['a', 'b', 1], 8],
+      [['c'], setting],
+      [['c', 'f', 1], 2],
+    ]);
+    expect(many).toEqual({ a: { b: [9, 8] }, c: { e: 5, f: [1, 2] } });
+    expect(setting).toEqual({ e: 5, f: [1] });
+    expect(before).toEqual({ a: { b: [1, 2] }, c: 3 });
     expect(() => withChanges(before, [[['d'], 1]])).toThrow(/does not fit/);
     expect(() => withChanges(before, [[['a', 'b', 3], 1]])).toThrow(/does not fit/);
   });

@@ -100,11 +100,14 @@ function isObject(value: unknown): value is JsonObject {
 /**
  * `value` with the changes made, as a new value: what it shares with
  * `value` is not copied, and `value` itself is left as it was, so a client
- * may keep the older version.
+ * may keep the older version. Each object or array on the changes' paths is
+ * copied once for all of them, not once for each (a move's changes mostly
+ * land in the same few places: the hand, the trick, the seats).
  */
 export function withChanges<T>(value: T, changes: readonly ViewChange[]): T {
+  const copies = new Set<unknown>();
   let result: unknown = value;
-  for (const [path, setting] of changes) result = setAt(result, path, 0, setting);
+  for (const [path, setting] of changes) result = setAt(result, path, 0, setting, copies);
   return result as T;
 }
 
@@ -124,16 +127,24 @@ export function nextVersionOf<T extends { readonly version: number }>(
   return { ...withChanges(held, message.changes), version: message.version };
 }
 
-function setAt(target: unknown, path: JsonPath, depth: number, value: Json): unknown {
+/** `copies`: the containers this `withChanges` made, which it may change in place; nothing else is written to. */
+function setAt(target: unknown, path: JsonPath, depth: number, value: Json, copies: Set<unknown>): unknown {
   if (depth === path.length) return value;
   const key = path[depth];
   if (Array.isArray(target) && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= target.length) {
-    const copy = target.slice();
-    copy[key] = setAt(target[key], path, depth + 1, value);
+    const copy: unknown[] = copies.has(target) ? target : madeBy(copies, target.slice());
+    copy[key] = setAt(target[key], path, depth + 1, value, copies);
     return copy;
   }
   if (isObject(target) && typeof key === 'string' && Object.hasOwn(target, key)) {
-    return { ...target, [key]: setAt(target[key], path, depth + 1, value) };
+    const copy: Record<string, unknown> = copies.has(target) ? (target as Record<string, unknown>) : madeBy(copies, { ...target });
+    copy[key] = setAt(target[key], path, depth + 1, value, copies);
+    return copy;
   }
   throw new Error(`a change's path ${JSON.stringify(path)} does not fit the view at ${JSON.stringify(path.slice(0, depth + 1))}`);
+}
+
+function madeBy<C>(copies: Set<unknown>, copy: C): C {
+  copies.add(copy);
+  return copy;
 }
