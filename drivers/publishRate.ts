@@ -14,7 +14,7 @@ export interface PublishRate {
 }
 
 /** About the size of one single-event append of the store (a played card with its headers' worth of JSON). */
-const PAYLOAD = new TextEncoder().encode(
+export const RAW_APPEND_PAYLOAD = new TextEncoder().encode(
   JSON.stringify({
     events: [{ type: 'card.played', at: '2025-01-02T03:04:05.678Z', data: { seat: 2, card: '4-9' } }],
     status: { game: 'sevenSuitors', phase: 'trickPlay' },
@@ -36,7 +36,7 @@ export async function measureRawPublishRate(js: JetStreamClient, subject: string
   const worker = async (): Promise<void> => {
     while (issued < count) {
       issued++;
-      await js.publish(subject, PAYLOAD);
+      await js.publish(subject, RAW_APPEND_PAYLOAD);
     }
   };
   await Promise.all(Array.from({ length: Math.min(window, count) }, worker));
