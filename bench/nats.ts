@@ -176,7 +176,7 @@ try {
   const commandsPerSecond = accepted / elapsed;
 
   const rawAfter = await rawPublishRates(nc, 'after');
-  const rawAtServiceRate = await rawAppendsAtRate(nc, commandsPerSecond, Math.min(10, SECONDS));
+  const rawAtServiceRate = accepted === 0 ? null : await rawAppendsAtRate(nc, commandsPerSecond, Math.min(10, SECONDS));
   const replay = await replayFromJetStream(nats.urls);
 
   await tables.close();
@@ -226,12 +226,14 @@ try {
   );
   console.log(`service CPU per command / raw append CPU per message: ${(serviceCpu / accepted / rawCpu).toFixed(2)} (goal ≤ 2.5)`);
   // A nats-server's cost per message falls as it can batch more, so the raw figure above (a full window) is its best case.
-  const rawCpuAtRate = rawAtServiceRate.cpuSeconds / rawAtServiceRate.published;
-  console.log(
-    `raw R${REPLICAS} append at the service's rate (${rawAtServiceRate.perSecond.toFixed(0)} msgs/s over ${TABLES} table subjects, ` +
-      `${rawAtServiceRate.seconds.toFixed(0)} s): nats-servers' CPU ${microsEach(rawCpuAtRate, 1)} a message; ` +
-      `service CPU per command / that: ${(serviceCpu / accepted / rawCpuAtRate).toFixed(2)}; nats-servers' alone: ${(sumOf(cpu, isNats) / accepted / rawCpuAtRate).toFixed(2)}`,
-  );
+  if (rawAtServiceRate !== null) {
+    const rawCpuAtRate = rawAtServiceRate.cpuSeconds / rawAtServiceRate.published;
+    console.log(
+      `raw R${REPLICAS} append at the service's rate (${rawAtServiceRate.perSecond.toFixed(0)} msgs/s over ${TABLES} table subjects, ` +
+        `${rawAtServiceRate.seconds.toFixed(0)} s): nats-servers' CPU ${microsEach(rawCpuAtRate, 1)} a message; ` +
+        `service CPU per command / that: ${(serviceCpu / accepted / rawCpuAtRate).toFixed(2)}; nats-servers' alone: ${(sumOf(cpu, isNats) / accepted / rawCpuAtRate).toFixed(2)}`,
+    );
+  } else console.log(`raw R${REPLICAS} append at the service's rate: not measured, no command was accepted`);
   console.log(
     `service / raw windowed publish rate: ${share(windowed)} (goal ≥ 50%); / windowed over table subjects: ${share(spread)}; ` +
       `/ event store alone: ${share(storeAlone.perSecond)}; / awaited: ${(commandsPerSecond / awaited).toFixed(1)}×`,
@@ -325,15 +327,22 @@ async function rawAppendsAtRate(
   step(`measuring raw appends at the service's rate (${perSecond.toFixed(0)}/s for ${seconds} s)`);
   const { js, remove } = await rawStream(nc, 'paced');
   const acks: Promise<unknown>[] = [];
+  // Caught as each is sent: one failing before the pacing ends must not be an unhandled rejection, which would end
+  // this process without stopping the servers and workers it started.
+  let failure: unknown;
   const cpuBefore = sumOf(markCpu(natsProcesses), () => true);
   const started = performance.now();
   const until = started + seconds * 1000;
   while (performance.now() < until) {
     const due = Math.floor(((performance.now() - started) / 1000) * perSecond);
-    while (acks.length < due) acks.push(js.publish(`bench.raw.paced.table.${acks.length % TABLES}`, RAW_APPEND_PAYLOAD));
+    while (acks.length < due) {
+      const subject = `bench.raw.paced.table.${acks.length % TABLES}`;
+      acks.push(js.publish(subject, RAW_APPEND_PAYLOAD).catch((error: unknown) => (failure ??= error)));
+    }
     await sleep(5);
   }
   await Promise.all(acks);
+  if (failure !== undefined) throw failure;
   const elapsed = (performance.now() - started) / 1000;
   const cpuSeconds = sumOf(markCpu(natsProcesses), () => true) - cpuBefore;
   await remove();
