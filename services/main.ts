@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const tokens = openSqliteSeatTokens(path);
   const host = new TableHost({
     store,
+    onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
     autopilot: {
       botDelayMs: settings.botDelayMs,
       onError: (error, tableId) => logger.error({ err: error, tableId }, 'a table could not move by itself'),

@@ -8,6 +8,7 @@
 import type { Msg } from '@nats-io/nats-core';
 import { isVersionConflict, VersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal, type RefusalKind } from '../host/errors.js';
+import { isTableQuarantined, TableQuarantined, type Quarantine } from '../host/quarantine.js';
 import type { Accepted, CreateTableRequest } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
 
@@ -22,8 +23,12 @@ interface CommandRouting {
   readonly seenVersion?: number;
 }
 
-/** A command for one table, served by the worker that owns the table. */
-export type TableCommandRequest = CommandRouting & { readonly op: 'submit'; readonly args: readonly [command: unknown, holder?: string] };
+/** A command for one table, served by the worker that owns the table: a player's, or an operator's repair (TableService.repair). */
+export type TableCommandRequest = CommandRouting &
+  (
+    | { readonly op: 'submit'; readonly args: readonly [command: unknown, holder?: string] }
+    | { readonly op: 'repairTable'; readonly args: readonly [] }
+  );
 
 /** A new table, made by whichever worker takes the request. */
 export type NewTableRequest =
@@ -42,6 +47,8 @@ export type TableReply =
       readonly message: string;
       /** The table's version when it was refused, so a reader that is behind knows it. */
       readonly version?: number;
+      /** A quarantined table's refused event, so the caller's refusal carries it as the host's does. */
+      readonly quarantine?: Quarantine;
     }
   | {
       readonly ok: false;
@@ -71,7 +78,7 @@ export function isTableUnavailable(error: unknown): error is TableUnavailable {
   return error instanceof TableUnavailable;
 }
 
-const COMMAND_OPS: readonly string[] = ['submit'];
+const COMMAND_OPS: readonly string[] = ['submit', 'repairTable'];
 const NEW_TABLE_OPS: readonly string[] = ['createTable', 'importRecord', 'forkTable'];
 
 export function encode(message: TableRequest | TableReply): string {
@@ -105,7 +112,14 @@ export function decodeReply(msg: Msg): TableReply {
 /** The reply that carries `error` to the caller, its kind kept. */
 export function replyOfError(worker: string, error: unknown, version?: number): TableReply {
   if (isTableRefusal(error)) {
-    return { ok: false, worker, kind: error.kind, message: error.message, ...(version === undefined ? {} : { version }) };
+    return {
+      ok: false,
+      worker,
+      kind: error.kind,
+      message: error.message,
+      ...(version === undefined ? {} : { version }),
+      ...(isTableQuarantined(error) ? { quarantine: error.quarantine } : {}),
+    };
   }
   if (isVersionConflict(error)) {
     const { tableId, expectedVersion, actualVersion, message } = error as VersionConflict;
@@ -125,6 +139,7 @@ export function errorOfReply(reply: Exclude<TableReply, { ok: true }>): Error {
     case 'failed':
       return new Error(reply.message);
     default:
+      if (reply.kind === 'quarantined' && reply.quarantine !== undefined) return new TableQuarantined(reply.quarantine);
       return new TableRefusal(reply.kind, reply.message);
   }
 }

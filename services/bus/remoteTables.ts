@@ -19,11 +19,12 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventListener, EventStore, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { unknownTable } from '../host/errors.js';
+import { withQuarantines, type Quarantine, type TableQuarantined } from '../host/quarantine.js';
 import { NatsRequests } from '../nats/natsRequests.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js';
 import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { ForkRequest } from '../host/tableFork.js';
-import type { Accepted, CreateTableRequest, TableService } from '../host/tableService.js';
+import type { Accepted, CreateTableRequest, Repaired, TableService } from '../host/tableService.js';
 import {
   decodeReply,
   encode,
@@ -46,6 +47,8 @@ export interface RemoteTablesOptions {
   readonly retryForMs?: number;
   /** The deployment's subject prefix (NATS_PREFIX), the workers' too. */
   readonly prefix?: string;
+  /** Told once when this gateway finds a table quarantined, for the operator; the default writes a line to stderr. */
+  readonly onQuarantined?: (verdict: TableQuarantined) => void;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -72,7 +75,7 @@ export class RemoteTables implements TableService {
     this.replays = new ReplayCheckpoints(options.store);
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
-    this.readModel = new TableReadModel(options.store);
+    this.readModel = new TableReadModel(options.store, options.onQuarantined === undefined ? {} : { onQuarantined: options.onQuarantined });
     this.subjects = tableSubjects(options.prefix);
     // Every event appended anywhere, in log order, from the store's feed of the log (JetStream: an ordered consumer).
     this.unsubscribe = this.store.subscribe((tableId, event) => {
@@ -132,8 +135,24 @@ export class RemoteTables implements TableService {
     return recordOfLog(tableId, await this.events(tableId));
   }
 
+  /**
+   * Repairs a quarantined table: the table's worker finds the refused events
+   * and voids them (the request names none, so no gateway can void a
+   * valid one); the copy here is folded again from the repaired log.
+   */
+  async repair(tableId: string): Promise<Repaired> {
+    const accepted = await this.command({ op: 'repairTable', tableId, args: [] });
+    if (!isRepaired(accepted)) throw new Error(`the worker answered the repair of table ${tableId} without the events it voided`);
+    await this.readModel.offer(tableId, accepted.events);
+    return accepted;
+  }
+
   async listTables(): Promise<TableSummary[]> {
-    return this.store.listTables();
+    return withQuarantines(await this.store.listTables(), this.readModel.quarantinedTables());
+  }
+
+  quarantinedTables(): readonly Quarantine[] {
+    return this.readModel.quarantinedTables();
   }
 
   /**
@@ -239,6 +258,10 @@ export class RemoteTables implements TableService {
       await this.readModel.catchUp(tableId);
     }
   }
+}
+
+function isRepaired(accepted: Accepted): accepted is Repaired {
+  return Array.isArray((accepted as Partial<Repaired>).voided);
 }
 
 /** A timeout or a lost connection: whether a worker took the request is unknown. */

@@ -7,14 +7,17 @@
  *
  * An event may arrive twice (in a reply and from the feed); each is applied
  * once, in log order, and a gap (a feed that started late) is filled from
- * the log.
+ * the log. A table whose log the machine refuses is not followed: its
+ * verdict is kept instead (host/quarantine.ts), until a repair comes.
  */
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import type { TableSnapshot, TableActor } from '../../machines/table/snapshot.js';
 import type { EventListener, EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { createSubscribers } from '../eventstore/subscribers.js';
 import { TableRefusal } from '../host/errors.js';
+import { isTableQuarantined, QuarantineVerdicts, type Quarantine, type TableQuarantined } from '../host/quarantine.js';
 import { applyLogEvents, foldLog } from '../host/replay.js';
+import { TABLE_REPAIRED } from '../host/tableLog.js';
 
 interface FollowedTable {
   readonly actor: TableActor;
@@ -24,19 +27,31 @@ interface FollowedTable {
   lastRead: number;
 }
 
+export interface TableReadModelOptions {
+  /** Told once when a table is found quarantined, for the operator; the default writes a line to stderr. */
+  readonly onQuarantined?: (verdict: TableQuarantined) => void;
+}
+
 export class TableReadModel {
   private readonly store: EventStore;
   private readonly followed = new Map<string, FollowedTable>();
   /** The tail of each table's queue: loads and applications for one table run one at a time. */
   private readonly queues = new TableQueues();
   private readonly listeners = createSubscribers();
+  private readonly verdicts: QuarantineVerdicts;
 
-  constructor(store: EventStore) {
+  constructor(store: EventStore, options: TableReadModelOptions = {}) {
     this.store = store;
+    this.verdicts = new QuarantineVerdicts(options.onQuarantined ?? ((verdict) => console.error(verdict.message)));
   }
 
   get followedTables(): number {
     return this.followed.size;
+  }
+
+  /** The tables found quarantined here and not repaired since. */
+  quarantinedTables(): Quarantine[] {
+    return this.verdicts.all();
   }
 
   /** The table as of the last event this gateway knows of; loaded from the log on first read. */
@@ -54,6 +69,9 @@ export class TableReadModel {
    */
   offer(tableId: string, events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
+    if (this.verdicts.isQuarantined(tableId) && events.some((event) => event.type === TABLE_REPAIRED)) {
+      return this.refoldRepaired(tableId, events);
+    }
     const known = this.followed.get(tableId);
     if (known !== undefined && !this.queues.isBusy(tableId)) {
       // The usual case, without a turn in the queue: the next events of a table in step, or ones it has.
@@ -132,17 +150,33 @@ export class TableReadModel {
     this.followed.clear();
   }
 
+  /** A repaired table plays on at once: its copy here is folded again before anyone hears of the repair. */
+  private async refoldRepaired(tableId: string, events: readonly StoredEvent[]): Promise<void> {
+    await this.queues.run(tableId, () => this.load(tableId)).catch(() => undefined);
+    this.announce(tableId, events);
+  }
+
   private async load(tableId: string): Promise<FollowedTable> {
     const known = this.followed.get(tableId);
     if (known !== undefined) return known;
+    const standing = await this.verdicts.standing(tableId, () => this.store.version(tableId));
+    if (standing !== null) throw standing;
     const events = await this.store.read(tableId);
     if (events.length === 0) throw new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
     return this.follow(tableId, events, false);
   }
 
   private follow(tableId: string, events: readonly StoredEvent[], announce: boolean): FollowedTable {
-    const { actor } = foldLog(tableId, events);
-    const table: FollowedTable = { actor, version: events[events.length - 1].seq, committed: actor.getSnapshot(), lastRead: Date.now() };
+    const version = events[events.length - 1].seq;
+    let actor: TableActor;
+    try {
+      actor = foldLog(tableId, events).actor;
+    } catch (error) {
+      if (isTableQuarantined(error)) this.verdicts.found(error, version);
+      throw error;
+    }
+    this.verdicts.cleared(tableId);
+    const table: FollowedTable = { actor, version, committed: actor.getSnapshot(), lastRead: Date.now() };
     this.followed.set(tableId, table);
     if (announce) this.announce(tableId, events);
     return table;
@@ -157,8 +191,21 @@ export class TableReadModel {
     if (later.length > 0) this.apply(tableId, table, later);
   }
 
+  /**
+   * Applies the next events of a followed table. One the machine refuses
+   * ends the following: the copy is dropped and the verdict kept, which the
+   * next read answers with.
+   */
   private apply(tableId: string, table: FollowedTable, events: readonly StoredEvent[]): void {
-    applyLogEvents(tableId, table.actor, events);
+    try {
+      applyLogEvents(tableId, table.actor, events);
+    } catch (error) {
+      if (!isTableQuarantined(error)) throw error;
+      table.actor.stop();
+      this.followed.delete(tableId);
+      this.verdicts.found(error, events[events.length - 1].seq);
+      return;
+    }
     table.version = events[events.length - 1].seq;
     table.committed = table.actor.getSnapshot();
     this.announce(tableId, events);

@@ -10,6 +10,7 @@ import { diagramCommand } from './commands/diagram.js';
 import { replayCommand } from './commands/replay.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
+import { repairCommand } from './commands/repair.js';
 import { dealCommand } from './commands/deal.js';
 import type { Command } from './command.js';
 
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   replayCommand,
   exportCommand,
   importCommand,
+  repairCommand,
   diagramCommand,
   dealCommand,
 ];

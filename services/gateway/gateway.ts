@@ -30,6 +30,7 @@ import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { forkRoutes } from './routes/forkRoutes.js';
+import { repairRoutes } from './routes/repairRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
@@ -121,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const metrics = createMetrics({
     residentTables: () => host.residentTables,
     tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
+    quarantinedTables: () => host.quarantinedTables().length,
     processMetrics: options.processMetrics,
   });
   const feed = new TableFeed({
@@ -191,6 +193,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(seatRoutes(context));
   app.register(recordRoutes(context));
   app.register(forkRoutes(context));
+  app.register(repairRoutes(context));
   app.register(socketRoute(context));
   app.register(machineRoutes());
   // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.

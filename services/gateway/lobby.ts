@@ -38,6 +38,8 @@ export interface LobbyTable {
   readonly version: number;
   /** When the table's last event happened (ISO time): how fresh a table is, or when a game ended. */
   readonly lastEventAt: string;
+  /** A quarantined table (phase `quarantined`): the event its machine refuses, and why; it waits for an operator's repair. */
+  readonly quarantine?: { readonly seq: number; readonly reason: string };
 }
 
 export interface LobbyPage {
@@ -276,6 +278,7 @@ function paged(all: readonly TableSummary[], page: number, limit: number): Lobby
 }
 
 function lobbyTable({ tableId, version, status, lastEventAt }: TableSummary): LobbyTable {
+  const quarantine = status?.quarantine as LobbyTable['quarantine'];
   return {
     tableId,
     game: status?.game ?? 'unknown',
@@ -285,5 +288,6 @@ function lobbyTable({ tableId, version, status, lastEventAt }: TableSummary): Lo
     finished: status?.finished === true,
     version,
     lastEventAt,
+    ...(quarantine === undefined ? {} : { quarantine }),
   };
 }

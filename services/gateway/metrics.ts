@@ -1,6 +1,6 @@
 /**
- * The service's Prometheus metrics, served at /metrics: tables active,
- * commands accepted and refused, command latency, connected sockets. Each
+ * The service's Prometheus metrics, served at /metrics: tables active and
+ * quarantined, commands accepted and refused, command latency, connected sockets. Each
  * gateway has its own registry, so several can run in one process (tests).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -21,6 +21,8 @@ export interface MetricsSources {
   readonly residentTables: () => number;
   /** Tables whose game is under way (seated or in play, not finished). */
   readonly tablesInPlay: () => Promise<number>;
+  /** Tables found quarantined by this process and not repaired since (host/quarantine.ts). */
+  readonly quarantinedTables: () => number;
   /** Also export the process's own metrics (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -42,6 +44,14 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     registers: [registry],
     collect() {
       this.set(sources.residentTables());
+    },
+  });
+  new Gauge({
+    name: 'suitors_tables_quarantined',
+    help: 'Tables whose log holds an event the machine refuses, known to this process: refused until an operator repairs them',
+    registers: [registry],
+    collect() {
+      this.set(sources.quarantinedTables());
     },
   });
   const commands = new Counter({

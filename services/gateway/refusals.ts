@@ -1,16 +1,23 @@
 /**
  * Every refusal the gateway sends: `{ error, message }` with the status of
- * docs/api.md. Refusals of the table host, of the event store and of Fastify
- * itself are all mapped here, in one place.
+ * docs/api.md (a quarantined table's also names the refused event). Refusals
+ * of the table host, of the event store and of Fastify itself are all
+ * mapped here, in one place.
  */
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, type RefusalKind } from '../host/errors.js';
+import { isTableQuarantined } from '../host/quarantine.js';
 import { isTableUnavailable } from '../bus/protocol.js';
 import type { ErrorKind } from './socketProtocol.js';
 
 export interface RefusalBody {
   readonly error: ErrorKind;
   readonly message: string;
+  /** A quarantined table (host/quarantine.ts): which table, the refused event's seq and type, and why the machine refuses it. */
+  readonly tableId?: string;
+  readonly seq?: number;
+  readonly eventType?: string;
+  readonly reason?: string;
 }
 
 export const STATUS_OF: Record<ErrorKind, number> = {
@@ -20,6 +27,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   unknownTable: 404,
   notFound: 404,
   notNow: 409,
+  notQuarantined: 409,
   tooLarge: 413,
   malformed: 422,
   illegal: 422,
@@ -27,6 +35,8 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   rateLimited: 429,
   internal: 500,
   unavailable: 503,
+  // Not for now only, as unavailable is: the table waits for an operator's repair.
+  quarantined: 503,
 };
 
 /**
@@ -62,6 +72,8 @@ const HOST_KINDS: Record<RefusalKind, ErrorKind> = {
   busy: 'unavailable',
   // Another process of the service (one of the newer release) can serve the table; this one cannot, now.
   newerRelease: 'unavailable',
+  quarantined: 'quarantined',
+  notQuarantined: 'notQuarantined',
 };
 
 /** What Fastify's own errors (body parsing, validation) mean to a client. */
@@ -97,6 +109,10 @@ function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: u
 /** The client-facing refusal for any error; null when it is the service's own fault. */
 export function refusalOf(error: unknown): RefusalBody | null {
   if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message };
+  if (isTableQuarantined(error)) {
+    const { message, tableId, seq, eventType, reason } = error;
+    return { error: 'quarantined', message, tableId, seq, eventType, reason };
+  }
   if (isTableRefusal(error)) return { error: HOST_KINDS[error.kind], message: error.message };
   if (isTableUnavailable(error)) return { error: 'unavailable', message: `${error.message}; try again shortly` };
   if (isVersionConflict(error)) return { error: 'notNow', message: `${error.message}; the table moved on, try again` };

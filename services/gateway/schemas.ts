@@ -18,9 +18,15 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String({
       description:
-        'badRequest, unauthorized, forbidden, unknownTable, notFound, notNow, tooLarge, malformed, illegal, invalidRecord, rateLimited',
+        'badRequest, unauthorized, forbidden, unknownTable, notFound, notNow, notQuarantined, tooLarge, malformed, illegal, invalidRecord, rateLimited, unavailable, quarantined',
     }),
     message: Type.String({ description: 'what was wrong and what would be right' }),
+    tableId: Type.Optional(Type.String({ description: 'quarantined only: the table' })),
+    seq: Type.Optional(
+      Type.Integer({ description: "quarantined only: the seq of the first event of the table's log the machine refuses" }),
+    ),
+    eventType: Type.Optional(Type.String({ description: "quarantined only: that event's type" })),
+    reason: Type.Optional(Type.String({ description: 'quarantined only: why the machine refuses it' })),
   },
   { $id: 'Refusal' },
 );
@@ -79,6 +85,15 @@ export const LobbyEntry = Type.Object({
   finished: Type.Boolean(),
   version: Type.Integer(),
   lastEventAt: Type.String({ description: "when the table's last event happened (ISO time)" }),
+  quarantine: Type.Optional(
+    Type.Object(
+      { seq: Type.Integer(), reason: Type.String() },
+      {
+        description:
+          'a quarantined table only (phase "quarantined"): the first event of its log the machine refuses, and why; it is refused until an operator repairs it',
+      },
+    ),
+  ),
 });
 export const Lobby = Type.Object({
   tables: Type.Array(LobbyEntry),
@@ -176,6 +191,15 @@ export const ReplayResponse = Type.Object({
   activeStates: ActiveStates,
   view: Type.Unknown({
     description: "the spectator view; once the game is over, the view with every hand open, or with `seat` that seat's own view",
+  }),
+});
+
+export const RepairResponse = Type.Object({
+  tableId: Type.String(),
+  voided: Type.Array(Type.Integer(), { description: 'the seqs of the events the repair voided: every one the machine refused' }),
+  reasons: Type.Array(Type.String(), { description: 'why the machine refused each, in the same order' }),
+  version: Type.Integer({
+    description: "the table's version after the repair (its `table.repaired` event, and the next deal if one was owed)",
   }),
 });
 

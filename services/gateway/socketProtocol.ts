@@ -36,6 +36,8 @@ export type ErrorKind =
   | 'invalidRecord'
   | 'rateLimited'
   | 'unavailable'
+  | 'quarantined'
+  | 'notQuarantined'
   | 'internal';
 
 /** A viewer's view of the table as of `version`: a socket's view message, and the answer of GET .../view. */

@@ -1,6 +1,7 @@
 /**
  * The one way a gateway changes tables: players' commands, seat changes,
- * new, imported and forked tables all go through here to the tables' owner.
+ * new, imported and forked tables, and repairs all go through here to the
+ * tables' owner.
  * Each acknowledged change is announced, with the table's state exactly as
  * of that change, to the listeners (sockets, lobby). Changes to one table
  * made here are made and announced one at a time, so listeners see every
@@ -9,7 +10,7 @@
  */
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
-import type { Accepted, CreateTableRequest } from '../host/tableService.js';
+import type { Accepted, CreateTableRequest, Repaired } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
@@ -78,6 +79,16 @@ export class TableFeed {
     const accepted = await this.host.forkTable(tableId, request);
     await this.announceNew(accepted.tableId);
     return accepted;
+  }
+
+  /** An operator's repair of a quarantined table, announced as any change: the table plays on from it. */
+  async repair(tableId: string): Promise<Repaired> {
+    return this.queues.run(tableId, async () => {
+      const repaired = await this.host.repair(tableId);
+      this.facts.learn(tableId, repaired.events);
+      await this.announceCurrentNow(tableId).catch((error: unknown) => this.onError(error, tableId));
+      return repaired;
+    });
   }
 
   async submit(tableId: string, command: unknown, source: CommandSource, holder?: string): Promise<Accepted> {

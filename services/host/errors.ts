@@ -8,9 +8,19 @@ import type { RefusalKind as RuleRefusalKind } from '../../machines/table/refusa
  * The machine's kinds of refusal, plus the host's own: no such table, a
  * record that does not verify, a token that no longer holds its seat, too
  * much costly work (imports) already under way, a table whose log a newer
- * release wrote (rules or an event schema this release does not know).
+ * release wrote (rules or an event schema this release does not know), a
+ * table whose log holds an event the machine refuses (quarantine.ts), and a
+ * repair asked of a table that needs none.
  */
-export type RefusalKind = RuleRefusalKind | 'unknownTable' | 'invalidRecord' | 'notHolder' | 'busy' | 'newerRelease';
+export type RefusalKind =
+  | RuleRefusalKind
+  | 'unknownTable'
+  | 'invalidRecord'
+  | 'notHolder'
+  | 'busy'
+  | 'newerRelease'
+  | 'quarantined'
+  | 'notQuarantined';
 
 export class TableRefusal extends Error {
   constructor(

@@ -4,10 +4,13 @@
  * gateway.
  */
 import { recordFromEvents, type GameRecord } from '../../machines/record/record.js';
+import type { TableEvent } from '../../machines/table/events.js';
+import type { GameName } from '../../machines/table/options.js';
 import { offer, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { unknownTable } from './errors.js';
-import { isMachineEvent, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
+import { reasonRefused, TableQuarantined } from './quarantine.js';
+import { machineEventsOf, tableCreatedOf, toTableEvent, voidedIn, type TableCreated } from './tableLog.js';
 
 export interface ReplayedTable {
   readonly created: TableCreated;
@@ -23,21 +26,76 @@ export async function readTableLog(store: EventStore, tableId: string, afterVers
   return events;
 }
 
-/** Folds `events` (a log from its start) into a live actor; every event must be accepted. */
-export function foldLog(tableId: string, events: readonly StoredEvent[]): { created: TableCreated; actor: TableActor } {
-  const created = tableCreatedOf(events[0], tableId);
+/**
+ * Folds `log` (from its start) into a live actor, up to event `upTo` (the
+ * whole log by default). What a later repair in the log voids is skipped
+ * even when the fold stops before the repair.
+ */
+export function foldLog(
+  tableId: string,
+  log: readonly StoredEvent[],
+  { upTo = log.length }: { upTo?: number } = {},
+): { created: TableCreated; actor: TableActor } {
+  const created = tableCreatedOf(log[0], tableId);
   const actor = startTable(created);
-  applyLogEvents(tableId, actor, events.slice(1));
+  try {
+    applyLogEvents(tableId, actor, log.slice(1, upTo), { voided: voidedIn(log) });
+  } catch (error) {
+    actor.stop();
+    throw error;
+  }
   return { created, actor };
 }
 
-export function applyLogEvents(tableId: string, actor: TableActor, events: readonly StoredEvent[]): void {
-  for (const stored of events) {
-    if (!isMachineEvent(stored)) continue;
-    if (!offer(actor, toTableEvent(stored))) {
-      throw new Error(`table ${tableId}: logged event ${stored.seq} (${stored.type}) is refused on replay`);
-    }
+/** A logged event the machine refused, and why, at a table of `game`. */
+export interface RefusedEvent {
+  readonly stored: StoredEvent;
+  readonly game: GameName;
+  readonly reason: string;
+}
+
+export interface LogFoldOptions {
+  /** The seqs voided by the repairs of the whole log (by default those in `events`: enough when they reach its end). */
+  readonly voided?: ReadonlySet<number>;
+  /** Told of each event the machine refuses, the fold going on past it; by default the first quarantines the table. */
+  readonly onRefused?: (refused: RefusedEvent) => void;
+}
+
+/**
+ * Folds logged events into `actor`: their machine events, less the voided.
+ * Every one must be accepted: the first the machine refuses quarantines the
+ * table (TableQuarantined, naming the event and why), unless `onRefused`
+ * takes it (a repair).
+ */
+export function applyLogEvents(tableId: string, actor: TableActor, events: readonly StoredEvent[], options: LogFoldOptions = {}): void {
+  const { voided = voidedIn(events), onRefused = quarantine(tableId) } = options;
+  for (const stored of machineEventsOf(events, voided)) {
+    const before = actor.getSnapshot();
+    const event = readableEvent(stored);
+    if (typeof event === 'string') onRefused({ stored, game: before.context.game, reason: event });
+    else if (!offer(actor, event)) onRefused({ stored, game: before.context.game, reason: reasonRefused(before, event) });
   }
+}
+
+/**
+ * The logged event as the machine takes it, or why it cannot be read (a
+ * schema that no release ever wrote). An event of a newer release's schema
+ * is not unreadable: it is refused as such (upcasters.ts), for a release
+ * that reads it to serve the table.
+ */
+function readableEvent(stored: StoredEvent): TableEvent | string {
+  try {
+    return toTableEvent(stored);
+  } catch (error) {
+    if (error instanceof RangeError) return error.message;
+    throw error;
+  }
+}
+
+function quarantine(tableId: string): (refused: RefusedEvent) => never {
+  return ({ stored, game, reason }) => {
+    throw new TableQuarantined({ tableId, game, seq: stored.seq, eventType: stored.type, reason });
+  };
 }
 
 /**
@@ -46,7 +104,7 @@ export function applyLogEvents(tableId: string, actor: TableActor, events: reado
  */
 export function replayLog(tableId: string, events: readonly StoredEvent[], at?: number): ReplayedTable {
   const upTo = at === undefined ? events.length : Math.max(1, Math.min(at, events.length));
-  const { created, actor } = foldLog(tableId, events.slice(0, upTo));
+  const { created, actor } = foldLog(tableId, events, { upTo });
   const snapshot = actor.getSnapshot();
   actor.stop();
   return { created, version: upTo, snapshot };
@@ -54,5 +112,5 @@ export function replayLog(tableId: string, events: readonly StoredEvent[], at?: 
 
 export function recordOfLog(tableId: string, events: readonly StoredEvent[]): GameRecord {
   const created = tableCreatedOf(events[0], tableId);
-  return recordFromEvents(created, events.filter(isMachineEvent).map(toTableEvent));
+  return recordFromEvents(created, machineEventsOf(events).map(toTableEvent));
 }

@@ -12,7 +12,7 @@ import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { unknownTable } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import { applyLogEvents, type ReplayedTable } from './replay.js';
-import { tableCreatedOf, type TableCreated } from './tableLog.js';
+import { tableCreatedOf, voidedIn, type TableCreated } from './tableLog.js';
 
 interface Checkpoint {
   readonly version: number;
@@ -60,22 +60,28 @@ export class ReplayCheckpoints {
     let created: TableCreated;
     let actor: TableActor;
     let events: StoredEvent[];
+    // Voids are read from all the log read, up to its end: a replay cut between an event and its repair skips it too.
+    // (An event voided before a checkpoint was skipped when the checkpoint was laid.)
+    let voided: ReadonlySet<number>;
     if (nearest === undefined) {
       const log = await this.store.read(tableId, 0);
       created = tableCreatedOf(log[0], tableId);
       actor = startTable(created);
       events = log.slice(1, upTo);
+      voided = voidedIn(log);
     } else {
       created = nearest.created;
       actor = resumeTable(nearest.persisted, created.rules);
-      events = (await this.store.read(tableId, nearest.version)).slice(0, upTo - nearest.version);
+      const later = await this.store.read(tableId, nearest.version);
+      events = later.slice(0, upTo - nearest.version);
+      voided = voidedIn(later);
     }
     for (let start = 0; start < events.length; ) {
       // The first replay of a long table folds its whole log: one stretch of the loop per checkpoint, not one stall for all.
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const nextCheckpoint = Math.ceil(events[start].seq / this.every) * this.every;
       const end = Math.min(events.length, start + (nextCheckpoint - events[start].seq) + 1);
-      applyLogEvents(tableId, actor, events.slice(start, end));
+      applyLogEvents(tableId, actor, events.slice(start, end), { voided });
       const reached = events[end - 1].seq;
       if (reached % this.every === 0) this.keep(checkpoints, { version: reached, created, persisted: actor.getPersistedSnapshot() });
       start = end;

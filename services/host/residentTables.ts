@@ -4,11 +4,14 @@
  * is rebuilt on first use from its latest snapshot and the events after it,
  * or from its whole log; one that goes idle is saved and dropped. Loading,
  * saving and dropping happen here; the host decides when, in the table's
- * queue, so nothing here runs twice at once for one table.
+ * queue, so nothing here runs twice at once for one table. A table whose
+ * log the machine refuses is never held: its verdict is (quarantine.ts),
+ * and it is folded again only once its log has moved on.
  */
 import { resumeTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { unknownTable } from './errors.js';
+import { isTableQuarantined, type QuarantineVerdicts } from './quarantine.js';
 import { applyLogEvents, foldLog } from './replay.js';
 import { loadSavedTable, savedTableOf } from './savedTable.js';
 import type { TableCreated } from './tableLog.js';
@@ -36,12 +39,15 @@ export interface ResidentTablesOptions {
   readonly onSnapshotError: (error: unknown, tableId: string) => void;
   /** Told of every table rebuilt from the store: it has just been taken up here. */
   readonly onRebuilt: (table: ResidentTable) => void;
+  /** Where the tables found quarantined are remembered, with their log's version. */
+  readonly verdicts: QuarantineVerdicts;
 }
 
 export class ResidentTables {
   private readonly store: EventStore;
   private readonly onSnapshotError: (error: unknown, tableId: string) => void;
   private readonly onRebuilt: (table: ResidentTable) => void;
+  private readonly verdicts: QuarantineVerdicts;
   private readonly live = new Map<string, ResidentTable>();
   private readonly loading = new Map<string, Promise<ResidentTable>>();
   /** Each table's snapshot writes under way, chained: a later snapshot never lands before an earlier one. */
@@ -51,6 +57,7 @@ export class ResidentTables {
     this.store = options.store;
     this.onSnapshotError = options.onSnapshotError;
     this.onRebuilt = options.onRebuilt;
+    this.verdicts = options.verdicts;
   }
 
   get size(): number {
@@ -75,8 +82,9 @@ export class ResidentTables {
     }
     let pending = this.loading.get(tableId);
     if (pending === undefined) {
-      pending = this.rebuild(tableId)
+      pending = this.rebuildUnlessQuarantined(tableId)
         .then((table) => {
+          this.verdicts.cleared(tableId);
           this.onRebuilt(table);
           return table;
         })
@@ -160,6 +168,13 @@ export class ResidentTables {
     for (const tableId of [...this.live.keys()]) this.evict(tableId);
   }
 
+  /** The table rebuilt, or the verdict that stands on it, without a read of its log while the log is where it was judged. */
+  private async rebuildUnlessQuarantined(tableId: string): Promise<ResidentTable> {
+    const standing = await this.verdicts.standing(tableId, () => this.store.version(tableId));
+    if (standing !== null) throw standing;
+    return this.rebuild(tableId);
+  }
+
   /**
    * A snapshot is used only when the machine that wrote it is the one that
    * would resume it (savedTable.ts); otherwise the table is folded from its
@@ -171,19 +186,29 @@ export class ResidentTables {
     if (stored !== null && saved !== null) {
       const actor = resumeTable(saved.persisted, saved.created.rules);
       const later = await this.store.read(tableId, stored.version);
-      applyLogEvents(tableId, actor, later);
+      this.judged(stored.version + later.length, () => applyLogEvents(tableId, actor, later));
       const lastAt = later.at(-1)?.at ?? saved.lastEventAt ?? (await this.store.read(tableId, stored.version - 1)).at(-1)?.at ?? '';
       return this.adopt(tableId, saved.created, actor, stored.version + later.length, lastAt, stored.version);
     }
     const events = await this.store.read(tableId);
     if (events.length === 0) throw unknownTable(tableId);
-    const { created, actor } = foldLog(tableId, events);
+    const { created, actor } = this.judged(events.length, () => foldLog(tableId, events));
     const lastEventAt = events[events.length - 1].at;
     // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.
     const rewritten =
       stored !== null &&
       (await this.rewriteSnapshot(tableId, events.length, savedTableOf(created, actor.getPersistedSnapshot(), lastEventAt)));
     return this.adopt(tableId, created, actor, events.length, lastEventAt, rewritten ? events.length : 0);
+  }
+
+  /** Runs a fold of the table's log as it stands at `version`, remembering the verdict when the fold quarantines it. */
+  private judged<T>(version: number, fold: () => T): T {
+    try {
+      return fold();
+    } catch (error) {
+      if (isTableQuarantined(error)) this.verdicts.found(error, version);
+      throw error;
+    }
   }
 
   /** Saves a snapshot in place of one that could not be used; tells whether it was saved. */

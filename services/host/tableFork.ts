@@ -18,7 +18,7 @@ import type { StoredEvent } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { standInName } from './standIns.js';
-import { isMachineEvent, rulesOfNewTable, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
+import { machineEventsOf, rulesOfNewTable, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
 
 export interface ForkRequest {
   /** The event of the original's log the new table starts right after (1 = created). */
@@ -81,9 +81,8 @@ export function planFork(
     const refusal = seatJoinRefusal({ ...context, occupants: context.occupants.map(() => null) }, seats[taker.seat]);
     if (refusal !== null) throw new TableRefusal('malformed', refusal);
   }
-  const game = log
-    .slice(1, request.at)
-    .filter((event) => isMachineEvent(event) && !SEAT_EVENTS.includes(event.type))
+  const game = machineEventsOf(log)
+    .filter((event) => event.seq <= request.at && !SEAT_EVENTS.includes(event.type))
     .map(toTableEvent);
   return { created, events: [...seats, ...game] };
 }

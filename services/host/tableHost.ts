@@ -29,7 +29,9 @@ import { statusOf } from './tableStatus.js';
 import { withSchema } from './upcasters.js';
 import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
 import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
-import type { Accepted, CreateTableRequest, TableService } from './tableService.js';
+import { isTableQuarantined, QuarantineVerdicts, withQuarantines, type Quarantine, type TableQuarantined } from './quarantine.js';
+import { planRepair, repairedEvent } from './tableRepair.js';
+import type { Accepted, CreateTableRequest, Repaired, TableService } from './tableService.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -46,6 +48,8 @@ export interface TableHostOptions {
   readonly dealing?: 'shuffled' | 'external';
   /** Told when a snapshot cannot be saved (the command still succeeds); the default writes to stderr. */
   readonly onSnapshotError?: (error: unknown, tableId: string) => void;
+  /** Told once when a table is found quarantined (quarantine.ts), for the operator; the default writes a line to stderr. */
+  readonly onQuarantined?: (verdict: TableQuarantined) => void;
   /**
    * The tables drive themselves: the host plays their bot seats and runs
    * their turn clocks (autopilot.ts). Off by default, for the tools that
@@ -71,6 +75,7 @@ export class TableHost implements TableService {
   private readonly dealing: 'shuffled' | 'external';
   private readonly onSnapshotError: (error: unknown, tableId: string) => void;
   private readonly tables: ResidentTables;
+  private readonly verdicts: QuarantineVerdicts;
   /** Commands for one table run one at a time. */
   private readonly queues = new TableQueues();
   private readonly imports = new RecordImports();
@@ -92,11 +97,13 @@ export class TableHost implements TableService {
     // A move lost to a failed append leaves nothing armed: the table is taken up again a moment later, from its log.
     const takeUpAgain = (tableId: string) => setTimeout(() => void this.takeUp(tableId).catch(() => undefined), 1000).unref();
     this.autopilot = options.autopilot === undefined ? null : new Autopilot(this, { onMoveLost: takeUpAgain, ...options.autopilot });
+    this.verdicts = new QuarantineVerdicts(options.onQuarantined ?? ((verdict) => console.error(verdict.message)));
     // A table rebuilt here has just been taken up: what it awaits is armed again from its log.
     this.tables = new ResidentTables({
       store: this.store,
       onSnapshotError: this.onSnapshotError,
       onRebuilt: (table) => this.autopilot?.tableChanged(stateOf(table)),
+      verdicts: this.verdicts,
     });
   }
 
@@ -268,7 +275,33 @@ export class TableHost implements TableService {
   }
 
   async listTables(): Promise<TableSummary[]> {
-    return this.store.listTables();
+    return withQuarantines(await this.store.listTables(), this.verdicts.all());
+  }
+
+  quarantinedTables(): readonly Quarantine[] {
+    return this.verdicts.all();
+  }
+
+  /**
+   * Repairs a quarantined table (tableRepair.ts), found so here or not: its
+   * refused events voided in one `table.repaired`, appended with the log's
+   * version as expected (a writer that got there first is refused), with
+   * the next deal if the last good state awaits one. The copy here is then
+   * the repaired table, and its bots and clock are armed again from it.
+   */
+  async repair(tableId: string): Promise<Repaired> {
+    return this.queues.run(tableId, async () => {
+      const log = await readTableLog(this.store, tableId);
+      const plan = planRepair(tableId, log);
+      // A copy held here is behind the log (the refused event came from elsewhere): the repaired one takes its place.
+      this.tables.evict(tableId);
+      const table = this.tables.adopt(tableId, plan.created, plan.actor, log.length, log[log.length - 1].at);
+      const at = this.now().toISOString();
+      const owed = this.owedEvents(table).map((event) => toNewEvent(event, at));
+      const accepted = await this.commit(table, [repairedEvent(plan.repaired, at), ...owed]);
+      this.verdicts.cleared(tableId);
+      return { ...accepted, ...plan.repaired };
+    });
   }
 
   /**
@@ -324,7 +357,12 @@ export class TableHost implements TableService {
     const underWay = (await this.store.listTables())
       .filter(({ status }) => status !== null && status.finished !== true && status.phase !== 'seating')
       .map(({ tableId }) => tableId);
-    await fewAtATime(underWay, concurrency, (tableId) => this.takeUp(tableId).catch((error: unknown) => onError(error, tableId)), stopped);
+    // A quarantined table stays where it is: the operator has been told of it once already (onQuarantined).
+    const takeUp = (tableId: string) =>
+      this.takeUp(tableId).catch((error: unknown) => {
+        if (!isTableQuarantined(error)) onError(error, tableId);
+      });
+    await fewAtATime(underWay, concurrency, takeUp, stopped);
   }
 
   /** Whether the table has a bot move or a timeout to come here: an owner keeps such a table rather than letting it go idle. */

@@ -21,11 +21,45 @@ export const TURN_TIMED_OUT = 'turn.timedOut';
 /** A hand was scored: its seed and commitment, made public (docs/fairness.md). */
 export const HAND_REVEALED = 'hand.revealed';
 
+/**
+ * An operator repaired a quarantined table (tableRepair.ts): the machine
+ * events it names, each refused by the machine, are void. They stay in the
+ * log, as every acknowledged event does, and no fold takes them.
+ */
+export const TABLE_REPAIRED = 'table.repaired';
+
 /** Events of the log that are the host's own record, not input to the machine. */
-export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED];
+export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED, TABLE_REPAIRED];
 
 export function isMachineEvent(stored: StoredEvent): boolean {
   return !HOST_EVENT_TYPES.includes(stored.type);
+}
+
+export interface TableRepaired {
+  /** The seqs of the events voided, in log order. */
+  readonly voided: readonly number[];
+  /** Why the machine refused each, in the same order. */
+  readonly reasons: readonly string[];
+}
+
+/** The seqs every `table.repaired` of `log` voids. */
+export function voidedIn(log: readonly StoredEvent[]): ReadonlySet<number> {
+  const voided = new Set<number>();
+  for (const stored of log) {
+    if (stored.type !== TABLE_REPAIRED) continue;
+    for (const seq of (upcast(stored).data as Partial<TableRepaired>).voided ?? []) voided.add(seq);
+  }
+  return voided;
+}
+
+/**
+ * The events of `events` the machine takes, in order: neither the host's
+ * own nor one a repair voids. Every fold of a log reads it through here.
+ * `voided` comes from the whole log when `events` is only a part of it
+ * (a replay cut at an event before the repair).
+ */
+export function machineEventsOf(events: readonly StoredEvent[], voided: ReadonlySet<number> = voidedIn(events)): StoredEvent[] {
+  return events.filter((stored) => isMachineEvent(stored) && !voided.has(stored.seq));
 }
 
 export interface TableCreated extends TableInput {

@@ -11,6 +11,7 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import type { TableView, Viewer } from '../../machines/view.js';
 import type { EventListener, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import type { OwnMoveListener } from './autopilot.js';
+import type { Quarantine } from './quarantine.js';
 import type { ReplayedTable } from './replay.js';
 import type { ForkRequest } from './tableFork.js';
 
@@ -33,6 +34,14 @@ export interface Accepted {
   readonly events: readonly StoredEvent[];
 }
 
+/** A repair's answer: the `table.repaired` appended (with the next deal, if the table was owed one), and what it voided. */
+export interface Repaired extends Accepted {
+  /** The seqs of the events voided, in log order. */
+  readonly voided: readonly number[];
+  /** Why the machine refused each, in the same order. */
+  readonly reasons: readonly string[];
+}
+
 export interface TableService {
   createTable(request: CreateTableRequest): Promise<Accepted>;
   /** A table from a finished game's record, checked against the rules first. */
@@ -51,7 +60,16 @@ export interface TableService {
   /** The table right after event `at` of its log (its current state when omitted). */
   replayAt(tableId: string, at?: number): Promise<ReplayedTable>;
   exportRecord(tableId: string): Promise<GameRecord>;
+  /**
+   * Voids every event of a quarantined table's log the machine refuses, in
+   * one `table.repaired` appended at the log's version, and the table plays
+   * on (host/tableRepair.ts). Refused (notQuarantined) for a table whose log folds.
+   */
+  repair(tableId: string): Promise<Repaired>;
+  /** The tables, each with the status its last append left; a table found quarantined here shown as such. */
   listTables(): Promise<TableSummary[]>;
+  /** The tables found quarantined here and not repaired since (the lobby shows them; a figure for the metrics). */
+  quarantinedTables(): readonly Quarantine[];
   /** Tables held in memory here (a figure for the metrics). */
   readonly residentTables: number;
   /** Hears every event appended to the tables, whoever appended it. */

@@ -167,7 +167,10 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     }
     lastUsed.set(tableId, Date.now());
     try {
-      const accepted = await host.submit(tableId, request.args[0], holderOf(request.args[1]), request.seenVersion);
+      const accepted =
+        request.op === 'repairTable'
+          ? await host.repair(tableId)
+          : await host.submit(tableId, request.args[0], holderOf(request.args[1]), request.seenVersion);
       respond(msg, { ok: true, worker: workerId, result: accepted });
     } catch (error) {
       if (isTableRefusal(error) && error.kind === 'unknownTable') {
