@@ -30,21 +30,23 @@
  * 40000); BENCH_WORKER_NODE_ARGS (--worker-node-args, e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` to profile the workers), BENCH_GATEWAY_PROFILE
  * (--gateway-profile, a .cpuprofile file: this process while the games are
- * played).
+ * played), BENCH_NATS_SECURITY (--security, on: credentials, permissions and
+ * TLS as production runs; off: an open cluster, to measure what they cost).
+ * Ends with one `summary:` line of the headline figures.
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { createRng } from '../machines/cards/shuffle.js';
 import type { TableSnapshot } from '../machines/table/snapshot.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
-import { connectToNats } from '../services/bus/natsConnection.js';
+import type { NatsConnection } from '@nats-io/nats-core';
 import type { EventStore } from '../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import { foldLog } from '../services/host/replay.js';
 import { startLocalNats } from '../drivers/localNats.js';
 import { measureRawPublishRate, RAW_APPEND_PAYLOAD, type PublishRate } from '../drivers/publishRate.js';
 import { startWorkerProcess, type WorkerProcess } from '../drivers/workerProcess.js';
-import { gameOf, nextRemoteMove, remotePlayers } from '../drivers/remotePlay.js';
-import { latencySummary } from '../drivers/figures/latency.js';
+import { createRemoteTable, gameOf, nextRemoteMove, submitRemoteMove } from '../drivers/remotePlay.js';
+import { latencySummary, percentile } from '../drivers/figures/latency.js';
 import { cpuSpent, markCpu, microsEach, profileStretch, sumOf, type CpuProcess } from './cpuShares.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
@@ -59,8 +61,9 @@ const SETTINGS = readFlags(
     'raw-messages': wholeNumber({ env: 'BENCH_RAW_MESSAGES', default: 40_000 }),
     'worker-node-args': text({ env: 'BENCH_WORKER_NODE_ARGS', default: '' }),
     'gateway-profile': text({ env: 'BENCH_GATEWAY_PROFILE', default: '' }),
+    security: text({ env: 'BENCH_NATS_SECURITY', default: 'on', choices: ['on', 'off'] }),
   },
-  'npm run bench:nats [-- --tables N --seconds S --think-ms T --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..." --gateway-profile FILE]',
+  'npm run bench:nats [-- --tables N --seconds S --think-ms T --workers W --lease-ttl-ms L --replicas R --raw-messages M --worker-node-args="--cpu-prof ..." --gateway-profile FILE --security on|off]',
 );
 const TABLES = SETTINGS.tables;
 const SECONDS = SETTINGS.seconds;
@@ -79,23 +82,24 @@ console.log(
     `(R${REPLICAS}), lease TTL ${LEASE_TTL_MS} ms, ${SECONDS}s${THINK_MS > 0 ? `, ${THINK_MS} ms think time per move` : ''}`,
 );
 step('starting 3 nats-server processes');
-const nats = await startLocalNats(3);
+// Secured as production runs (credentials, permissions, TLS); --security off measures what they cost.
+const nats = await startLocalNats(3, { security: SETTINGS.security });
 const workers: WorkerProcess[] = [];
 const natsProcesses: CpuProcess[] = nats.nodes.map((node) => ({ name: `nats-server ${node.name}`, pid: node.process?.pid ?? -1 }));
 const isNats = (name: string) => name.startsWith('nats-server');
 try {
-  const nc = await connectToNats(nats.urls.split(','), 'suitors-bench-gateway');
-  const store = await openJetStreamEventStore({ connection: nc, replicas: REPLICAS });
-
-  const rawBefore = await rawPublishRates(nc, 'before');
+  // This process is the gateway (as the gateway identity) and, for the raw figures, the operator (admin).
+  const admin = await nats.connect('admin');
+  const adminStore = await openJetStreamEventStore({ connection: admin, replicas: REPLICAS });
+  const rawBefore = await rawPublishRates(admin, 'before');
   const storeAloneCpuBefore = markCpu(natsProcesses);
-  const storeAlone = await storeAppendRate(store);
+  const storeAlone = await storeAppendRate(adminStore);
   const storeAloneCpu = sumOf(cpuSpent(storeAloneCpuBefore, markCpu(natsProcesses)), () => true) / storeAlone.appended;
   step(`starting ${WORKERS} table workers`);
   for (let i = 0; i < WORKERS; i++) {
     workers.push(
       await startWorkerProcess({
-        natsUrl: nats.urls,
+        natsEnv: nats.env('worker'),
         workerId: `w-bench-${i + 1}`,
         replicas: REPLICAS,
         leaseTtlMs: LEASE_TTL_MS,
@@ -103,6 +107,8 @@ try {
       }),
     );
   }
+  const nc = await nats.connect('gateway');
+  const store = await openJetStreamEventStore({ connection: nc, createMissing: false });
   const tables = new RemoteTables({ nc, store });
 
   step(`creating ${TABLES} tables through the workers`);
@@ -111,7 +117,7 @@ try {
   const createStarted = performance.now();
   await inParallel(TABLES, 100, async (index) => {
     const game = gameOf(index);
-    tableIds[index] = (await tables.createTable({ game, players: remotePlayers(game), seed: `bench-${index}` })).tableId;
+    tableIds[index] = (await createRemoteTable(tables, { game })).tableId;
     created++;
   });
   step(`created ${created} tables in ${((performance.now() - createStarted) / 1000).toFixed(1)}s`);
@@ -139,13 +145,13 @@ try {
       if (move === null) {
         games++;
         const game = gameOf(index);
-        tableId = (await tables.createTable({ game, players: remotePlayers(game), seed: `bench-${index}-${games}` })).tableId;
+        tableId = (await createRemoteTable(tables, { game })).tableId;
         continue;
       }
       if (THINK_MS > 0) await sleep(THINK_MS * (0.5 + rng.below(1001) / 1000));
       const started = performance.now();
       try {
-        await tables.submit(tableId, move);
+        await submitRemoteMove(tables, tableId, move);
       } catch {
         troubles++;
         continue;
@@ -175,13 +181,15 @@ try {
   cpu.set('gateway', (cpu.get('gateway') ?? 0) - loadGenerator);
   const commandsPerSecond = accepted / elapsed;
 
-  const rawAfter = await rawPublishRates(nc, 'after');
-  const rawAtServiceRate = accepted === 0 ? null : await rawAppendsAtRate(nc, commandsPerSecond, Math.min(10, SECONDS));
-  const replay = await replayFromJetStream(nats.urls);
+  const rawAfter = await rawPublishRates(admin, 'after');
+  const rawAtServiceRate = accepted === 0 ? null : await rawAppendsAtRate(admin, commandsPerSecond, Math.min(10, SECONDS));
+  const replay = await replayFromJetStream(admin);
 
   await tables.close();
   await store.close();
   await nc.close();
+  await adminStore.close();
+  await admin.close();
 
   const best = (pick: (rates: typeof rawBefore) => PublishRate) => Math.max(pick(rawBefore).perSecond, pick(rawAfter).perSecond);
   const awaited = best((rates) => rates.awaited);
@@ -238,6 +246,16 @@ try {
     `service / raw windowed publish rate: ${share(windowed)} (goal ≥ 50%); / windowed over table subjects: ${share(spread)}; ` +
       `/ event store alone: ${share(storeAlone.perSecond)}; / awaited: ${(commandsPerSecond / awaited).toFixed(1)}×`,
   );
+  const sortedLatencies = latencies.slice().sort((a, b) => a - b);
+  const micros = (seconds: number) => ((seconds / Math.max(1, accepted)) * 1e6).toFixed(0);
+  const pacedRatio =
+    rawAtServiceRate === null ? 'none' : (serviceCpu / accepted / (rawAtServiceRate.cpuSeconds / rawAtServiceRate.published)).toFixed(2);
+  console.log(
+    `summary: security=${SETTINGS.security} commands_per_s=${commandsPerSecond.toFixed(0)} ` +
+      `p50_ms=${percentile(sortedLatencies, 50).toFixed(1)} p99_ms=${percentile(sortedLatencies, 99).toFixed(1)} ` +
+      `service_cpu_us_per_command=${micros(serviceCpu)} gateway_cpu_us_per_command=${micros(cpu.get('gateway') ?? 0)} ` +
+      `nats_cpu_us_per_command=${micros(sumOf(cpu, isNats))} paced_raw_ratio=${pacedRatio}`,
+  );
 } finally {
   await Promise.allSettled(workers.map((worker) => worker.stop()));
   await nats.stop();
@@ -250,7 +268,7 @@ try {
  * (as the event log is laid out: one subject per table).
  */
 async function rawPublishRates(
-  nc: Awaited<ReturnType<typeof connectToNats>>,
+  nc: NatsConnection,
   when: string,
 ): Promise<{
   awaited: PublishRate;
@@ -300,7 +318,7 @@ function pickingCpuSeconds(sample: readonly TableSnapshot[], picks: number): num
 }
 
 /** A stream configured like the event log (file storage, the same replicas) for raw publishes to `bench.raw.<when>.>`. */
-async function rawStream(nc: Awaited<ReturnType<typeof connectToNats>>, when: string) {
+async function rawStream(nc: NatsConnection, when: string) {
   const jsm = await jetstreamManager(nc);
   const name = `BENCH_RAW_${when.toUpperCase()}`;
   await jsm.streams.add({
@@ -320,7 +338,7 @@ async function rawStream(nc: Awaited<ReturnType<typeof connectToNats>>, when: st
  * the raw figure under the service's conditions, not a full window's.
  */
 async function rawAppendsAtRate(
-  nc: Awaited<ReturnType<typeof connectToNats>>,
+  nc: NatsConnection,
   perSecond: number,
   seconds: number,
 ): Promise<{ published: number; seconds: number; perSecond: number; cpuSeconds: number }> {
@@ -388,8 +406,10 @@ async function storeAppendRate(store: EventStore): Promise<{ perSecond: number; 
  * folds them, as a worker taking tables over does: the longest logs of the
  * run, one read per table, 20 at a time.
  */
-async function replayFromJetStream(urls: string): Promise<{ events: number; tables: number; perSecond: number; readMs: number[] }> {
-  const reader = await openJetStreamEventStore({ servers: urls, replicas: REPLICAS });
+async function replayFromJetStream(
+  connection: NatsConnection,
+): Promise<{ events: number; tables: number; perSecond: number; readMs: number[] }> {
+  const reader = await openJetStreamEventStore({ connection, replicas: REPLICAS });
   const games = (await reader.listTables()).filter(({ tableId }) => !tableId.startsWith('bench-store-'));
   const longest = games.sort((a, b) => b.version - a.version).slice(0, 200);
   step(`replaying the ${longest.length} longest logs from JetStream`);

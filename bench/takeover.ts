@@ -14,7 +14,6 @@ import { Session } from 'node:inspector/promises';
 import { createRng } from '../machines/cards/shuffle.js';
 import { nextBotMove } from '../drivers/botTurns.js';
 import { readFlags, text, wholeNumber } from '../drivers/flags.js';
-import { connectToNats } from '../services/bus/natsConnection.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import type { EventStore } from '../services/eventstore/eventStore.js';
 import { startLocalNats } from '../drivers/localNats.js';
@@ -67,8 +66,7 @@ function countingReads(store: EventStore) {
 
 const nats = await startLocalNats(3);
 try {
-  const servers = nats.urls;
-  const writer = await openJetStreamEventStore({ servers, replicas: 3 });
+  const writer = await openJetStreamEventStore({ connectOptions: nats.connectOptions('worker'), replicas: 3 });
   const dying = new TableHost({ store: writer, snapshotEvery: flags['snapshot-every'] });
   const rng = createRng('takeover');
   const tableIds: string[] = [];
@@ -94,7 +92,7 @@ try {
   console.log(`${tableIds.length} tables played, ${moves} moves (${(moves / tableIds.length).toFixed(0)} a table)`);
 
   // As a worker connects: its options matter here (nats.js builds a stack trace per request unless told not to).
-  const nc = await connectToNats(servers.split(','), 'bench-taker');
+  const nc = await nats.connect('worker', { name: 'bench-taker' });
   const store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
   const { counted, counts } = countingReads(store);
   const taker = new TableHost({ store: counted });

@@ -33,7 +33,7 @@ export type GatewayBackend =
   /** The whole service in one process (services/main.ts), its SQLite file in `directory`. */
   | { readonly embedded: { readonly directory: string } }
   /** A distributed gateway (services/gateway/distributed.ts) in front of the table workers on this NATS. */
-  | { readonly nats: { readonly urls: string; readonly replicas: number } };
+  | { readonly nats: { readonly env: Readonly<Record<string, string>>; readonly replicas: number } };
 
 export interface GatewayProcessOptions {
   /** The port to listen on (default 0: the OS picks a free one; the service prints the one it bound). */
@@ -70,7 +70,7 @@ export async function startGatewayProcess(backend: GatewayBackend, options: Gate
     ...(options.asConfigured ? {} : measured),
     ...('embedded' in backend
       ? { SUITORS_DB: join(backend.embedded.directory, 'gateway-bench.db') }
-      : { NATS_URL: backend.nats.urls, NATS_REPLICAS: String(backend.nats.replicas) }),
+      : { ...backend.nats.env, NATS_REPLICAS: String(backend.nats.replicas) }),
     ...options.env,
   };
   if (!options.asConfigured) delete env.SUITORS_ADMIN_TOKEN;

@@ -1,24 +1,48 @@
 /**
  * Games played from outside, the way players' clients play them through a
  * gateway: read the table, pick a random legal move for a seat it awaits,
- * submit it, keep every acknowledgement. The seats are people's (bots are
- * the table owner's to play). It carries on through the troubles a
+ * submit it as the seat's holder, keep every acknowledgement. The seats are
+ * people's (bots are the table owner's to play), each taken with a seat
+ * token's hash as a gateway takes it, since a worker refuses a seat's
+ * command that carries none. It carries on through the troubles a
  * distributed service has in normal operation: a table between owners
  * (TableUnavailable), a read model one event behind (a refusal), a conflict
  * with another writer.
  */
+import { createHash } from 'node:crypto';
 import { createRng, type Rng } from '../machines/cards/shuffle.js';
 import { GAME_NAMES, GAMES, type GameName } from '../machines/table/options.js';
 import { randomMove } from '../machines/bots/randomBot.js';
 import { awaitedActions } from '../machines/table/refusal.js';
 import type { TableSnapshot } from '../machines/table/snapshot.js';
 import type { PlayerCommand } from '../machines/table/events.js';
-import type { Accepted } from '../services/host/tableService.js';
-import type { TableService } from '../services/host/tableService.js';
+import type { Accepted, CreateTableRequest, TableService } from '../services/host/tableService.js';
 
-/** People in every seat, seated without tokens: the test stands in for all their clients. */
-export function remotePlayers(game: GameName) {
-  return Array.from({ length: GAMES[game].seats }, (_, seat) => ({ name: `Player ${seat}`, bot: false }));
+/** The seat token hash the player at `seat` holds it with: the caller stands in for every player's client. */
+export function remoteHolder(tableId: string, seat: number): string {
+  return createHash('sha256').update(`remote player of ${tableId} at seat ${seat}`).digest('hex');
+}
+
+/** A new table with a person in every seat, each seated with its holder, as people join through a gateway. */
+export async function createRemoteTable(
+  tables: TableService,
+  request: Omit<CreateTableRequest, 'game' | 'players'> & { readonly game: GameName },
+  onAccepted: (accepted: Accepted) => void = () => undefined,
+): Promise<Accepted> {
+  let accepted = await tables.createTable(request);
+  onAccepted(accepted);
+  const { tableId } = accepted;
+  for (let seat = 0; seat < GAMES[request.game].seats; seat++) {
+    const player = { name: `Player ${seat}`, bot: false };
+    accepted = await tables.submit(tableId, { type: 'seat.joined', seat, player, holder: remoteHolder(tableId, seat) });
+    onAccepted(accepted);
+  }
+  return accepted;
+}
+
+/** `move`, sent as its seat's holder. */
+export function submitRemoteMove(tables: TableService, tableId: string, move: PlayerCommand): Promise<Accepted> {
+  return tables.submit(tableId, move, remoteHolder(tableId, move.seat));
 }
 
 /** A random legal move for one of the seats the table awaits, or null when it awaits none (the game is over). */
@@ -63,7 +87,7 @@ export async function playRemotely(tables: TableService, tableId: string, option
     if (move === null) return acknowledged;
     const started = performance.now();
     try {
-      const accepted = await tables.submit(tableId, move);
+      const accepted = await submitRemoteMove(tables, tableId, move);
       acknowledged++;
       failures = 0;
       options.onAccepted?.(accepted, performance.now() - started);

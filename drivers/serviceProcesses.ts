@@ -77,12 +77,12 @@ export async function startServiceProcesses(
   let nats: LocalNats | null = null;
   let directory: string | null = null;
 
-  const natsBackend = () => ({ nats: { urls: nats!.urls, replicas: 3 } });
+  const natsBackend = () => ({ nats: { env: nats!.env('gateway'), replicas: 3 } });
   const startWorker = async (): Promise<WorkerProcess> => {
     if (nats === null) throw new Error('the embedded service has no workers');
     const workerId = `worker-${workers.length + 1}`;
     const worker = await startWorkerProcess({
-      natsUrl: nats.urls,
+      natsEnv: nats.env('worker'),
       workerId,
       replicas: 3,
       ...(settings.idleSeconds === undefined ? {} : { idleSeconds: settings.idleSeconds }),

@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 const MAIN = fileURLToPath(new URL('../services/worker/main.ts', import.meta.url));
 
 export interface WorkerProcessOptions {
-  readonly natsUrl: string;
+  /** How it reaches NATS: NATS_URL, and on a secured cluster NATS_CREDS and NATS_CA (LocalNats.env('worker')). */
+  readonly natsEnv: Readonly<Record<string, string>>;
   readonly workerId: string;
   readonly replicas?: number;
   readonly leaseTtlMs?: number;
@@ -22,6 +23,8 @@ export interface WorkerProcessOptions {
   /** Where the worker's log lines go (default: kept, see `output`). */
   readonly onLog?: (line: string) => void;
   readonly readyTimeoutMs?: number;
+  /** More of its environment, over the rest (e.g. SUITORS_MIN_TURN_SECONDS for a test's short turn clocks). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Extra node options for the worker, e.g. ['--cpu-prof'] to profile it. */
   readonly nodeArgs?: readonly string[];
 }
@@ -40,12 +43,13 @@ export interface WorkerProcess {
 export function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NATS_URL: options.natsUrl,
+    ...options.natsEnv,
     WORKER_ID: options.workerId,
     ...(options.replicas === undefined ? {} : { NATS_REPLICAS: String(options.replicas) }),
     ...(options.leaseTtlMs === undefined ? {} : { LEASE_TTL_MS: String(options.leaseTtlMs) }),
     ...(options.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(options.idleSeconds) }),
     ...(options.botDelayMs === undefined ? {} : { SUITORS_BOT_DELAY_MS: String(options.botDelayMs) }),
+    ...options.env,
   };
   const tsx = createRequire(import.meta.url).resolve('tsx');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsx, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

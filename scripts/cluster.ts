@@ -6,9 +6,16 @@
  * soak). Prints where everything listens; Ctrl-C stops it all. The
  * cluster's files live in temporary folders and go when it stops.
  *
+ * Secured as production is: the servers take only TLS connections from the
+ * deployment's identities, with throw-away secrets made for this run (a
+ * CA, the servers' certificate, an NKey per identity); it prints the admin
+ * identity's settings for the CLI and tools, and shows that a client
+ * without credentials is refused.
+ *
  * PORT (--port, 3000): the gateway's port. LEASE_TTL_MS (--lease-ttl-ms),
  * SUITORS_BOT_DELAY_MS and LOG_LEVEL are passed on.
  */
+import { connect } from '@nats-io/transport-node';
 import { readFlags, wholeNumber } from '../drivers/flags.js';
 import { startServiceProcesses, type ServiceProcesses } from '../drivers/serviceProcesses.js';
 
@@ -62,9 +69,28 @@ try {
   nats.nodes.forEach((node) =>
     console.log(`nats ${node.name}:  ${node.url}  (monitoring http://127.0.0.1:${node.monitorPort}, pid ${node.process?.pid})`),
   );
-  console.log(`NATS_URL=${nats.urls}`);
+  const admin = nats.env('admin');
+  console.log('as the admin identity (npx suitors, nats tools):');
+  console.log(`  NATS_URL=${admin.NATS_URL} NATS_CREDS=${admin.NATS_CREDS} NATS_CA=${admin.NATS_CA}`);
+  console.log(`an anonymous client: ${await anonymousAnswer(nats.urls, admin.NATS_CA)}`);
   console.log('Ctrl-C stops everything.');
 } catch (error) {
   console.error('the cluster could not start:', error);
   await stopAll(1);
+}
+
+/** What the cluster answers a client with no credentials: refused, with the server's reason. */
+async function anonymousAnswer(urls: string, caFile: string | undefined): Promise<string> {
+  try {
+    const nc = await connect({
+      servers: urls.split(','),
+      tls: caFile === undefined ? null : { caFile },
+      maxReconnectAttempts: 0,
+      timeout: 3000,
+    });
+    await nc.close();
+    return 'ACCEPTED: this cluster is open to anyone';
+  } catch (error) {
+    return `refused (${(error as Error).message})`;
+  }
 }

@@ -21,6 +21,7 @@ import {
   type Environment,
 } from './settings.js';
 import { DEFAULT_LEASE_TTL_MS } from './worker/leaseBuckets.js';
+import { DEFAULT_WORKER_LIMITS } from './worker/requestChecks.js';
 import { DEFAULT_IDLE_RELEASE_MS } from './worker/tableWorker.js';
 
 const NATS = { NATS_URL: 'nats://127.0.0.1:4222' };
@@ -78,10 +79,14 @@ describe('the settings from the environment', () => {
       workerId: undefined,
       idleSeconds: DEFAULT_IDLE_RELEASE_MS / 1000,
       botDelayMs: DEFAULT_BOT_DELAY_MS,
+      minTurnSeconds: DEFAULT_WORKER_LIMITS.minTurnSeconds,
     });
+    expect(DEFAULT_WORKER_LIMITS.minTurnSeconds).toBe(DEFAULT_LIMITS.minTurnSeconds);
     expect(natsSettingsFrom({})).toBeNull();
     expect(natsSettingsFrom(NATS)).toEqual({
       servers: ['nats://127.0.0.1:4222'],
+      credsFile: undefined,
+      caFile: undefined,
       replicas: 1,
       streamName: 'TABLE_EVENTS',
       prefix: 'tables',
@@ -117,6 +122,9 @@ describe('the settings from the environment', () => {
       NATS_STREAM: 'OTHER',
       NATS_PREFIX: 'other.tables',
       LEASE_TTL_MS: '2000',
+      // Any file this process can read will do for the reading; connecting checks what is in it.
+      NATS_CREDS: import.meta.filename,
+      NATS_CA: import.meta.filename,
     };
     expect(gatewayEnvironment(env)).toMatchObject({
       port: 0,
@@ -129,9 +137,11 @@ describe('the settings from the environment', () => {
     });
     expect(gatewaySettingsFromEnv(env).limits.loadShedding).toEqual({ ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs: 250 });
     expect(gatewayEnvironment({ SUITORS_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(workerEnvironment(env)).toEqual({ workerId: 'worker-1', idleSeconds: 30, botDelayMs: 0 });
+    expect(workerEnvironment(env)).toEqual({ workerId: 'worker-1', idleSeconds: 30, botDelayMs: 0, minTurnSeconds: 5 });
     expect(natsSettingsFrom(env)).toEqual({
       servers: ['nats://a:4222', 'nats://b:4222', 'nats://c:4222'],
+      credsFile: import.meta.filename,
+      caFile: import.meta.filename,
       replicas: 3,
       streamName: 'OTHER',
       prefix: 'other.tables',
@@ -171,6 +181,8 @@ describe('the settings from the environment', () => {
     ['LEASE_TTL_MS', '99', 'LEASE_TTL_MS must be a whole number of at least 100 in decimal digits, not "99"'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
     ['WORKER_ID', 'worker.1', 'WORKER_ID must be 1 to 100 letters, digits, - and _ (it is a subject token), not "worker.1"'],
+    ['NATS_CREDS', '/no/such/file.nk', 'NATS_CREDS names "/no/such/file.nk", which this process cannot read (ENOENT)'],
+    ['NATS_CA', '/no/such/ca.pem', 'NATS_CA names "/no/such/ca.pem", which this process cannot read (ENOENT)'],
     ['NATS_URL', ' , ', 'NATS_URL must name at least one server (nats://host:4222[,nats://...]), not " , "'],
     [
       'NATS_STREAM',

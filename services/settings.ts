@@ -17,6 +17,7 @@
  * environment is involved (DEFAULT_BOT_DELAY_MS, DEFAULT_LIMITS, ...);
  * settings.test.ts holds the two to the same numbers.
  */
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamLayout } from './eventstore/jetstream/index.js';
 import { parseWholeNumber } from './wholeNumber.js';
@@ -99,6 +100,16 @@ function optionalText(
       return value === undefined ? undefined : checked(name, value, check);
     },
   };
+}
+
+/** What is wrong with a file a setting names, or null when this process can read it. */
+function readableFileComplaint(path: string): string | null {
+  try {
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    return `names ${JSON.stringify(path)}, which this process cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`;
+  }
 }
 
 /** `value`, or a SettingError with what `check` says is wrong with it (what follows the variable's name). */
@@ -203,6 +214,18 @@ export const SETTINGS = {
     'the subject prefix of commands and events: another keeps two deployments apart on one NATS',
     (value) => layoutComplaint({ prefix: value }),
   ),
+  NATS_CREDS: optionalText(
+    'NATS_CREDS',
+    'none: connect with no credentials (a NATS that lets anyone in)',
+    "the file holding this process's NATS identity: an NKey seed (`npx suitors nats-secrets` makes one per role) or a .creds file",
+    readableFileComplaint,
+  ),
+  NATS_CA: optionalText(
+    'NATS_CA',
+    'none: TLS only for tls:// servers, checked against the system CAs',
+    "the CA certificate the NATS servers' certificates must be signed by; set, every connection is TLS and checks it",
+    readableFileComplaint,
+  ),
   LEASE_TTL_MS: wholeNumber(
     'LEASE_TTL_MS',
     15_000,
@@ -291,6 +314,10 @@ function trustProxyOf(given: string): boolean | string[] {
 /** How a distributed process (table worker or gateway) finds NATS and what it names there. */
 export interface NatsSettings {
   readonly servers: string[];
+  /** Who this process is on NATS (NATS_CREDS): an NKey seed or .creds file; undefined connects with none. */
+  readonly credsFile: string | undefined;
+  /** The CA the servers' certificates are checked against (NATS_CA); set, the connection is TLS. */
+  readonly caFile: string | undefined;
   readonly replicas: number;
   readonly streamName: string;
   readonly prefix: string;
@@ -306,7 +333,15 @@ export function natsSettingsFrom(env: Environment = process.env): NatsSettings |
   const streamName = SETTINGS.NATS_STREAM.read(env);
   const prefix = SETTINGS.NATS_PREFIX.read(env);
   const layout = jetstreamLayout({ ...(streamName === undefined ? {} : { streamName }), ...(prefix === undefined ? {} : { prefix }) });
-  return { servers, replicas, streamName: layout.streamName, prefix: layout.prefix, leaseTtlMs: SETTINGS.LEASE_TTL_MS.read(env) };
+  return {
+    servers,
+    credsFile: SETTINGS.NATS_CREDS.read(env),
+    caFile: SETTINGS.NATS_CA.read(env),
+    replicas,
+    streamName: layout.streamName,
+    prefix: layout.prefix,
+    leaseTtlMs: SETTINGS.LEASE_TTL_MS.read(env),
+  };
 }
 
 /** What a table worker process takes from its environment, besides NATS. */
@@ -315,6 +350,8 @@ export interface WorkerEnvironment {
   readonly workerId: string | undefined;
   readonly idleSeconds: number;
   readonly botDelayMs: number;
+  /** The shortest turn clock a new table may have (SUITORS_MIN_TURN_SECONDS), as the gateways apply it. */
+  readonly minTurnSeconds: number;
 }
 
 /** A worker lets a table go after 300 s without a command, where a gateway keeps its copy 600 s. */
@@ -325,6 +362,7 @@ export function workerEnvironment(env: Environment = process.env): WorkerEnviron
     workerId: SETTINGS.WORKER_ID.read(env),
     idleSeconds: SETTINGS.SUITORS_IDLE_SECONDS.read(env, WORKER_IDLE_SECONDS),
     botDelayMs: SETTINGS.SUITORS_BOT_DELAY_MS.read(env),
+    minTurnSeconds: SETTINGS.SUITORS_MIN_TURN_SECONDS.read(env),
   };
 }
 

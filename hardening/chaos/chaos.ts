@@ -35,7 +35,6 @@ import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
 import { GAMES, isGameName } from '../../machines/table/options.js';
-import { connectToNats } from '../../services/bus/natsConnection.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
@@ -138,7 +137,8 @@ try {
   });
   const { service } = run;
   const nats = service.nats!;
-  const nc = await connectToNats(nats.urls.split(','), 'suitors-chaos');
+  // The chaos run watches owners and audits logs as an operator does.
+  const nc = await nats.connect('admin', { waitOnFirstConnect: true });
   faults = new Faults(service, run.players, (line) => console.log(line));
   await faults.watchOwners(nc);
   run.extraProgress = () => faults!.progress();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { openKvSeatTokens } from './kvSeatTokens.js';
@@ -11,7 +10,7 @@ describe('seat tokens in JetStream KV', () => {
 
   beforeAll(async () => {
     nats = await startLocalNats(1);
-    for (let i = 0; i < 2; i++) connections.push(await connect({ servers: nats.urls }));
+    for (let i = 0; i < 2; i++) connections.push(await nats.connect('gateway'));
   });
 
   afterAll(async () => {
@@ -41,7 +40,7 @@ describe('seat tokens in JetStream KV', () => {
 
   // Last: it stops the server for a while.
   it('answers "unavailable" (a 503, not a 500) while NATS cannot be reached, and works again once it is back', async () => {
-    const nc = await connect({ servers: nats.urls, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    const nc = await nats.connect('gateway', { reconnectTimeWait: 100 });
     connections.push(nc);
     const tokens = await openKvSeatTokens(nc, { retryForMs: 500 });
     const token = await tokens.issue({ tableId: 't-2', seat: 0 });

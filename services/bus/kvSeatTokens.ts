@@ -5,13 +5,17 @@
  *
  * Keys: `h.<hash>` holds the grant `{tableId, seat}` (what `resolve` reads);
  * `s.<table>.<seat>.<hash>` marks the seat's tokens, so `revokeSeat` finds
- * them without reading the whole bucket.
+ * them without reading the whole bucket. It finds them in the bucket's
+ * stream's subject list, not with a consumer (`kv.keys()`): a gateway may
+ * make no consumer on a stream it writes (natsPermissions.ts says why).
  */
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { tableToken } from '../eventstore/jetstream/index.js';
 import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
 import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
+import { bucketNames } from './deploymentNames.js';
 import { TableUnavailable } from './protocol.js';
 
 export interface KvSeatTokensOptions {
@@ -23,7 +27,9 @@ export interface KvSeatTokensOptions {
 }
 
 export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokensOptions = {}): Promise<SeatTokens> {
-  const kv: KV = await new Kvm(nc).create(`${options.namespace ?? 'TABLE_EVENTS'}-seat-tokens`, {
+  const bucket = bucketNames(options.namespace ?? 'TABLE_EVENTS').seatTokens;
+  const jsm = await jetstreamManager(nc);
+  const kv: KV = await new Kvm(nc).create(bucket, {
     history: 1,
     replicas: options.replicas ?? 1,
     // Reads go to the leader: a token issued a moment ago resolves at once.
@@ -55,13 +61,10 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
     },
     async revokeSeat(grant) {
       const prefix = seatPrefix(grant);
-      const marks = await surely('read', async () => {
-        const found: string[] = [];
-        for await (const key of await kv.keys(`${prefix}.*`)) found.push(key);
-        return found;
-      });
+      const marks = await surely('read', () => keysUnder(jsm, bucket, prefix));
       let revoked = 0;
       for (const mark of marks) {
+        if ((await surely('read', () => kv.get(mark)))?.operation !== 'PUT') continue;
         const hash = mark.slice(prefix.length + 1);
         const entry = await surely('read', () => kv.get(`h.${hash}`));
         if (entry !== null && entry.operation === 'PUT') {
@@ -82,4 +85,11 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
       // The connection is the caller's.
     },
   };
+}
+
+/** The keys under `prefix` that have a message in the bucket (their latest may be a deletion). */
+async function keysUnder(jsm: JetStreamManager, bucket: string, prefix: string): Promise<string[]> {
+  const subjectPrefix = `$KV.${bucket}.`;
+  const info = await jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${subjectPrefix}${prefix}.*` });
+  return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(subjectPrefix.length));
 }

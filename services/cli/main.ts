@@ -12,6 +12,7 @@ import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { repairCommand } from './commands/repair.js';
 import { dealCommand } from './commands/deal.js';
+import { natsSecretsCommand } from './commands/natsSecrets.js';
 import type { Command } from './command.js';
 
 const COMMANDS: readonly Command[] = [
@@ -23,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   repairCommand,
   diagramCommand,
   dealCommand,
+  natsSecretsCommand,
 ];
 
 function help(): string {

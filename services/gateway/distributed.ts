@@ -6,7 +6,7 @@
  * gateway's own copy of each table folded from the JetStream log.
  *
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL
- * (required), NATS_REPLICAS, NATS_STREAM, NATS_PREFIX; PORT, HOST,
+ * (required), NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX; PORT, HOST,
  * SUITORS_ADMIN_TOKEN, SUITORS_IDLE_SECONDS (copies of tables idle this long
  * leave memory), LOG_LEVEL, SUITORS_TRUST_PROXY and the limits; all are read,
  * and a bad one refused, before it connects.
@@ -14,10 +14,10 @@
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
-import { connectToNats } from '../bus/natsConnection.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
+import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom } from '../settings.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
@@ -35,8 +35,14 @@ export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' |
 /** The gateway over the workers: its app, and the tables it reads and commands through. */
 export function createDistributedGateway(options: DistributedGatewayOptions): { app: Gateway; tables: RemoteTables } {
   const { nc, store, prefix, ...gatewayOptions } = options;
-  const tables = new RemoteTables({ nc, store, ...(prefix === undefined ? {} : { prefix }) });
-  const app = createGateway({ ...gatewayOptions, host: tables });
+  const tables = new RemoteTables({
+    nc,
+    store,
+    ...(prefix === undefined ? {} : { prefix }),
+    // The operator hears of a quarantined table in the gateway's log, once (its lobby entry and answers say so too).
+    onQuarantined: ({ tableId, seq, eventType, reason, message }) => app.log.error({ tableId, seq, eventType, reason }, message),
+  });
+  const app: Gateway = createGateway({ ...gatewayOptions, host: tables });
   return { app, tables };
 }
 
@@ -49,8 +55,10 @@ async function main(): Promise<void> {
   }
   const settings = gatewaySettingsFromEnv();
   const { replicas, streamName, prefix } = nats;
-  const nc = await connectToNats(nats.servers, 'suitors-gateway');
-  const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
+  console.log(`connecting to NATS at ${nats.servers.join(',')} ${describeAccess(nats, 'gateway')}`);
+  const nc = await connectAs(nats, 'gateway');
+  // The workers make the stream and the snapshots bucket: a gateway may not (docs/distributed.md, "Securing NATS").
+  const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix, createMissing: false });
   const tokens = await openKvSeatTokens(nc, { replicas, namespace: streamName });
   const { app, tables } = createDistributedGateway({
     nc,
@@ -75,7 +83,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    console.error('the gateway could not start:', error);
+    console.error(`the gateway could not start: ${(error as Error)?.message ?? String(error)}`);
     process.exit(1);
   });
 }

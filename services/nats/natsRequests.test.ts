@@ -3,7 +3,6 @@
  * tests fail, they are never skipped).
  */
 import { ClosedConnectionError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { NatsRequests } from './natsRequests.js';
@@ -13,7 +12,7 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   nats = await startLocalNats(1);
-  nc = await connect({ servers: nats.urls, noAsyncTraces: true });
+  nc = await nats.connect('admin');
   nc.subscribe('echo', {
     callback: (_, message) => void message.respond(`echo ${message.string()} ${message.headers?.get('Who') ?? ''}`.trim()),
   });
@@ -57,7 +56,7 @@ describe('NatsRequests', () => {
   });
 
   it('fails what is waiting when it is closed, and refuses requests on a closed connection', async () => {
-    const own = await connect({ servers: nats.urls, noAsyncTraces: true });
+    const own = await nats.connect('admin');
     const requests = new NatsRequests(own);
     const waiting = requests.request('silent', '', { timeoutMs: 60_000 }).catch((error: unknown) => error);
     const other = new NatsRequests(own);

@@ -34,13 +34,23 @@ export interface RequestOptions {
   readonly headers?: MsgHdrs;
 }
 
+/**
+ * The inbox prefix the connection was opened with (connection.ts gives each
+ * identity its own, which its permissions allow it alone); nats.js keeps it
+ * in the options of its connection, which the interface does not show.
+ */
+export function inboxPrefixOf(nc: NatsConnection): string | undefined {
+  return (nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
+}
+
 export class NatsRequests {
-  private readonly inbox = `${createInbox()}.`;
+  private readonly inbox: string;
   private readonly waiting = new Map<string, Waiting>();
   private readonly replies: Subscription;
   private lastToken = 0;
 
   constructor(private readonly nc: NatsConnection) {
+    this.inbox = `${createInbox(inboxPrefixOf(nc))}.`;
     this.replies = nc.subscribe(`${this.inbox}*`, { callback: (_, answer) => this.answered(answer) });
     void nc.closed().then(() => this.failAll(() => new ClosedConnectionError()));
   }

@@ -5,8 +5,9 @@
  * the compare-and-set writes both are kept with.
  */
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { bucketNames, presenceSubject } from '../bus/deploymentNames.js';
 
 /** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
 export const DEFAULT_LEASE_NAMESPACE = 'TABLE_EVENTS';
@@ -38,8 +39,9 @@ export async function openLeaseBuckets(
   // A renewal that hangs through a leader election must give up well within the TTL, so the next one can be tried.
   const kvm = new Kvm(jetstream(nc, { timeout: Math.max(250, Math.min(2000, Math.floor(ttlMs / 4))) }));
   // allow_direct off: reads go to each bucket's leader, so a lagging replica never shows a live lease as gone.
-  const lives = await kvm.create(`${namespace}-worker-leases`, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
-  const claims = await kvm.create(`${namespace}-table-owners`, { history: 1, replicas, allow_direct: false });
+  const names = bucketNames(namespace);
+  const lives = await kvm.create(names.workerLives, { ttl: ttlMs, history: 1, replicas, allow_direct: false });
+  const claims = await kvm.create(names.tableOwners, { history: 1, replicas, allow_direct: false });
   return { lives, claims, namespace };
 }
 
@@ -61,13 +63,28 @@ export const PRESENCE_GRACE_MS = 500;
  * subject tokens already (bus/subjects.ts).
  */
 export function lifeSubject(buckets: LeaseBuckets, workerId: string): string {
-  return `${buckets.namespace}.worker-lives.${workerId}`;
+  return presenceSubject(buckets.namespace, workerId);
 }
 
 /** A table's claim: the worker that holds the table, and in which of its lives. */
 export interface Claim {
   readonly worker: string;
   readonly incarnation: string;
+}
+
+/**
+ * The claim a bucket entry holds, or null when it holds none: deleted, or a
+ * value no worker wrote (only workers may write claims, but nothing they
+ * read should stop them). A table whose claim is no claim may be taken.
+ */
+export function claimOf(entry: KvEntry | null): Claim | null {
+  if (entry === null || entry.operation !== 'PUT') return null;
+  try {
+    const { worker, incarnation } = entry.json<Partial<Claim>>() ?? {};
+    return typeof worker === 'string' && typeof incarnation === 'string' ? { worker, incarnation } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a compare-and-set write failed because another writer got there first. */

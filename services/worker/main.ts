@@ -3,7 +3,7 @@
  * leases it holds, over the NATS cluster named by NATS_URL, with the event
  * log in JetStream, playing their bots and running their turn clocks.
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL,
- * NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
+ * NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
  * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS; all are read, and a bad one
  * refused (status 2), before it connects. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
@@ -11,7 +11,7 @@
  * once.
  */
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
-import { connectToNats } from '../bus/natsConnection.js';
+import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
 import { startTableWorker } from './tableWorker.js';
 
@@ -32,7 +32,11 @@ if (settings === null) {
   process.exit(2);
 }
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-const nc = await connectToNats(settings.servers, 'suitors-table-worker');
+log(`connecting to NATS at ${settings.servers.join(',')} ${describeAccess(settings, 'worker')}`);
+const nc = await connectAs(settings, 'worker').catch((error: unknown) => {
+  console.error(`the table worker could not start: ${(error as Error).message}`);
+  process.exit(1);
+});
 const { replicas, streamName, prefix } = settings;
 const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
 const worker = await startTableWorker({
@@ -42,6 +46,7 @@ const worker = await startTableWorker({
   leaseTtlMs: settings.leaseTtlMs,
   idleReleaseMs: own.idleSeconds * 1000,
   botDelayMs: own.botDelayMs,
+  limits: { minTurnSeconds: own.minTurnSeconds },
   leaseReplicas: replicas,
   leaseNamespace: streamName,
   prefix,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
@@ -22,7 +21,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
 
   beforeAll(async () => {
     nats = await startLocalNats(1);
-    nc = await connect({ servers: nats.urls });
+    nc = await nats.connect('worker');
     buckets = await openLeaseBuckets(nc, TTL_MS);
   });
 
@@ -121,7 +120,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
   });
 
   it('checks a claim without rejecting when NATS cannot be asked (a worker fires the check and goes on)', async () => {
-    const own = await connect({ servers: nats.urls });
+    const own = await nats.connect('worker');
     const logged: string[] = [];
     const a = await TableLeases.start({
       buckets: await openLeaseBuckets(own, TTL_MS),
@@ -143,8 +142,19 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     const RENEW_EVERY_MS = 600;
     let longBuckets: LeaseBuckets;
 
+    // A deployment of its own (NATS_STREAM=PRESENCE_TEST), its workers' permissions for its names.
+    let presenceNats: LocalNats;
+    let presenceNc: NatsConnection;
+
     beforeAll(async () => {
-      longBuckets = await openLeaseBuckets(nc, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      presenceNats = await startLocalNats(1, { streamName: 'PRESENCE_TEST' });
+      presenceNc = await presenceNats.connect('worker');
+      longBuckets = await openLeaseBuckets(presenceNc, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+    });
+
+    afterAll(async () => {
+      await presenceNc?.close();
+      await presenceNats?.stop();
     });
 
     /** A worker's leases on its own connection, as a worker has them: its renewals and its presence die together. */
@@ -166,9 +176,9 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     }
 
     it('counts a worker whose connection is gone over after a missed renewal, and ends its life so it cannot come back to it', async () => {
-      const own = await connect({ servers: nats.urls });
+      const own = await presenceNats.connect('worker');
       const a = await presentLeases('p-dead', own);
-      const b = await presentLeases('p-alive', nc);
+      const b = await presentLeases('p-alive', presenceNc);
       await a.take('t-presence-dead');
       await own.close(); // as if killed: the life's key stays until its TTL, nobody answers for it
       const waited = await orphanedAfter(b, 't-presence-dead', Date.now());
@@ -181,10 +191,10 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     });
 
     it('keeps a life that misses renewals while its worker answers, until its age ends it', async () => {
-      const own = await connect({ servers: nats.urls });
+      const own = await presenceNats.connect('worker');
       // Renews far less often than the others expect: late every time, but connected.
       const a = await presentLeases('p-slow', own, [], LONG_TTL_MS * 10);
-      const b = await presentLeases('p-judge', nc);
+      const b = await presentLeases('p-judge', presenceNc);
       await a.take('t-presence-slow');
       const waited = await orphanedAfter(b, 't-presence-slow', Date.now());
       expect(waited).toBeGreaterThanOrEqual(LONG_TTL_MS * 0.75 - RENEW_EVERY_MS);
@@ -194,7 +204,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     });
 
     it('distrusts its own life while its connection is down, and trusts it again once back before a renewal was late', async () => {
-      const own = await connect({ servers: nats.urls, reconnectTimeWait: 50 });
+      const own = await presenceNats.connect('worker', { reconnectTimeWait: 50 });
       const a = await presentLeases('p-dropped', own);
       await a.take('t-presence-dropped');
       const heldDuringDrop: boolean[] = [];

@@ -26,7 +26,7 @@
  */
 import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
+import { claimOf, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 import { OtherLives } from './otherLives.js';
 import { WorkerLife } from './workerLife.js';
 
@@ -148,11 +148,14 @@ export class TableLeases implements TableOwnership {
     const mine = JSON.stringify({ worker: this.workerId, incarnation } satisfies Claim);
     for (let attempt = 0; attempt < 3; attempt++) {
       const entry = await this.claims.get(tableId);
+      const claim = claimOf(entry);
       let revision: number;
       if (entry === null || entry.operation !== 'PUT') {
         revision = await orRaced(this.claims.create(tableId, mine));
+      } else if (claim === null) {
+        // A value no worker wrote: nobody holds the table.
+        revision = await orRaced(this.claims.update(tableId, mine, entry.revision));
       } else {
-        const claim = entry.json<Claim>();
         if (claim.worker === this.workerId && claim.incarnation === incarnation) {
           revision = entry.revision;
         } else if (await this.others.isAlive(claim)) {
@@ -166,8 +169,8 @@ export class TableLeases implements TableOwnership {
       this.held.set(tableId, revision);
       return { taken: true, fresh: true };
     }
-    const entry = await this.claims.get(tableId);
-    return { taken: false, owner: entry?.operation === 'PUT' ? entry.json<Claim>().worker : 'nobody yet (the table is changing hands)' };
+    const claim = claimOf(await this.claims.get(tableId));
+    return { taken: false, owner: claim?.worker ?? 'nobody yet (the table is changing hands)' };
   }
 
   /**
@@ -263,14 +266,15 @@ export class TableLeases implements TableOwnership {
     this.claimsSeen.clear();
     void (async () => {
       for await (const entry of updates) {
-        if (entry.operation === 'PUT') this.claimsSeen.set(entry.key, entry.json<Claim>());
+        const claim = claimOf(entry);
+        if (claim !== null) this.claimsSeen.set(entry.key, claim);
         else this.claimsSeen.delete(entry.key);
         const revision = this.held.get(entry.key);
-        const mine = entry.operation === 'PUT' && this.own?.names(entry.json<Claim>()) === true;
+        const mine = claim !== null && this.own?.names(claim) === true;
         // A claim of this life written again (a take retried after its answer was lost) is still this worker's.
         if (revision !== undefined && entry.revision > revision && mine) this.held.set(entry.key, entry.revision);
         else if (revision !== undefined && entry.revision > revision) {
-          this.lose(entry.key, entry.operation === 'PUT' ? `${entry.json<Claim>().worker} took the table over` : 'its claim was removed');
+          this.lose(entry.key, claim !== null ? `${claim.worker} took the table over` : 'its claim was removed or overwritten');
         }
       }
     })()

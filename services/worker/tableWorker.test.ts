@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
@@ -7,7 +6,7 @@ import { awaitedActions } from '../../machines/table/refusal.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
-import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../drivers/remotePlay.js';
+import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
@@ -18,6 +17,7 @@ import { tableSubjects } from '../bus/subjects.js';
 
 const subjects = tableSubjects();
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import type { NatsRole } from '../nats/security/roles.js';
 import { openLeaseBuckets } from './leaseBuckets.js';
 import { startTableWorker, type TableWorker } from './tableWorker.js';
 
@@ -30,14 +30,17 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
   let workers: TableWorker[] = [];
   let tables: RemoteTables;
 
-  async function connection(): Promise<NatsConnection> {
-    const nc = await connect({ servers: nats.urls });
+  /** The gateway's connection (RemoteTables'): what sends commands to the workers. */
+  let gatewayNc: NatsConnection;
+
+  async function connection(role: NatsRole): Promise<NatsConnection> {
+    const nc = await nats.connect(role);
     connections.push(nc);
     return nc;
   }
 
   async function startWorker(workerId: string, ttlMs = TTL_MS): Promise<TableWorker> {
-    const worker = await startTableWorker({ nc: await connection(), store, workerId, leaseTtlMs: ttlMs });
+    const worker = await startTableWorker({ nc: await connection('worker'), store, workerId, leaseTtlMs: ttlMs });
     workers.push(worker);
     return worker;
   }
@@ -60,7 +63,8 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
   async function setUp(workerIds = ['w-a', 'w-b']): Promise<void> {
     store = createMemoryEventStore();
     for (const workerId of workerIds) await startWorker(workerId);
-    tables = new RemoteTables({ nc: await connection(), store, requestTimeoutMs: 3000, retryForMs: 5000 });
+    gatewayNc = await connection('gateway');
+    tables = new RemoteTables({ nc: gatewayNc, store, requestTimeoutMs: 3000, retryForMs: 5000 });
   }
 
   it('plays bot games of all three games to the end through two workers, each table served by one of them', async () => {
@@ -68,7 +72,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const game = gameOf(i);
-      ids.push((await tables.createTable({ game, players: remotePlayers(game), seed: `workers-${i}` })).tableId);
+      ids.push((await createRemoteTable(tables, { game })).tableId);
     }
     const servedBy = new Map<string, Set<string>>();
     await Promise.all(
@@ -100,12 +104,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('plays on from an event of a finished game on whichever worker takes the request, and refuses an unfinished one', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({
-      game: 'sevenSuitors',
-      options: { end: 'hands:1' },
-      players: remotePlayers('sevenSuitors'),
-      seed: 'fork',
-    });
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors', options: { end: 'hands:1' } });
     await playRemotely(tables, tableId);
     const log = await store.read(tableId);
     const at = log.findIndex((event, index) => index > 20 && event.type === 'card.played') + 1;
@@ -116,27 +115,28 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const { snapshot } = await tables.snapshot(forked.tableId);
     expect(snapshot.context.hand).toEqual(original.snapshot.context.hand);
     expect((await store.read(forked.tableId))[0].data).toMatchObject({ settings: { forkedFrom: { tableId, at } } });
-    const playing = await tables.createTable({ game: 'antiCupid', players: remotePlayers('antiCupid'), seed: 'fork-playing' });
+    const playing = await createRemoteTable(tables, { game: 'antiCupid' });
     const refused = await tables.forkTable(playing.tableId, { at: 2 }).catch((error: unknown) => error);
     expect(isTableRefusal(refused) && refused.kind).toBe('notNow');
   });
 
   it('keeps the kinds of refusals, and the conflict, across the bus', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: 'refusals' });
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
     const kindOf = async (promise: Promise<unknown>) =>
       promise.then(
         () => 'accepted',
         (error: unknown) => (isTableRefusal(error) ? `${error.kind}: ${error.message}` : `other: ${(error as Error).message}`),
       );
-    expect(await kindOf(tables.submit('t-no-such-table', { type: 'card.played', seat: 0, card: '1-1' }))).toBe(
+    const holder = remoteHolder(tableId, 0);
+    expect(await kindOf(tables.submit('t-no-such-table', { type: 'card.played', seat: 0, card: '1-1' }, holder))).toBe(
       'unknownTable: there is no table "t-no-such-table"',
     );
-    expect(await kindOf(tables.submit('not a table id', { type: 'card.played', seat: 0, card: '1-1' }))).toMatch(/^unknownTable/);
-    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }))).toBe(
+    expect(await kindOf(tables.submit('not a table id', { type: 'card.played', seat: 0, card: '1-1' }, holder))).toMatch(/^unknownTable/);
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }, holder))).toBe(
       'malformed: "9-9" is not a card: suits are 1 to 7',
     );
-    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '1-1' }))).toMatch(/^notNow: /);
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '1-1' }, holder))).toMatch(/^notNow: /);
     expect(await kindOf(tables.createTable({ game: 'chess' }))).toMatch(/^malformed: game must be/);
     expect(await kindOf(tables.importRecord({ game: 'sevenSuitors' }))).toMatch(/^invalidRecord: the record does not verify/);
     // A lease for a table that does not exist is given back at once.
@@ -150,42 +150,83 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const [first, second] = awaitedActions(snapshot).map(({ seat, action }) => randomMove(snapshot, seat, action, rng));
     await store.append(tableId, [toNewEvent(first, new Date().toISOString())], 6);
     // A sender that has not seen it meets the owner's stale copy: the append is refused as a conflict.
-    const nc = connections[0];
+    const nc = gatewayNc;
     const blind = decodeReply(
-      await nc.request(subjects.commandFor(tableId, tables.ownerOf(tableId)!), encode({ op: 'submit', tableId, args: [second] })),
+      await nc.request(
+        subjects.commandFor(tableId, tables.ownerOf(tableId)!),
+        encode({ op: 'submit', tableId, args: [second, remoteHolder(tableId, second.seat)] }),
+      ),
     );
     expect(blind).toMatchObject({ ok: false, kind: 'VersionConflict', tableId, expectedVersion: 6, actualVersion: 7 });
     expect(isVersionConflict(errorOfReply(blind as Exclude<typeof blind, { ok: true }>))).toBe(true);
     // The gateway has seen it (its copy follows the log), so the owner rebuilds and takes the same pass.
-    expect(await tables.submit(tableId, second)).toMatchObject({ tableId, version: 8 });
+    expect(await submitRemoteMove(tables, tableId, second)).toMatchObject({ tableId, version: 8 });
+  });
+
+  it('refuses, whoever sends it, a seat command without its holder and a new table the gateway could not ask for', async () => {
+    await setUp();
+    const { tableId, version } = await createRemoteTable(tables, { game: 'sevenSuitors' });
+    const { snapshot } = await tables.snapshot(tableId);
+    const [{ seat, action }] = awaitedActions(snapshot);
+    const move = randomMove(snapshot, seat, action, createRng('no holder'));
+    // Sent straight to the worker, as a process with a gateway's credentials could: no holder, or the bots'.
+    for (const args of [[move], [move, 'bot'], [move, 'not a hash']]) {
+      const reply = decodeReply(await gatewayNc.request(subjects.command(tableId), encode({ op: 'submit', tableId, args } as never)));
+      expect(reply).toMatchObject({ ok: false, kind: 'notHolder' });
+      expect((reply as { message: string }).message).toMatch(/must carry the hash of the seat's token/);
+    }
+    const leave = { type: 'seat.left', seat };
+    expect(await tables.submit(tableId, leave).catch((error: unknown) => (error as { kind?: string }).kind)).toBe('notHolder');
+    const faceless = { type: 'seat.joined', seat: 0, player: { name: 'Nobody', bot: false } };
+    expect(await tables.submit(tableId, faceless).catch((error: unknown) => (error as { kind?: string }).kind)).toBe('notHolder');
+    expect(await store.version(tableId)).toBe(version);
+    const refusedTable = (request: object) =>
+      tables.createTable({ game: 'sevenSuitors', ...request }).then(
+        () => 'accepted',
+        (error: unknown) => `${(error as { kind?: string }).kind}: ${(error as Error).message}`,
+      );
+    expect(await refusedTable({ seed: 'chosen' })).toMatch(/^malformed: a new table may not fix its seed/);
+    expect(await refusedTable({ cardsPerSeat: 2 })).toMatch(/^malformed: a new table may not choose/);
+    expect(await refusedTable({ players: [{ name: 'Ada', bot: false }] })).toMatch(/^malformed: seat 0 is given to a person/);
+    expect(await refusedTable({ settings: { turnSeconds: 1 } })).toMatch(/^malformed: settings.turnSeconds must be at least 5/);
+    expect(await refusedTable({ settings: { forkedFrom: { tableId, at: 2 } } })).toMatch(/^malformed: a new table's settings are/);
+    expect(await refusedTable({ options: { padding: 'x'.repeat(20_000) } })).toMatch(
+      /^malformed: a new table's request is at most 16384 bytes/,
+    );
+    expect(await refusedTable({ players: [{ name: 'Bot', bot: true }], settings: { turnSeconds: 30 } })).toBe('accepted');
   });
 
   it('forwards a command that reaches a worker not owning the table to the owner', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'antiCupid', players: remotePlayers('antiCupid'), seed: 'forward' });
+    const { tableId } = await createRemoteTable(tables, { game: 'antiCupid' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
-    const nc = connections[0];
+    const nc = gatewayNc;
     const { snapshot, version: snapshotVersion } = await tables.snapshot(tableId);
     const move = nextRemoteMove(snapshot, createRng('forward'))!;
-    const reply = decodeReply(await nc.request(subjects.commandFor(tableId, other), encode({ op: 'submit', tableId, args: [move] })));
+    const reply = decodeReply(
+      await nc.request(
+        subjects.commandFor(tableId, other),
+        encode({ op: 'submit', tableId, args: [move, remoteHolder(tableId, move.seat)] }),
+      ),
+    );
     expect(reply).toMatchObject({ ok: true, worker: owner, result: { tableId, version: snapshotVersion + 1 } });
     // Undirected, through the queue group: whoever gets it, the owner answers.
     for (let i = 0; i < 6; i++) {
       const answer = decodeReply(
         await nc.request(
           subjects.command(tableId),
-          encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] }),
+          encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }, remoteHolder(tableId, 9)] }),
         ),
       );
-      expect(answer).toMatchObject({ ok: false, worker: owner, kind: 'malformed' });
+      expect(answer).toMatchObject({ ok: false, worker: owner, kind: 'notHolder' });
     }
     expect(workers.find((worker) => worker.workerId === other)!.ownedTables()).not.toContain(tableId);
   });
 
   it('tells the gateway of every event, once and in log order, after its copy of the table took it', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'traitorOfLove', players: remotePlayers('traitorOfLove'), seed: 'events' });
+    const { tableId } = await createRemoteTable(tables, { game: 'traitorOfLove' });
     const heard: number[] = [];
     const lagging: number[] = [];
     tables.subscribe((id, event) => {
@@ -202,14 +243,14 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
 
   it('stops serving a table whose lease it lost; the new owner answers for it', async () => {
     await setUp();
-    const { tableId } = await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: 'lost' });
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
     const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
     // The claim vanishes under its owner (an operator removed it), and the other worker takes the table.
     await kv.delete(tableId);
-    const nc = connections[0];
-    const bogus = encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }] });
+    const nc = gatewayNc;
+    const bogus = encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }, remoteHolder(tableId, 9)] });
     expect(decodeReply(await nc.request(subjects.commandFor(tableId, other), bogus))).toMatchObject({ worker: other });
     // The old owner sees its claim change and stops serving the table: it forwards to the new owner.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -222,8 +263,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
   it("hands a stopped worker's tables to the other at once, and says so when no worker runs", async () => {
     await setUp();
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++)
-      ids.push((await tables.createTable({ game: 'sevenSuitors', players: remotePlayers('sevenSuitors'), seed: `stop-${i}` })).tableId);
+    for (let i = 0; i < 4; i++) ids.push((await createRemoteTable(tables, { game: 'sevenSuitors' })).tableId);
     const [first, second] = workers;
     await first.stop();
     const started = Date.now();
@@ -231,8 +271,10 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     expect(Date.now() - started).toBeLessThan(TTL_MS); // released, not expired
     await second.stop();
     workers = [];
-    const lonely = new RemoteTables({ nc: connections[0], store, retryForMs: 300 });
-    const error = await lonely.submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }).catch((caught: unknown) => caught);
+    const lonely = new RemoteTables({ nc: gatewayNc, store, retryForMs: 300 });
+    const error = await lonely
+      .submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }, remoteHolder(ids[0], 0))
+      .catch((caught: unknown) => caught);
     expect(isTableUnavailable(error)).toBe(true);
     expect((error as Error).message).toMatch(/no worker could take the submit for 300 ms: no worker is listening on tables\..*\.cmd/);
     await lonely.close();

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
+import { isTableQuarantined } from '../host/quarantine.js';
 import { TableHost } from '../host/tableHost.js';
 import type { Accepted } from '../host/tableService.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
@@ -35,6 +36,7 @@ import {
 } from '../bus/protocol.js';
 import { isRoutableTableId, tableSubjects, WORKER_QUEUE } from '../bus/subjects.js';
 import { DEFAULT_LEASE_TTL_MS, leaseTtlOf, openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
+import { checkNewTable, checkSeatCommand, DEFAULT_WORKER_LIMITS, type WorkerRequestLimits } from './requestChecks.js';
 import { NoLease, TableLeases, type TableOwnership } from './tableLeases.js';
 
 export interface TableWorkerOptions {
@@ -69,6 +71,8 @@ export interface TableWorkerOptions {
    * expected version still lets only one of two such workers append.
    */
   readonly ownership?: (onLost: (tableId: string, why: string) => void) => Promise<TableOwnership>;
+  /** What a new table may ask for (requestChecks.ts): the gateway's own limits, held again here. */
+  readonly limits?: WorkerRequestLimits;
 }
 
 export interface TableWorker {
@@ -111,6 +115,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   const host = new TableHost({
     store,
     snapshotEvery: options.snapshotEvery ?? WORKER_SNAPSHOT_EVERY,
+    onQuarantined: (verdict) => log(`${workerId}: ${verdict.message}`),
     autopilot: {
       botDelayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
       // Fenced twice: the lease says who may move, and the log's expected version refuses a deposed owner's move.
@@ -154,6 +159,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   async function serveCommand(msg: Msg, request: TableCommandRequest): Promise<void> {
     const { tableId } = request;
     if (!isRoutableTableId(tableId) || subjects.tableIdOf(msg.subject) !== tableId) throw unknownTable(tableId);
+    // Before any claim: a command no seat's holder sent takes nothing, not even a lease.
+    if (request.op === 'submit') checkSeatCommand(request.args[0], holderOf(request.args[1]));
     if (!leases.holds(tableId)) {
       // No claim for a table that does not exist: a made-up id would leave its mark in the owners bucket.
       if ((await store.version(tableId)) === 0) throw unknownTable(tableId);
@@ -210,7 +217,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
 
   async function serveNewTable(msg: Msg, request: NewTableRequest): Promise<void> {
     try {
-      const accepted = await makeNewTable(host, request);
+      const accepted = await makeNewTable(host, request, options.limits ?? DEFAULT_WORKER_LIMITS);
       // The table is made and durable, so it is answered as made whatever happens to its claim: a sweep finds it an owner.
       await ownNewTable(accepted.tableId).catch(() => toTakeUp.add(accepted.tableId));
       respond(msg, { ok: true, worker: workerId, result: accepted });
@@ -289,7 +296,8 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       if (take.fresh) await host.passivate(tableId);
       await host.takeUp(tableId);
     } catch (error) {
-      log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`);
+      // A quarantined table was told of once already, by the host (onQuarantined).
+      if (!isTableQuarantined(error)) log(`${workerId} could not take up ${tableId}: ${(error as Error).message}`);
       await host.letGo(tableId).catch(() => undefined);
       await leases.release(tableId);
       return;
@@ -387,9 +395,10 @@ async function openLeaseBucketsPatiently(nc: NatsConnection, ttlMs: number, repl
   }
 }
 
-function makeNewTable(host: TableHost, request: NewTableRequest): Promise<Accepted> {
+function makeNewTable(host: TableHost, request: NewTableRequest, limits: WorkerRequestLimits): Promise<Accepted> {
   switch (request.op) {
     case 'createTable':
+      checkNewTable(request.args[0], limits);
       return host.createTable(request.args[0]);
     case 'importRecord':
       return host.importRecord(request.args[0]);

@@ -7,7 +7,7 @@
  * own, which a test may close at any moment as a gateway dies. Fails, not
  * skips, where nats-server is missing.
  */
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll } from 'vitest';
 import { RemoteTables } from '../../services/bus/remoteTables.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
@@ -61,8 +61,6 @@ export function natsClusterForTests(options: ClusterOptions): TestCluster {
     if (started === undefined) throw new Error('the cluster is started in beforeAll: use it inside a test');
     return started;
   };
-  const connectToCluster = (nats: LocalNats) =>
-    connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
 
   const cluster: TestCluster = {
     get nats() {
@@ -77,19 +75,21 @@ export function natsClusterForTests(options: ClusterOptions): TestCluster {
     workers,
     async startWorker(start = {}) {
       const worker = await startWorkerProcess({
-        natsUrl: running().nats.urls,
+        natsEnv: running().nats.env('worker'),
         workerId: start.workerId ?? `${options.workerPrefix}-${++named}`,
         replicas: 3,
         leaseTtlMs: options.leaseTtlMs,
         botDelayMs: options.botDelayMs,
+        // The tests' turn clocks run out in seconds, under the service's shortest of 5.
+        env: { SUITORS_MIN_TURN_SECONDS: '1' },
         ...(start.release === 'next' ? { nodeArgs: NEXT_RELEASE_ARGS } : {}),
       });
       workers.push(worker);
       return worker;
     },
     async openGateway() {
-      const connection = await connectToCluster(running().nats);
-      const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
+      const connection = await running().nats.connect('gateway');
+      const gatewayStore = await openJetStreamEventStore({ connection, createMissing: false });
       const tables = new RemoteTables({ nc: connection, store: gatewayStore, requestTimeoutMs: options.leaseTtlMs, retryForMs: 20_000 });
       return {
         tables,
@@ -107,7 +107,7 @@ export function natsClusterForTests(options: ClusterOptions): TestCluster {
         SUITORS_SHED_LAG_MS: '10000',
         ...(release === 'next' ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${NEXT_RELEASE_ARGS.join(' ')}`.trim() } : {}),
       };
-      const gateway = await startGatewayProcess({ nats: { urls: running().nats.urls, replicas: 3 } }, { env });
+      const gateway = await startGatewayProcess({ nats: { env: running().nats.env('gateway'), replicas: 3 } }, { env });
       gateways.push(gateway);
       return gateway;
     },
@@ -115,7 +115,8 @@ export function natsClusterForTests(options: ClusterOptions): TestCluster {
 
   beforeAll(async () => {
     const nats = await startLocalNats(3);
-    const nc = await connectToCluster(nats);
+    // The tests' own look at the cluster is the operator's (admin): they read logs and, to simulate a bug, write them.
+    const nc = await nats.connect('admin');
     started = { nats, nc, store: await openJetStreamEventStore({ connection: nc, replicas: 3 }) };
     await Promise.all(Array.from({ length: options.workers ?? 0 }, () => cluster.startWorker()));
   }, 60_000);

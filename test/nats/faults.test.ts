@@ -5,7 +5,6 @@
  * acknowledgement. Fails, not skips, where nats-server is missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
@@ -19,7 +18,7 @@ import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import type { TableOwnership } from '../../services/worker/tableLeases.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
-import { gameOf, nextRemoteMove, playRemotely, remotePlayers } from '../../drivers/remotePlay.js';
+import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder } from '../../drivers/remotePlay.js';
 
 const LEASE_TTL_MS = 2000;
 const subjects = tableSubjects();
@@ -38,7 +37,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
 
   async function startWorker(): Promise<WorkerProcess> {
     const worker = await startWorkerProcess({
-      natsUrl: nats.urls,
+      natsEnv: nats.env('worker'),
       workerId: `w-${++workerCount}`,
       replicas: 3,
       leaseTtlMs: LEASE_TTL_MS,
@@ -51,12 +50,10 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     return workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null);
   }
 
-  async function newTables(count: number, seed: string): Promise<string[]> {
+  async function newTables(count: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const game = gameOf(i);
-      const accepted = await tables.createTable({ game, players: remotePlayers(game), seed: `${seed}-${i}` });
-      keep(accepted.tableId, accepted.events);
+      const accepted = await createRemoteTable(tables, { game: gameOf(i) }, (each) => keep(each.tableId, each.events));
       ids.push(accepted.tableId);
     }
     return ids;
@@ -101,9 +98,10 @@ describe('the distributed service on a 3-node NATS cluster', () => {
 
   beforeAll(async () => {
     nats = await startLocalNats(3);
-    nc = await connect({ servers: nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
+    // The workers make the stream; the test reads it as a gateway does.
     await Promise.all([startWorker(), startWorker()]);
+    nc = await nats.connect('gateway');
+    store = await openJetStreamEventStore({ connection: nc, createMissing: false });
     tables = new RemoteTables({ nc, store, requestTimeoutMs: LEASE_TTL_MS, retryForMs: 30_000 });
   }, 60_000);
 
@@ -116,7 +114,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   });
 
   it(`moves a SIGKILLed worker's tables to another within ${TAKEOVER_LIMIT_MS / 1000} s, and loses no acknowledged command`, async () => {
-    const ids = await newTables(12, 'kill');
+    const ids = await newTables(12);
     let acks = 0;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++)));
     while (acks < 150) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -147,7 +145,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   }, 60_000);
 
   it('plays on while one NATS node is stopped, and after it is back', async () => {
-    const ids = await newTables(6, 'node-down');
+    const ids = await newTables(6);
     let acks = 0;
     let over = false;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++))).finally(() => (over = true));
@@ -162,7 +160,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
   }, 60_000);
 
   it('lets exactly one of two workers that both believe they own a table append; the other is refused', async () => {
-    const [tableId] = await newTables(1, 'two-owners');
+    const [tableId] = await newTables(1);
     let acks = 0;
     await playRemotely(tables, tableId, { stop: () => acks++ >= 10, onAccepted: (accepted) => keep(tableId, accepted.events) });
     // Two more workers, in the test process, each told that every table is its own: no lease stops either.
@@ -176,8 +174,11 @@ describe('the distributed service on a 3-node NATS cluster', () => {
       stop: async () => undefined,
     });
     const believers: TableWorker[] = [];
+    // Workers, so on workers' connections: a gateway's may neither serve commands nor append.
+    const believersNc = await nats.connect('worker');
+    const believersStore = await openJetStreamEventStore({ connection: believersNc });
     for (const workerId of ['w-believer-a', 'w-believer-b']) {
-      believers.push(await startTableWorker({ nc, store, workerId, ownership: everyTableMine }));
+      believers.push(await startTableWorker({ nc: believersNc, store: believersStore, workerId, ownership: everyTableMine }));
     }
     try {
       const before = await store.read(tableId);
@@ -188,7 +189,11 @@ describe('the distributed service on a 3-node NATS cluster', () => {
       const answers = await Promise.all(
         believers.map((believer) =>
           nc
-            .request(subjects.commandFor(tableId, believer.workerId), encode({ op: 'submit', tableId, args: [move] }), { timeout: 5000 })
+            .request(
+              subjects.commandFor(tableId, believer.workerId),
+              encode({ op: 'submit', tableId, args: [move, remoteHolder(tableId, move.seat)] }),
+              { timeout: 5000 },
+            )
             .then(decodeReply),
         ),
       );
@@ -204,13 +209,15 @@ describe('the distributed service on a 3-node NATS cluster', () => {
       if (won[0].ok) keep(tableId, won[0].result.events);
     } finally {
       await Promise.all(believers.map((believer) => believer.stop()));
+      await believersStore.close();
+      await believersNc.close();
     }
     await play(tableId);
     await expectLogsHoldEveryAck([tableId]);
   }, 30_000);
 
   it('resumes every game from the log after the whole cluster is restarted', async () => {
-    const ids = await newTables(6, 'restart');
+    const ids = await newTables(6);
     let acks = 0;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++)));
     while (acks < 60) await new Promise((resolve) => setTimeout(resolve, 10));

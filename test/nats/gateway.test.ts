@@ -4,7 +4,6 @@
  * seat tokens in KV, views built in the gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import pino from 'pino';
 import { verifyRecord } from '../../machines/record/verify.js';
@@ -14,6 +13,7 @@ import { openJetStreamEventStore } from '../../services/eventstore/jetstream/ind
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
 import type { Gateway } from '../../services/gateway/gateway.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import type { NatsRole } from '../../services/nats/security/roles.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
 import { SocketClient } from '../../drivers/socketClient.js';
@@ -38,7 +38,7 @@ describe('the distributed gateway over table workers', () => {
   const otherBase = () => (otherUrl ??= listen(otherApp));
 
   async function startGateway(): Promise<{ app: Gateway; tables: RemoteTables }> {
-    const { nc, store } = await connectWithStore();
+    const { nc, store } = await connectWithStore('gateway');
     const tokens = await openKvSeatTokens(nc);
     const started = createDistributedGateway({
       nc,
@@ -52,9 +52,9 @@ describe('the distributed gateway over table workers', () => {
     return started;
   }
 
-  async function connectWithStore(): Promise<{ nc: NatsConnection; store: EventStore }> {
-    const nc = await connect({ servers: nats.urls, noAsyncTraces: true });
-    const store = await openJetStreamEventStore({ connection: nc });
+  async function connectWithStore(role: NatsRole): Promise<{ nc: NatsConnection; store: EventStore }> {
+    const nc = await nats.connect(role);
+    const store = await openJetStreamEventStore({ connection: nc, createMissing: role !== 'gateway' });
     connections.push(nc);
     stores.push(store);
     return { nc, store };
@@ -63,7 +63,7 @@ describe('the distributed gateway over table workers', () => {
   beforeAll(async () => {
     nats = await startLocalNats(1);
     for (const workerId of ['w-one', 'w-two'])
-      workers.push(await startTableWorker({ ...(await connectWithStore()), workerId, botDelayMs: 0 }));
+      workers.push(await startTableWorker({ ...(await connectWithStore('worker')), workerId, botDelayMs: 0 }));
     ({ app, tables } = await startGateway());
     ({ app: otherApp, tables: otherTables } = await startGateway());
   });
@@ -107,7 +107,7 @@ describe('the distributed gateway over table workers', () => {
     const joined = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Tester' } });
     expect(joined.statusCode, joined.body).toBe(201);
     const { token } = joined.json();
-    const elsewhere = await openKvSeatTokens(connections[0]);
+    const elsewhere = await openKvSeatTokens((await connectWithStore('gateway')).nc);
     expect(await elsewhere.resolve(token)).toEqual({ tableId, seat: 0 });
     const mine = (
       await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: { authorization: `Bearer ${token}` } })

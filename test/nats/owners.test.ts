@@ -7,7 +7,6 @@
  * (the cluster: ./cluster.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
@@ -19,7 +18,9 @@ import { foldLog } from '../../services/host/replay.js';
 import type { WorkerProcess } from '../../drivers/workerProcess.js';
 import { waitFor } from '../../drivers/polling.js';
 import { createRng } from '../../machines/cards/shuffle.js';
-import { nextRemoteMove } from '../../drivers/remotePlay.js';
+import { nextRemoteMove, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
+import { GAMES, type GameName } from '../../machines/table/options.js';
+import type { CreateTableRequest, TableService } from '../../services/host/tableService.js';
 import { EVENT_SCHEMA } from '../../services/host/upcasters.js';
 import { natsClusterForTests } from './cluster.js';
 
@@ -32,9 +33,17 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
   const startWorker = () => cluster.startWorker();
   const openGateway = () => cluster.openGateway();
 
-  /** Seat 0 a person (the test plays it, seated without a token), the rest bots the owner plays. */
+  /** Seat 0 left for a person, the rest bots the owner plays. */
   function personAndBots(seats: number) {
-    return Array.from({ length: seats }, (_, seat) => (seat === 0 ? { name: 'Ada', bot: false } : { name: `Bot ${seat}`, bot: true }));
+    return Array.from({ length: seats }, (_, seat) => (seat === 0 ? null : { name: `Bot ${seat}`, bot: true }));
+  }
+
+  /** A table with bots in every seat but 0, which a person takes with a token as a gateway seats them (the test plays it). */
+  async function tableWithAda(tables: TableService, request: Omit<CreateTableRequest, 'players'>): Promise<string> {
+    const { tableId } = await tables.createTable({ ...request, players: personAndBots(GAMES[request.game as GameName].seats) });
+    const ada = { type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false }, holder: remoteHolder(tableId, 0) };
+    await tables.submit(tableId, ada);
+    return tableId;
   }
 
   function awaited(log: readonly StoredEvent[], tableId: string): number[] {
@@ -58,12 +67,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
 
   it('plays the bots and runs the turn clock with no gateway running at all', async () => {
     const gateway = await openGateway();
-    const { tableId } = await gateway.tables.createTable({
-      game: 'sevenSuitors',
-      options: { end: 'hands:1' },
-      players: personAndBots(4),
-      settings: { turnSeconds: 2 },
-    });
+    const tableId = await tableWithAda(gateway.tables, { game: 'sevenSuitors', options: { end: 'hands:1' }, settings: { turnSeconds: 2 } });
     // The bots pass by themselves; then only the person is awaited.
     await waitFor(
       async () => {
@@ -74,7 +78,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
       { everyMs: 50 },
     );
     const { snapshot } = await gateway.tables.snapshot(tableId);
-    const passed = await gateway.tables.submit(tableId, nextRemoteMove(snapshot, createRng('owners'))!);
+    const passed = await submitRemoteMove(gateway.tables, tableId, nextRemoteMove(snapshot, createRng('owners'))!);
     // The only gateway dies right after the person's move was acknowledged.
     await gateway.close();
 
@@ -99,11 +103,7 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
 
   it("times a seat out exactly once when the table's owner is killed before the deadline, and the new owner plays its bots on", async () => {
     const gateway = await openGateway();
-    const { tableId } = await gateway.tables.createTable({
-      game: 'traitorOfLove',
-      players: personAndBots(6),
-      settings: { turnSeconds: 4 },
-    });
+    const tableId = await tableWithAda(gateway.tables, { game: 'traitorOfLove', settings: { turnSeconds: 4 } });
     const waiting = await waitFor(
       async () => {
         const log = await cluster.store.read(tableId);
@@ -166,14 +166,14 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
 
   it('leaves no seat without a way in when a gateway dies between the seat event and its answer', async () => {
     const dying = await openGateway();
-    const { tableId } = await dying.tables.createTable({ game: 'sevenSuitors', players: [null, ...personAndBots(4).slice(1)] });
+    const { tableId } = await dying.tables.createTable({ game: 'sevenSuitors', players: personAndBots(4) });
     // The client made its token and sent the join; the gateway logged the seat, then died before indexing or answering.
     const token = newToken();
     await dying.tables.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false }, holder: hashToken(token) });
     await dying.close();
 
-    const connection = await connect({ servers: cluster.nats.urls.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    const gatewayStore = await openJetStreamEventStore({ connection, replicas: 3 });
+    const connection = await cluster.nats.connect('gateway');
+    const gatewayStore = await openJetStreamEventStore({ connection, createMissing: false });
     const tokens = await openKvSeatTokens(connection, { replicas: 3 });
     const { app, tables } = createDistributedGateway({
       nc: connection,

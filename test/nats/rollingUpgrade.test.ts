@@ -249,7 +249,11 @@ describe('a rolling upgrade to a release with new rules and a new event schema',
 
     const answer = await cluster.nc.request(
       tableSubjects().command(tableId),
-      encode({ op: 'submit', tableId, args: [{ type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false } }] }),
+      encode({
+        op: 'submit',
+        tableId,
+        args: [{ type: 'seat.joined', seat: 0, player: { name: 'Ada', bot: false }, holder: 'a'.repeat(64) }],
+      }),
       { timeout: 10_000 },
     );
     const reply = decodeReply(answer);

@@ -7,7 +7,6 @@
  */
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../../drivers/localNats.js';
 import { measureRawPublishRate } from '../../../drivers/publishRate.js';
@@ -33,7 +32,7 @@ let fresh = 0;
 
 beforeAll(async () => {
   nats = await startLocalNats(1);
-  admin = await connect({ servers: nats.urls });
+  admin = await nats.connect('admin');
   jsm = await jetstreamManager(admin);
 });
 
@@ -60,7 +59,7 @@ describeEventStoreContract(
   async () => {
     const names = freshNames();
     contractLayout = jetstreamLayout(names);
-    return openJetStreamEventStore({ servers: nats.urls, ...names });
+    return openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names });
   },
   async () => {
     if (contractLayout !== undefined) await deleteAll(contractLayout);
@@ -73,7 +72,7 @@ async function withStores(count: number, body: (stores: EventStore[], layout: Je
   const layout = jetstreamLayout(names);
   const stores: EventStore[] = [];
   try {
-    for (let i = 0; i < count; i++) stores.push(await openJetStreamEventStore({ servers: nats.urls, ...names }));
+    for (let i = 0; i < count; i++) stores.push(await openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names }));
     await body(stores, layout);
   } finally {
     await Promise.all(stores.map((store) => store.close()));
@@ -121,8 +120,8 @@ describe('jetstream event store', () => {
       const seqs = (from: number) => Array.from({ length: appends * 2 - from }, (_, index) => from + index + 1);
       const readers = [
         writer, // walks 24 messages back, then direct gets fetch the rest
-        await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 1_000 }), // walks all the way
-        await openJetStreamEventStore({ servers: nats.urls, ...layout, walkLimit: 2, consumerTimeoutMs: 1 }), // no consumer in time: walks on
+        await openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...layout, walkLimit: 1_000 }), // walks all the way
+        await openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...layout, walkLimit: 2, consumerTimeoutMs: 1 }), // no consumer in time: walks on
       ];
       try {
         for (const reader of readers) {
@@ -141,7 +140,7 @@ describe('jetstream event store', () => {
   it('settles an append that got no answer before the table is read again, so a late copy of it cannot overtake the read', async () => {
     const names = freshNames();
     const layout = jetstreamLayout(names);
-    const own = await connect({ servers: nats.urls });
+    const own = await nats.connect('admin');
     // The connection loses the append's publishes, as an election that outlasts the retries does; they are kept to
     // be delivered later, as a publish still on its way is.
     const held: { subject: string; payload: Uint8Array; options: Parameters<NatsConnection['publish']>[2] }[] = [];
@@ -230,7 +229,11 @@ describe('jetstream event store', () => {
   it('tells subscribers of events appended by any process, in order per table, and only once stored', async () => {
     await withStores(1, async ([writer], layout) => {
       await writer.append('early', [played('before subscribing')], 0);
-      const reader = await openJetStreamEventStore({ servers: nats.urls, streamName: layout.streamName, prefix: layout.prefix });
+      const reader = await openJetStreamEventStore({
+        connectOptions: nats.connectOptions('admin'),
+        streamName: layout.streamName,
+        prefix: layout.prefix,
+      });
       try {
         const heard: string[] = [];
         const events: StoredEvent[] = [];
@@ -267,13 +270,15 @@ describe('jetstream event store', () => {
     const names = freshNames();
     const layout = jetstreamLayout(names);
     try {
-      const [first, second] = await Promise.all([0, 1].map(() => openJetStreamEventStore({ servers: nats.urls, ...names })));
+      const [first, second] = await Promise.all(
+        [0, 1].map(() => openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names })),
+      );
       await first.append('t1', [played('a'), played('b')], 0, status('passing'));
       await first.saveSnapshot('t1', { version: 2, snapshot: { phase: 'passing' } });
       expect(await second.version('t1')).toBe(2);
       await Promise.all([first.close(), second.close()]);
 
-      const reopened = await openJetStreamEventStore({ servers: nats.urls, ...names });
+      const reopened = await openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names });
       try {
         expect((await reopened.read('t1')).map((event) => event.seq)).toEqual([1, 2]);
         expect(await reopened.loadSnapshot('t1')).toEqual({ version: 2, snapshot: { phase: 'passing' } });
@@ -292,7 +297,9 @@ describe('jetstream event store', () => {
     const names = freshNames();
     await jsm.streams.add({ name: names.streamName, subjects: ['somebody.else.>'] });
     try {
-      await expect(openJetStreamEventStore({ servers: nats.urls, ...names })).rejects.toThrow(/captures .*somebody/);
+      await expect(openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names })).rejects.toThrow(
+        /captures .*somebody/,
+      );
     } finally {
       await jsm.streams.delete(names.streamName);
     }
@@ -354,7 +361,7 @@ describe('jetstream event store on a 3-node cluster', () => {
   });
 
   it('keeps appending, gapless, when the node leading the stream is killed', async () => {
-    const store = await openJetStreamEventStore({ servers: cluster.urls, replicas: 3, requestTimeoutMs: 2000 });
+    const store = await openJetStreamEventStore({ connectOptions: cluster.connectOptions('worker'), replicas: 3, requestTimeoutMs: 2000 });
     const tables = Array.from({ length: 8 }, (_, index) => `table-${index}`);
     const versions = new Map(tables.map((tableId) => [tableId, 0]));
     const appendRound = async (round: number) => {
@@ -366,10 +373,14 @@ describe('jetstream event store on a 3-node cluster', () => {
       );
     };
     // A gateway's store, hearing every event through the failover.
-    const gateway = await openJetStreamEventStore({ servers: cluster.urls, replicas: 3, requestTimeoutMs: 2000 });
+    const gateway = await openJetStreamEventStore({
+      connectOptions: cluster.connectOptions('gateway'),
+      createMissing: false,
+      requestTimeoutMs: 2000,
+    });
     const heard = new Map<string, number[]>(tables.map((tableId) => [tableId, []]));
     gateway.subscribe((tableId, event) => heard.get(tableId)?.push(event.seq));
-    const probe = await connect({ servers: cluster.urls });
+    const probe = await cluster.connect('admin');
     try {
       for (let round = 0; round < 3; round++) await appendRound(round);
       const probeJsm = await jetstreamManager(probe);

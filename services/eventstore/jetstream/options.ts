@@ -1,9 +1,11 @@
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
 import type { ListenerErrorHandler } from '../subscribers.js';
 
 export interface JetStreamEventStoreOptions {
   /** Server URLs: a list, or one comma-separated string as NATS_URL holds them. Not used when `connection` is given. */
   readonly servers?: string | readonly string[];
+  /** How to connect when no `connection` is given: servers, credentials, TLS (services/nats/connection.ts makes them); `servers` wins. */
+  readonly connectOptions?: ConnectionOptions;
   /** An open connection to share; close() then leaves it open. */
   readonly connection?: NatsConnection;
   /** Replicas of the stream and bucket when this store creates them: 1 on one server, 3 on a cluster (default 1). */
@@ -24,6 +26,11 @@ export interface JetStreamEventStoreOptions {
   readonly walkLimit?: number;
   /** @deprecated Ignored: long reads no longer use consumers (they use direct gets). */
   readonly consumerTimeoutMs?: number;
+  /**
+   * Whether opening creates the stream and the snapshots bucket when they are missing (default true). A reader
+   * whose permissions do not let it create them (a gateway) opens with false: it waits for them to exist.
+   */
+  readonly createMissing?: boolean;
   /** How long open() keeps retrying while JetStream is not ready (a cluster electing its leader), in ms (default 30000). */
   readonly openTimeoutMs?: number;
   /** Called when a subscriber throws; the default writes to stderr. */

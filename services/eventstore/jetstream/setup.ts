@@ -13,7 +13,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import { nanos, type NatsConnection } from '@nats-io/nats-core';
+import { nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { JetStreamLayout } from './layout.js';
 import type { JetStreamEventStoreOptions } from './options.js';
@@ -34,14 +34,18 @@ export interface OpenedStream {
   readonly lastSeq: number;
 }
 
-export function connectToServers(servers: JetStreamEventStoreOptions['servers']): Promise<NatsConnection> {
+export function connectToServers(
+  servers: JetStreamEventStoreOptions['servers'],
+  connectOptions: ConnectionOptions = {},
+): Promise<NatsConnection> {
   return connect({
-    servers: serverList(servers),
     name: 'suitors-eventstore',
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     // nats.js would otherwise build an Error, with its stack trace, for every request.
     noAsyncTraces: true,
+    ...connectOptions,
+    servers: servers === undefined && connectOptions.servers !== undefined ? connectOptions.servers : serverList(servers),
   });
 }
 
@@ -52,27 +56,47 @@ function serverList(servers: JetStreamEventStoreOptions['servers']): string[] {
   return trimmed;
 }
 
-/** The stream and the snapshots bucket, retried while JetStream is not ready (a cluster electing its leader). */
+/**
+ * The stream and the snapshots bucket, retried while JetStream is not ready
+ * (a cluster electing its leader), or, with `createMissing` false, until
+ * another process has made them.
+ */
 export function openStreamAndBucket(
   nc: NatsConnection,
   layout: JetStreamLayout,
-  replicas: number,
-  timeoutMs: number,
+  options: { readonly replicas: number; readonly timeoutMs: number; readonly createMissing: boolean },
 ): Promise<OpenedStream> {
-  return withRetries(timeoutMs, async () => {
+  const { replicas, createMissing } = options;
+  return withRetries(options.timeoutMs, async () => {
     const jsm = await jetstreamManager(nc);
-    const streamInfo = await ensureStream(jsm, layout, replicas);
+    const streamInfo = createMissing ? await ensureStream(jsm, layout, replicas) : await existingStream(jsm, layout);
     const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+    const kvm = new Kvm(nc);
     // allow_direct off: reads go to the bucket's leader, so a process reads what it has just written.
-    const snapshots = await new Kvm(nc).create(layout.snapshotsBucket, {
-      replicas,
-      history: 1,
-      allow_direct: false,
-      storage: StorageType.File,
-      maxValueSize: maxPayload,
-    });
+    const snapshots = createMissing
+      ? await kvm.create(layout.snapshotsBucket, {
+          replicas,
+          history: 1,
+          allow_direct: false,
+          storage: StorageType.File,
+          maxValueSize: maxPayload,
+        })
+      : await existingBucket(jsm, kvm, layout.snapshotsBucket);
     return { jsm, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
   });
+}
+
+/** The stream as another process made it, checked as ensureStream checks it. */
+async function existingStream(jsm: JetStreamManager, layout: JetStreamLayout) {
+  const info = await jsm.streams.info(layout.streamName);
+  checkSubjects(info.config.subjects, layout);
+  return info;
+}
+
+async function existingBucket(jsm: JetStreamManager, kvm: Kvm, bucket: string): Promise<KV> {
+  // Throws "stream not found" until a worker has made it; open() alone would not look.
+  await jsm.streams.info(`KV_${bucket}`);
+  return kvm.open(bucket);
 }
 
 /** Runs `attempt` until it succeeds, a ConfigurationError is thrown, or `timeoutMs` has passed. */
@@ -85,6 +109,14 @@ async function withRetries<T>(timeoutMs: number, attempt: () => Promise<T>): Pro
       if (error instanceof ConfigurationError || Date.now() >= deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_MS));
     }
+  }
+}
+
+function checkSubjects(subjects: readonly string[] | undefined, layout: JetStreamLayout): void {
+  if (!(subjects ?? []).includes(layout.filter)) {
+    throw new ConfigurationError(
+      `stream ${layout.streamName} exists but captures ${JSON.stringify(subjects)}, not ${layout.filter}; choose another streamName or prefix`,
+    );
   }
 }
 
@@ -123,12 +155,7 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
       info = await jsm.streams.info(layout.streamName);
     }
   }
-  if (!(info.config.subjects ?? []).includes(layout.filter)) {
-    throw new ConfigurationError(
-      `stream ${layout.streamName} exists but captures ${JSON.stringify(info.config.subjects)}, not ${layout.filter}; ` +
-        'choose another streamName or prefix',
-    );
-  }
+  checkSubjects(info.config.subjects, layout);
   if (info.config.allow_direct !== true) {
     // A stream created before reads used direct gets: turn them on (idempotent; several processes may race here).
     try {

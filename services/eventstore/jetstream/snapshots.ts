@@ -40,8 +40,13 @@ export class TableSnapshots {
   async load(tableId: string): Promise<StoredSnapshot | null> {
     const entry = await this.server.persist(() => this.bucket.get(tableToken(tableId)));
     if (entry === null || entry.operation !== 'PUT') return null;
-    const { version, snapshot } = entry.json<{ version: number; snapshot: unknown }>();
-    return { version, snapshot };
+    // Only workers write snapshots; one that is not one (nothing should write it) is no snapshot: the log is read.
+    try {
+      const { version, snapshot } = entry.json<{ version: unknown; snapshot: unknown }>() ?? {};
+      return Number.isSafeInteger(version) && (version as number) > 0 ? { version: version as number, snapshot } : null;
+    } catch {
+      return null;
+    }
   }
 
   private async put(tableId: string, snapshot: StoredSnapshot, value: Uint8Array): Promise<void> {

@@ -25,9 +25,13 @@ export async function openJetStreamEventStore(options: JetStreamEventStoreOption
     throw new RangeError(`replicas must be 1 to 5, not ${replicas}`);
   }
   const ownsConnection = options.connection === undefined;
-  const nc = options.connection ?? (await connectToServers(options.servers));
+  const nc = options.connection ?? (await connectToServers(options.servers, options.connectOptions));
   try {
-    const opened = await openStreamAndBucket(nc, layout, replicas, options.openTimeoutMs ?? 30_000);
+    const opened = await openStreamAndBucket(nc, layout, {
+      replicas,
+      timeoutMs: options.openTimeoutMs ?? 30_000,
+      createMissing: options.createMissing ?? true,
+    });
     return createStore(nc, ownsConnection, layout, options, opened);
   } catch (error) {
     if (ownsConnection) await nc.close().catch(() => undefined);

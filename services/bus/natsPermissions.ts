@@ -1,0 +1,135 @@
+/**
+ * What each identity may do on NATS, as NATS permissions: the one place the
+ * server configuration (services/nats/security/serverConfig.ts, written by
+ * `suitors nats-secrets` and the local clusters) and docs/distributed.md
+ * ("Securing NATS") draw from. Everything not allowed here is refused by the
+ * server.
+ *
+ * - A gateway sends commands and new tables, reads the event log and the
+ *   snapshots it shows, and keeps the seat tokens. It may not append to a
+ *   log, write a lease, an owner or a snapshot, serve commands (join the
+ *   workers' queue group or answer a command), or answer for a worker's life.
+ * - A worker serves commands (in the queue group, and those addressed to it),
+ *   forwards them to another worker, appends to the logs, and keeps the
+ *   snapshots, its life and the tables' owners.
+ * - The admin identity is the operator's: everything.
+ *
+ * JetStream API calls are publishes to `$JS.API.<verb>.<stream>...`, so each
+ * role gets the verbs it uses on the streams it uses and no others: no role
+ * but admin may delete or purge a stream, delete a message or touch a stream
+ * it does not use.
+ */
+import { NATS_ROLES, inboxPrefixOf, type NatsPermissions, type NatsRole } from '../nats/security/roles.js';
+import type { NatsSecrets } from '../nats/security/secrets.js';
+import type { NatsUser } from '../nats/security/serverConfig.js';
+import { deploymentNames } from './deploymentNames.js';
+import { WORKER_QUEUE } from './subjects.js';
+
+type DeploymentSettings = { readonly streamName?: string; readonly prefix?: string };
+
+/** A KV bucket's stream. */
+const kvStream = (bucket: string) => `KV_${bucket}`;
+
+/** Reading a stream: its info, direct and leader gets, and the (ordered) consumers reads and watches make. */
+function readStream(stream: string): string[] {
+  return [
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.*`,
+    `$JS.API.CONSUMER.DELETE.${stream}.*`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.*`,
+    `$JS.FC.${stream}.>`,
+  ];
+}
+
+/** Creating a stream when it is missing, and turning on what a newer release needs (setup.ts). */
+function keepStream(stream: string): string[] {
+  return [`$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`];
+}
+
+/** A bucket its role reads and writes: the stream's API and its keys. */
+function keepBucket(bucket: string): string[] {
+  return [...keepStream(kvStream(bucket)), ...readStream(kvStream(bucket)), `$KV.${bucket}.>`];
+}
+
+/**
+ * The seat tokens, read and written by gateways. No consumer on their stream:
+ * a gateway writes what it holds, and a push consumer would deliver it to any
+ * subject, permissions or not (nats-server#8274), so the gateway finds a
+ * seat's tokens with the stream's subject list instead (kvSeatTokens.ts).
+ */
+function keepSeatTokens(bucket: string): string[] {
+  const stream = kvStream(bucket);
+  return [
+    ...keepStream(stream),
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$KV.${bucket}.>`,
+  ];
+}
+
+export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {}): NatsPermissions {
+  const { layout, subjects, buckets, presence } = deploymentNames(settings);
+  const inbox = `${inboxPrefixOf(role)}.>`;
+  const { streamName } = layout;
+  switch (role) {
+    case 'gateway':
+      return {
+        publish: [
+          subjects.command('*'),
+          subjects.commandFor('*', '*'),
+          subjects.create,
+          '$JS.API.INFO',
+          ...readStream(streamName),
+          ...readStream(kvStream(buckets.snapshots)),
+          ...keepSeatTokens(buckets.seatTokens),
+        ],
+        subscribe: [inbox],
+        allowResponses: false,
+      };
+    case 'worker':
+      return {
+        publish: [
+          layout.filter,
+          subjects.commandFor('*', '*'),
+          presence('*'),
+          '$JS.API.INFO',
+          ...keepStream(streamName),
+          ...readStream(streamName),
+          ...keepBucket(buckets.snapshots),
+          ...keepBucket(buckets.workerLives),
+          ...keepBucket(buckets.tableOwners),
+        ],
+        subscribe: [
+          // Only in the workers' queue group: a plain subscription here would take every command.
+          `${subjects.anyCommand} ${WORKER_QUEUE}`,
+          `${subjects.create} ${WORKER_QUEUE}`,
+          subjects.commandsFor('*'),
+          presence('*'),
+          inbox,
+        ],
+        allowResponses: true,
+      };
+    case 'admin':
+      return { publish: ['>'], subscribe: ['>'], allowResponses: true };
+  }
+}
+
+/**
+ * The server's users: each identity of `secrets` with its permissions in the
+ * deployment named by `settings`; during a rotation, its previous key too.
+ */
+export function natsUsers(secrets: NatsSecrets, settings: DeploymentSettings = {}): NatsUser[] {
+  return NATS_ROLES.flatMap((role) => {
+    const { publicKey, previousPublicKey } = secrets.identities[role];
+    const permissions = permissionsOf(role, settings);
+    const keys = previousPublicKey === undefined ? [publicKey] : [publicKey, previousPublicKey];
+    return keys.map((key) => ({ role, publicKey: key, permissions }));
+  });
+}
