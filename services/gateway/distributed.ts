@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   }
   const settings = gatewaySettingsFromEnv();
   const { replicas, streamName, prefix } = nats;
-  console.log(`connecting to NATS at ${nats.servers.join(',')} ${describeAccess(nats, 'gateway')}`);
+  settings.logger.info({ servers: nats.servers }, `connecting to NATS ${describeAccess(nats, 'gateway')}`);
   const nc = await connectAs(nats, 'gateway');
   // The workers make the stream and the snapshots bucket: a gateway may not (docs/distributed.md, "Securing NATS").
   const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix, createMissing: false });
