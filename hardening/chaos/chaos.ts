@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tablesWithinOpenFiles } from '../../drivers/players/openFiles.js';
 import type { AcknowledgedCommand } from '../../drivers/players/playerPool.js';
-import { GAMES, isGameName } from '../../machines/table/options.js';
+import { GAME_NAMES_IN_WORDS, GAMES, isGameName } from '../../machines/table/options.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { readTableLog } from '../../services/host/replay.js';
 import { SoakRun, stopEarlyOnSignal } from '../soak/soakRun.js';
@@ -59,7 +59,7 @@ const { values } = parseArgs({
 });
 
 const game = values.game!;
-if (!isGameName(game)) throw new Error(`--game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+if (!isGameName(game)) throw new Error(`--game must be ${GAME_NAMES_IN_WORDS}, not ${JSON.stringify(game)}`);
 const minutes = positiveFlag('minutes', values.minutes);
 const everyMs = positiveFlag('every-seconds', values['every-seconds']) * 1000;
 const FAULT_NAMES: Record<string, FaultKind> = { worker: 'worker kill', nats: 'NATS node restart', gateway: 'gateway drop' };

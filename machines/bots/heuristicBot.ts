@@ -9,13 +9,14 @@
  */
 import { HEARTS, faceOf, isSeven, isSpecial, suitOf, type Card, type Suit } from '../cards/card.js';
 import type { Rng } from '../cards/shuffle.js';
-import type { CompletedTrick, TableContext } from '../table/context.js';
+import type { CompletedTrick } from '../table/context.js';
 import type { PlayerCommand } from '../table/events.js';
 import type { Action } from '../table/refusal.js';
 import type { TableView } from '../view.js';
 import { passRecipients } from '../fragments/passing.js';
-import { sideOf, teammatesOf } from '../rules/sides.js';
-import { resolveTrick, type Play, type Seat } from '../rules/trick.js';
+import { rulesOf, sideOf } from '../games/rules/index.js';
+import { teammatesOf } from '../rules/sides.js';
+import { resolveTrick, trumpAfterPlay, type Play, type Seat } from '../rules/trick.js';
 
 export function heuristicMove(view: TableView, action: Action, rng: Rng): PlayerCommand {
   const seat = view.viewer;
@@ -38,46 +39,21 @@ export function heuristicMove(view: TableView, action: Action, rng: Rng): Player
 type Stake = (suit: Suit, marrier: Seat | null) => number;
 
 function stakeOf(view: TableView, me: Seat): Stake {
-  const seatCount = view.seats.length;
   const hand = view.hand!;
-  switch (view.game) {
-    case 'sevenSuitors': {
-      const marked = view.marked!;
-      return (suit, marrier) => {
-        if (marrier === null) return 0;
-        const team = marrier % 2 === 0 ? 'A' : 'B';
-        const newlyMarked = marked[team].includes(suit) ? 0 : 0.5;
-        return (marrier % 2 === me % 2 ? 1 : -1) * (1 + newlyMarked);
-      };
-    }
-    case 'antiCupid': {
-      const antiCupid = hand.antiCupid!;
-      const side = (seat: Seat) => sideOf('antiCupid', seat, antiCupid, seatCount);
-      if (me === antiCupid) return (_, marrier) => (marrier === null ? 1 : marrier === me ? -1 : -0.5);
-      return (_, marrier) => {
-        if (marrier === null) return -0.5;
-        if (marrier === antiCupid) return 0.25;
-        return side(marrier) === side(me) ? 1 : -1;
-      };
-    }
-    case 'traitorOfLove': {
-      const traitor = hand.roleCard === HEARTS;
-      return (_, marrier) => {
-        if (marrier === null) return 0;
-        const ours = marrier % 2 === me % 2;
-        if (traitor) return ours ? -0.5 : 1;
-        return ours ? 1 : -0.5;
-      };
-    }
-  }
+  return rulesOf(view.game).bot.stake({
+    me,
+    seatCount: view.seats.length,
+    antiCupid: hand.antiCupid,
+    roleCard: hand.roleCard,
+    marked: view.marked,
+  });
 }
 
 /** The seats whose capture of a 7 counts as the same side's (one marriage needs both 7s on one side). */
 function sameSide(view: TableView, a: Seat, b: Seat): boolean {
-  if (view.game !== 'antiCupid') return a % 2 === b % 2;
-  const antiCupid = view.hand!.antiCupid!;
+  const antiCupid = view.hand!.antiCupid;
   const seatCount = view.seats.length;
-  return sideOf('antiCupid', a, antiCupid, seatCount) === sideOf('antiCupid', b, antiCupid, seatCount);
+  return sideOf(view.game, a, antiCupid, seatCount) === sideOf(view.game, b, antiCupid, seatCount);
 }
 
 /** Where the 7s of one suit stand: who captured each so far, and whether one was set aside. */
@@ -148,7 +124,6 @@ function choosePlay(view: TableView, me: Seat, rng: Rng): Card {
   const known = sevensBySuit(hand.tricks);
   const seatCount = view.seats.length;
   const plays = hand.trick?.plays ?? [];
-  const firstOfHand = hand.tricks.length === 0 && plays.length === 0;
   const lastToPlay = plays.length === seatCount - 1;
   // Seats still to play may overtake: the further from the end of the trick, the less the bot can count on its outcome.
   const certainty = lastToPlay ? 1 : plays.length === 0 ? 0.35 : 0.6;
@@ -156,7 +131,7 @@ function choosePlay(view: TableView, me: Seat, rng: Rng): Card {
   let bestScore = -Infinity;
   for (const card of legal) {
     const after = [...plays, { seat: me, card }];
-    const trump = hand.trump ?? (firstOfHand ? (suitOf(card) ?? null) : null);
+    const trump = trumpAfterPlay(hand.trump, hand.tricks.length, card);
     const { winner, capturedBy } = resolveTrick(after, trump, view.options.specials, seatCount);
     let score = certainty * captureGain(view, stake, known, after, capturedBy);
     // Spend high cards only on tricks worth winning, and keep special cards for when they are the only safe discard.
@@ -179,8 +154,7 @@ function choosePlay(view: TableView, me: Seat, rng: Rng): Card {
  */
 function choosePasses(view: TableView, me: Seat): PlayerCommand {
   // passRecipients reads only the game and the number of seats, both public.
-  const table = { game: view.game, seatCount: view.seats.length } as Pick<TableContext, 'game' | 'seatCount'>;
-  const recipients = passRecipients(table as TableContext, me);
+  const recipients = passRecipients({ game: view.game, seatCount: view.seats.length }, me);
   const stake = stakeOf(view, me);
   const remaining = [...(view.hand!.cards ?? [])];
   const take = (pick: (cards: Card[]) => Card): Card => {
@@ -191,7 +165,7 @@ function choosePasses(view: TableView, me: Seat): PlayerCommand {
   const weakest = (cards: Card[]) => minBy(cards, (card) => (isSeven(card) ? 100 : 0) + (isSpecial(card) ? 50 : 0) + rankOf(card));
   const strongest = (cards: Card[]) => minBy(cards, (card) => (isSeven(card) ? 100 : 0) - rankOf(card));
   const sevenFirst = (cards: Card[]) => minBy(cards, (card) => (isSeven(card) ? 0 : 100) - rankOf(card));
-  const helpsWithSevens = view.game === 'traitorOfLove';
+  const helpsWithSevens = rulesOf(view.game).bot.passesSevensToFriends;
   const passes = recipients.map((to) => {
     const friendly = stake(HEARTS, to) > 0;
     const card = take(friendly ? (helpsWithSevens ? sevenFirst : strongest) : weakest);
@@ -211,7 +185,7 @@ function chooseAccused(view: TableView, me: Seat, rng: Rng): Seat {
   for (const trick of view.hand!.tricks) {
     for (const play of trick.plays) {
       if (!suspicion.has(play.seat) || !isSeven(play.card) || trick.capturedBy === null) continue;
-      const helpedOpponents = trick.capturedBy % 2 !== me % 2;
+      const helpedOpponents = !sameSide(view, trick.capturedBy, me);
       suspicion.set(play.seat, suspicion.get(play.seat)! + (helpedOpponents ? 1 : -0.5));
     }
   }

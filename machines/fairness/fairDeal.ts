@@ -8,28 +8,14 @@
  * machines can refuse a deal that is not its seed's and the web client can
  * check one without trusting the service.
  */
-import { HEARTS, ONE_CARD, SUITS, inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
+import { ONE_CARD, inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
 import { shuffle, type Rng } from '../cards/shuffle.js';
-import { GAMES, cardsPerSeat, deckFor, type GameName, type TableOptions } from '../table/options.js';
+import { rulesOf } from '../games/rules/index.js';
+import { cardsPerSeat, deckFor, type GameName, type TableOptions } from '../table/options.js';
+import { DEAL_SCHEME, type DealFairness } from './dealFairness.js';
 import { fromHex, hmacWith, keyedHmac, sha256, toHex } from './sha256.js';
 
-export const DEAL_SCHEME = 'hmac-sha256-fisher-yates/1';
-export type DealScheme = typeof DEAL_SCHEME;
-
-/** What a fair deal carries: the scheme that made it, the seed and its commitment. */
-export interface DealFairness {
-  readonly scheme: DealScheme;
-  /** SHA-256 of the seed's 32 bytes, lowercase hex: public from the deal on. */
-  readonly commitment: string;
-  /** 32 bytes as 64 lowercase hex characters: secret until the hand is scored. */
-  readonly seed: string;
-}
-
-/** A scored hand's fairness as every seat sees it. */
-export interface RevealedDeal extends DealFairness {
-  /** The hand's index in the game, 0 for the first. */
-  readonly index: number;
-}
+export { DEAL_SCHEME, type DealFairness, type DealScheme, type RevealedDeal } from './dealFairness.js';
 
 /** What decides the shape of a deal: how many seats, how many cards each, which deck. */
 export interface DealShape {
@@ -70,21 +56,15 @@ export function dealFromSeed(shape: DealShape, seed: string): Deal {
  * shuffle.
  */
 export function layOutDeal(shape: DealShape, rng: Rng): Deal {
-  const seats = GAMES[shape.game].seats;
+  const seats = rulesOf(shape.game).seats;
   const perSeat = shape.cardsPerSeat ?? cardsPerSeat(shape.game, shape.options);
   const needed = perSeat * seats;
   const cards = shuffle(deckFor(shape.options), rng).slice(0, needed);
   if (!cards.includes(ONE_CARD)) cards[rng.below(needed)] = ONE_CARD;
   const deal: Card[][] = [];
   for (let seat = 0; seat < seats; seat++) deal.push(inCanonicalOrder(cards.slice(seat * perSeat, (seat + 1) * perSeat)));
-  let roles: Suit[] | null = null;
-  if (shape.game === 'traitorOfLove') {
-    const others = shuffle(
-      SUITS.filter((suit) => suit !== HEARTS),
-      rng,
-    ).slice(0, seats - 1);
-    roles = shuffle([...others, HEARTS], rng);
-  }
+  const roleRules = rulesOf(shape.game).roles;
+  const roles: Suit[] | null = roleRules === null ? null : roleRules.deal(seats, rng);
   return { deal, roles };
 }
 

@@ -2,7 +2,8 @@
  * Dealing: the host shuffles and deals (and, in A Traitor of Love, deals the
  * role cards); the machine checks the deal and starts the hand with it.
  */
-import { HEARTS, ONE_CARD, isCard, isSuit, type Card } from '../cards/card.js';
+import { ONE_CARD, isCard, type Card } from '../cards/card.js';
+import { rulesOf } from '../games/rules/index.js';
 import type { Rng } from '../cards/shuffle.js';
 import { dealFromSeed, fairnessOf, fairnessRefusal, layOutDeal } from '../fairness/fairDeal.js';
 import type { HandDealt } from '../table/events.js';
@@ -34,15 +35,9 @@ export function dealRefusal(context: TableContext, event: HandDealt): string | n
 }
 
 function rolesRefusal(context: TableContext, roles: HandDealt['roles']): string | null {
-  if (context.game !== 'traitorOfLove') return roles === null ? null : `${context.game} deals no roles`;
-  if (!Array.isArray(roles) || roles.length !== context.seatCount) {
-    return `A Traitor of Love deals a tracking card to each of the ${context.seatCount} seats`;
-  }
-  if (!roles.every(isSuit) || new Set(roles).size !== roles.length) {
-    return 'roles must be distinct suits from 1 to 7';
-  }
-  if (!roles.includes(HEARTS)) return 'the roles must include Hearts (7), the Traitor';
-  return null;
+  const roleRules = rulesOf(context.game).roles;
+  if (roleRules === null) return roles === null ? null : `${context.game} deals no roles`;
+  return roleRules.refusal(roles, context.seatCount);
 }
 
 export function holderOf(holdings: readonly (readonly Card[])[], card: Card): Seat {
@@ -52,16 +47,8 @@ export function holderOf(holdings: readonly (readonly Card[])[], card: Card): Se
 export function dealHand(context: TableContext, event: HandDealt): Partial<TableContext> {
   const index = context.handResults.length;
   const deal = event.deal.map((cards) => cards.slice());
-  let antiCupid: Seat | null = null;
-  let firstAntiCupid = context.firstAntiCupid;
-  if (context.game === 'antiCupid') {
-    if (index === 0 || firstAntiCupid === null) {
-      antiCupid = holderOf(deal, ONE_CARD);
-      firstAntiCupid = antiCupid;
-    } else {
-      antiCupid = (firstAntiCupid + index) % context.seatCount;
-    }
-  }
+  const rules = rulesOf(context.game);
+  const { antiCupid, firstAntiCupid } = rules.antiCupidOf(index, holderOf(deal, ONE_CARD), context.firstAntiCupid, context.seatCount);
   const empty = <T>(value: T) => Array.from({ length: context.seatCount }, () => value);
   const hand: HandState = {
     index,
@@ -76,7 +63,7 @@ export function dealHand(context: TableContext, event: HandDealt): Partial<Table
     trick: null,
     tricks: [],
     turn: null,
-    accusations: context.game === 'traitorOfLove' ? empty(null) : null,
+    accusations: rules.accuses ? empty(null) : null,
   };
   return { hand, firstAntiCupid };
 }

@@ -5,22 +5,17 @@
 import { isCard, type Card } from '../cards/card.js';
 import type { CardsPassed } from '../table/events.js';
 import { currentHand, isSeat, type Pass, type TableContext } from '../table/context.js';
-import type { AntiCupidOptions } from '../table/options.js';
-import { opponentsOf } from '../rules/sides.js';
+import { rulesOf } from '../games/rules/index.js';
 import type { Seat } from '../rules/trick.js';
 import { seatRangeMessage } from './seating.js';
 
 export function tablePasses(context: TableContext): boolean {
-  if (context.game === 'antiCupid') return (context.options as AntiCupidOptions).passing === 'oneEach';
-  return true;
+  return rulesOf(context.game).passes(context.options);
 }
 
 /** The seats a seat passes one card each to. */
-export function passRecipients(context: TableContext, seat: Seat): Seat[] {
-  if (context.game === 'traitorOfLove') return opponentsOf(seat, context.seatCount);
-  const others: Seat[] = [];
-  for (let other = 0; other < context.seatCount; other++) if (other !== seat) others.push(other);
-  return others;
+export function passRecipients(context: Pick<TableContext, 'game' | 'seatCount'>, seat: Seat): Seat[] {
+  return rulesOf(context.game).passRecipients(seat, context.seatCount);
 }
 
 export function passRefusal(context: TableContext, event: CardsPassed): string | null {

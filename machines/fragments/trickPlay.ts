@@ -2,10 +2,10 @@
  * Trick play: the holder of the 1 card leads the first trick; the winner of
  * each trick leads the next until every card is played.
  */
-import { ONE_CARD, describeNonCard, isCard, suitOf } from '../cards/card.js';
+import { ONE_CARD, describeNonCard, isCard } from '../cards/card.js';
 import type { CardPlayed } from '../table/events.js';
 import { currentHand, isSeat, type TableContext } from '../table/context.js';
-import { legalPlays, playRefusal as trickPlayRefusal, resolveTrick, type Seat } from '../rules/trick.js';
+import { legalPlays, playRefusal as trickPlayRefusal, resolveTrick, trumpAfterPlay, type Seat } from '../rules/trick.js';
 import { holderOf } from './dealing.js';
 import { seatRangeMessage } from './seating.js';
 
@@ -35,7 +35,7 @@ export function playCard(context: TableContext, event: CardPlayed): Partial<Tabl
   const holdings = hand.holdings.slice();
   holdings[event.seat] = holdings[event.seat].filter((card) => card !== event.card);
   // Trump is the suit of the first card led in the hand; a special card led first sets none.
-  const trump = hand.trump ?? (hand.tricks.length === 0 ? (suitOf(event.card) ?? null) : null);
+  const trump = trumpAfterPlay(hand.trump, hand.tricks.length, event.card);
   const plays = [...trick.plays, { seat: event.seat, card: event.card }];
   return {
     hand: {

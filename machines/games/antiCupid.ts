@@ -1,6 +1,6 @@
 /** Anti-Cupid: five players; the rotating Anti-Cupid tries to keep every suit from marrying. */
 import { tableSetup } from '../table/setup.js';
-import { initialContext } from '../table/context.js';
+import { initialContext } from '../table/initialContext.js';
 import { seatEvents, seatingState } from '../fragments/seating.js';
 import { dealingState } from '../fragments/dealing.js';
 import { optionalPassingState } from '../fragments/passing.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tableSetup } from '../table/setup.js';
-import { initialContext } from '../table/context.js';
+import { initialContext } from '../table/initialContext.js';
 import { seatEvents, seatingState } from '../fragments/seating.js';
 import { dealingState } from '../fragments/dealing.js';
 import { passingState } from '../fragments/passing.js';

@@ -1,6 +1,6 @@
 /** Seven Suitors: four players in two partnerships pass, play and mark off married suits. */
 import { tableSetup } from '../table/setup.js';
-import { initialContext } from '../table/context.js';
+import { initialContext } from '../table/initialContext.js';
 import { seatEvents, seatingState } from '../fragments/seating.js';
 import { dealingState } from '../fragments/dealing.js';
 import { passingState } from '../fragments/passing.js';

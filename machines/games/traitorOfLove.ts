@@ -1,6 +1,6 @@
 /** A Traitor of Love: six players in two teams of three, one of them secretly the Traitor. */
 import { tableSetup } from '../table/setup.js';
-import { initialContext } from '../table/context.js';
+import { initialContext } from '../table/initialContext.js';
 import { seatEvents, seatingState } from '../fragments/seating.js';
 import { dealingState } from '../fragments/dealing.js';
 import { passingState } from '../fragments/passing.js';

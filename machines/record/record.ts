@@ -4,6 +4,7 @@
  */
 import { inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
 import type { DealScheme } from '../fairness/fairDeal.js';
+import { rulesOf } from '../games/rules/index.js';
 import { revealedDealsOf, type GameOutcome, type HandResult, type TableInput } from '../table/context.js';
 import type { Occupant, TableEvent } from '../table/events.js';
 import { GAMES, type GameName, type TableOptions } from '../table/options.js';
@@ -87,7 +88,7 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
       antiCupid: context.hand!.antiCupid,
       passes: [],
       plays: [],
-      accusations: context.game === 'traitorOfLove' ? new Array<Seat | null>(context.seatCount).fill(null) : null,
+      accusations: rulesOf(context.game).accuses ? new Array<Seat | null>(context.seatCount).fill(null) : null,
       result: null,
       fairness: event.fairness === undefined ? null : { scheme: event.fairness.scheme, commitment: event.fairness.commitment, seed: null },
     });

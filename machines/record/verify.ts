@@ -7,7 +7,7 @@
  */
 import { DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
 import { FIRST_RULES, KNOWN_RULES, knowsRules } from '../games/index.js';
-import { DEFAULT_OPTIONS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
+import { DEFAULT_OPTIONS, GAME_NAMES_IN_WORDS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
 import type { TableEvent } from '../table/events.js';
 import { refusalOf } from '../table/refusal.js';
 import { offer, startTable, type TableActor } from '../table/snapshot.js';
@@ -77,7 +77,7 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
     report('format', `must be "${RECORD_FORMAT}" (or the older "${RECORD_FORMAT_1}"), not ${JSON.stringify(record.format)}`);
   }
   if (!isGameName(record.game)) {
-    report('game', `must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(record.game)}`);
+    report('game', `must be ${GAME_NAMES_IN_WORDS}, not ${JSON.stringify(record.game)}`);
     return null;
   }
   const game = record.game;

@@ -15,7 +15,7 @@ import { refusalOf } from '../table/refusal.js';
 import { offer, phaseOf, startTable, type TableActor } from '../table/snapshot.js';
 import { passRecipients, tablePasses } from '../fragments/passing.js';
 import { marriagesOf } from './marriage.js';
-import { sideOf } from './sides.js';
+import { sideOf } from '../games/rules/index.js';
 import type { Seat } from './trick.js';
 
 type ScriptedTrick = readonly (readonly [Seat, Card])[];

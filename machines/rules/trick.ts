@@ -3,7 +3,7 @@
  * "Special cards"): what may be played, and who wins and captures a trick.
  */
 import { cardInWords, faceOf, isSpecial, suitOf, SUIT_NAMES, type Card, type SpecialCard, type Suit } from '../cards/card.js';
-import type { Specials } from '../table/options.js';
+import type { Specials } from '../table/optionTypes.js';
 
 export type Seat = number;
 
@@ -66,6 +66,15 @@ export function playRefusal(seat: Seat, holding: readonly Card[], plays: readonl
  * suit led; a strict comparison keeps the first-played of two tied 7s ahead.
  * A trick of special cards only is won by its leader.
  */
+/**
+ * The hand's trump once `card` is played after `completedTricks` tricks:
+ * the suit of the first suited card of the hand's first trick, fixed from
+ * then on (docs/rules.md, "Trump").
+ */
+export function trumpAfterPlay(trump: Suit | null, completedTricks: number, card: Card): Suit | null {
+  return trump ?? (completedTricks === 0 ? (suitOf(card) ?? null) : null);
+}
+
 export function plainWinner(plays: readonly Play[], trump: Suit | null): Seat {
   const led = ledSuitOf(plays);
   let best: Play | undefined;

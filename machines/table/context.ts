@@ -3,10 +3,10 @@
  * so XState's persisted snapshot is the table's snapshot.
  */
 import type { Card, Suit } from '../cards/card.js';
-import type { DealFairness, RevealedDeal } from '../fairness/fairDeal.js';
+import type { DealFairness, RevealedDeal } from '../fairness/dealFairness.js';
 import type { Play, Seat } from '../rules/trick.js';
 import type { Occupant } from './events.js';
-import { GAMES, cardsPerSeat, type GameName, type TableOptions } from './options.js';
+import type { GameName, TableOptions } from './optionTypes.js';
 
 /** "A" and "B" are teams or partnerships; a number is Anti-Cupid's own seat. */
 export type Side = 'A' | 'B' | number;
@@ -129,29 +129,6 @@ export interface TableInput {
   readonly cardsPerSeat?: number;
   /** The rules version the table plays by (machines/games/rulebooks.ts); the current rules when absent. */
   readonly rules?: number;
-}
-
-export function initialContext(input: TableInput): TableContext {
-  const seatCount = GAMES[input.game].seats;
-  const sevenSuitors = input.game === 'sevenSuitors';
-  return {
-    game: input.game,
-    options: input.options,
-    seatCount,
-    cardsPerSeat: input.cardsPerSeat ?? cardsPerSeat(input.game, input.options),
-    occupants: Array.from({ length: seatCount }, () => null),
-    holders: Array.from({ length: seatCount }, () => null),
-    hand: null,
-    handResults: [],
-    revealedDeals: [],
-    lastHand: null,
-    scores: Array.from({ length: seatCount }, () => 0),
-    marked: sevenSuitors ? { A: [], B: [] } : null,
-    marriageCount: sevenSuitors ? { A: 0, B: 0 } : null,
-    tieBreak: false,
-    firstAntiCupid: null,
-    outcome: null,
-  };
 }
 
 /** Snapshots written before tenures lack them: every seat then has none. */

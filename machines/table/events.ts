@@ -4,7 +4,7 @@
  * deals, so a log replays to the same game).
  */
 import type { Card, Suit } from '../cards/card.js';
-import type { DealFairness } from '../fairness/fairDeal.js';
+import type { DealFairness } from '../fairness/dealFairness.js';
 import type { Seat } from '../rules/trick.js';
 
 export interface Occupant {

@@ -1,52 +1,41 @@
 /**
  * The games and their table options (docs/rules.md, "Table options"), parsed
- * and validated when a table is created.
+ * and validated when a table is created. Each game's options are its rules
+ * object's catalogue (machines/games/rules/); this module reads them for the
+ * callers that only need the options.
  */
-import { FULL_DECK, SUIT_DECK, type Card } from '../cards/card.js';
+import { GAME_NAMES, GAME_NAMES_IN_WORDS, GAME_RULES, isGameName } from '../games/rules/index.js';
+import { defaultsOf, parseByCatalogue, valuesOf, type OptionCatalogue, type OptionsResult as Parsed } from './optionCatalogue.js';
+import { deckFor, type GameName, type TableOptions } from './optionTypes.js';
 
-export type GameName = 'sevenSuitors' | 'antiCupid' | 'traitorOfLove';
-export const GAME_NAMES: readonly GameName[] = ['sevenSuitors', 'antiCupid', 'traitorOfLove'];
-
-export type Specials = 'off' | 'plain' | 'powers';
-/** Seven Suitors' end condition, written as in a record: "allSuits", "hands:7", "marriages:10". */
-export type EndCondition = 'allSuits' | `hands:${number}` | `marriages:${number}`;
-export type Passing = 'none' | 'oneEach';
-
-export interface SevenSuitorsOptions {
-  end: EndCondition;
-  specials: Specials;
-}
-export interface AntiCupidOptions {
-  specials: Exclude<Specials, 'off'>;
-  passing: Passing;
-}
-export interface TraitorOfLoveOptions {
-  specials: Exclude<Specials, 'off'>;
-}
-export type TableOptions = SevenSuitorsOptions | AntiCupidOptions | TraitorOfLoveOptions;
+export {
+  deckFor,
+  parseEnd,
+  specialsOf,
+  type AntiCupidOptions,
+  type EndCondition,
+  type GameName,
+  type ParsedEnd,
+  type Passing,
+  type SevenSuitorsOptions,
+  type Specials,
+  type TableOptions,
+  type TraitorOfLoveOptions,
+} from './optionTypes.js';
+export { GAME_NAMES, GAME_NAMES_IN_WORDS, isGameName };
 
 export interface GameShape {
   readonly seats: number;
   readonly title: string;
 }
 
-export const GAMES: Record<GameName, GameShape> = {
-  sevenSuitors: { seats: 4, title: 'Seven Suitors' },
-  antiCupid: { seats: 5, title: 'Anti-Cupid' },
-  traitorOfLove: { seats: 6, title: 'A Traitor of Love' },
-};
+export const GAMES: Record<GameName, GameShape> = Object.fromEntries(
+  GAME_NAMES.map((game) => [game, { seats: GAME_RULES[game].seats, title: GAME_RULES[game].title }]),
+) as Record<GameName, GameShape>;
 
-export const DEFAULT_OPTIONS: { [G in GameName]: Record<string, string> } = {
-  sevenSuitors: { end: 'allSuits', specials: 'off' },
-  antiCupid: { specials: 'plain', passing: 'none' },
-  traitorOfLove: { specials: 'plain' },
-};
-
-const ALLOWED: { [G in GameName]: Record<string, readonly string[]> } = {
-  sevenSuitors: { end: ['allSuits', 'hands:K', 'marriages:M'], specials: ['off', 'plain', 'powers'] },
-  antiCupid: { specials: ['plain', 'powers'], passing: ['none', 'oneEach'] },
-  traitorOfLove: { specials: ['plain', 'powers'] },
-};
+export const DEFAULT_OPTIONS: { [G in GameName]: Record<string, string> } = Object.fromEntries(
+  GAME_NAMES.map((game) => [game, defaultsOf(GAME_RULES[game].options)]),
+) as { [G in GameName]: Record<string, string> };
 
 /**
  * Each rules option of a game and the values it takes, for clients to offer:
@@ -54,75 +43,27 @@ const ALLOWED: { [G in GameName]: Record<string, readonly string[]> } = {
  * from 1 to 999.
  */
 export function allowedOptionValues(game: GameName): Record<string, readonly string[]> {
-  return Object.fromEntries(Object.entries(ALLOWED[game]).map(([name, values]) => [name, [...values]]));
+  return valuesOf(GAME_RULES[game].options);
 }
 
-export function isGameName(value: unknown): value is GameName {
-  return typeof value === 'string' && (GAME_NAMES as readonly string[]).includes(value);
-}
-
-export type OptionsResult = { ok: true; options: TableOptions } | { ok: false; errors: string[] };
+export type OptionsResult = Parsed<TableOptions>;
 
 /**
  * Every rules option of the game, defaults filled in and bare `hands` /
  * `marriages` expanded. Keys that are not rules options of the game are
- * refused, so a typo never silently falls back to a default.
+ * refused, so a typo never silently falls back to a default. `catalogue` is
+ * the current rules' unless a caller checks options of other rules
+ * (machines/games/rulebooks.ts).
  */
-export function parseOptions(game: GameName, given: Record<string, unknown> = {}): OptionsResult {
-  const errors: string[] = [];
-  const allowed = ALLOWED[game];
-  const options: Record<string, string> = { ...DEFAULT_OPTIONS[game] };
-  for (const [key, value] of Object.entries(given)) {
-    if (!Object.hasOwn(allowed, key)) {
-      const known = Object.keys(allowed).join(', ');
-      errors.push(`unknown option "${key}" for ${game}: its options are ${known}`);
-      continue;
-    }
-    const normalised = key === 'end' ? normaliseEnd(value) : value;
-    if (typeof normalised !== 'string' || !matchesAllowed(normalised, allowed[key])) {
-      if (game !== 'sevenSuitors' && key === 'specials' && value === 'off') {
-        errors.push(`specials "off" is impossible in ${game}: its hand size needs the 60-card deck; use plain or powers`);
-      } else {
-        errors.push(`option ${key} of ${game} must be one of ${allowed[key].join(', ')}, not ${JSON.stringify(value)}`);
-      }
-      continue;
-    }
-    options[key] = normalised;
-  }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, options: options as unknown as TableOptions };
-}
-
-function normaliseEnd(value: unknown): unknown {
-  if (value === 'hands') return 'hands:7';
-  if (value === 'marriages') return 'marriages:10';
-  return value;
-}
-
-function matchesAllowed(value: string, allowed: readonly string[]): boolean {
-  return allowed.some((pattern) => {
-    if (pattern === 'hands:K') return /^hands:([1-9]\d{0,2})$/.test(value);
-    if (pattern === 'marriages:M') return /^marriages:([1-9]\d{0,2})$/.test(value);
-    return pattern === value;
-  });
-}
-
-export function specialsOf(options: TableOptions): Specials {
-  return options.specials;
-}
-
-export function deckFor(options: TableOptions): readonly Card[] {
-  return options.specials === 'off' ? SUIT_DECK : FULL_DECK;
+export function parseOptions(
+  game: GameName,
+  given: Record<string, unknown> = {},
+  catalogue: OptionCatalogue = GAME_RULES[game].options,
+): OptionsResult {
+  return parseByCatalogue<TableOptions>(game, catalogue, given);
 }
 
 /** Cards each seat is dealt under these options. */
 export function cardsPerSeat(game: GameName, options: TableOptions): number {
-  return deckFor(options).length / GAMES[game].seats;
-}
-
-export type ParsedEnd = { kind: 'allSuits' } | { kind: 'hands'; hands: number } | { kind: 'marriages'; marriages: number };
-
-export function parseEnd(end: EndCondition): ParsedEnd {
-  if (end === 'allSuits') return { kind: 'allSuits' };
-  const [kind, count] = end.split(':');
-  return kind === 'hands' ? { kind: 'hands', hands: Number(count) } : { kind: 'marriages', marriages: Number(count) };
+  return deckFor(options).length / GAME_RULES[game].seats;
 }

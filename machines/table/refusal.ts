@@ -7,6 +7,7 @@ import { PLAYER_COMMAND_TYPES, TABLE_EVENT_TYPES, type TableEvent, type TableEve
 import { phaseOf, type Phase, type TableSnapshot } from './snapshot.js';
 import { isSeat, type TableContext } from './context.js';
 import { describeNonCard, isCard } from '../cards/card.js';
+import { rulesOf } from '../games/rules/index.js';
 import type { Seat } from '../rules/trick.js';
 import { occupantRefusal, seatJoinRefusal, seatLeaveRefusal, seatRangeMessage } from '../fragments/seating.js';
 import { dealRefusal } from '../fragments/dealing.js';
@@ -71,7 +72,7 @@ export function explainRefusal(snapshot: TableSnapshot, event: unknown): Refusal
   const { context } = snapshot;
   const field = fieldRefusal(context, command);
   if (field !== null) return { kind: 'malformed', message: field };
-  if (command.type === 'traitor.accused' && context.game !== 'traitorOfLove') {
+  if (command.type === 'traitor.accused' && !rulesOf(context.game).accuses) {
     return { kind: 'illegal', message: 'only A Traitor of Love has accusations' };
   }
   if (command.type === 'cards.passed' && !tablePasses(context)) {

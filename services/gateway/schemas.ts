@@ -4,7 +4,7 @@
  * at /docs is written from them.
  */
 import { Type, type Static } from 'typebox';
-import type { GameName } from '../../machines/table/options.js';
+import { GAME_NAMES, GAME_NAMES_IN_WORDS, type GameName } from '../../machines/table/options.js';
 import type { BotKind } from '../bots/botRunner.js';
 
 export const MAX_TURN_SECONDS = 86_400;
@@ -44,9 +44,12 @@ const BotSeat = Type.Union(
 
 export const CreateTableBody = Type.Object(
   {
-    game: Type.Union([Type.Literal('sevenSuitors'), Type.Literal('antiCupid'), Type.Literal('traitorOfLove')], {
-      description: 'sevenSuitors, antiCupid or traitorOfLove',
-    }),
+    game: Type.Unsafe<GameName>(
+      Type.Union(
+        GAME_NAMES.map((game) => Type.Literal(game)),
+        { description: GAME_NAMES_IN_WORDS },
+      ),
+    ),
     options: Type.Optional(
       Type.Record(Type.String(), Type.String(), { description: 'rules options (docs/rules.md, "Table options"); defaults filled in' }),
     ),

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TableEvent } from '../../machines/table/events.js';
-import { isGameName, parseOptions } from '../../machines/table/options.js';
+import { GAME_NAMES_IN_WORDS, isGameName, parseOptions } from '../../machines/table/options.js';
 import { TableRefusal } from './errors.js';
 import { rulesOfNewTable, type TableCreated } from './tableLog.js';
 import type { CreateTableRequest } from './tableService.js';
@@ -20,7 +20,7 @@ export interface NewTablePlan {
 export function planNewTable(request: CreateTableRequest): NewTablePlan {
   const { game } = request;
   if (!isGameName(game)) {
-    throw new TableRefusal('malformed', `game must be sevenSuitors, antiCupid or traitorOfLove, not ${JSON.stringify(game)}`);
+    throw new TableRefusal('malformed', `game must be ${GAME_NAMES_IN_WORDS}, not ${JSON.stringify(game)}`);
   }
   const given = request.options ?? {};
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {

@@ -15,7 +15,8 @@ import { createTestModel, getAdjacencyMap, type StatePath } from '@xstate/graph'
 import { HEARTS, ONE_CARD, SUITS, faceOf, isSeven, sevensOf, type Card, type Suit } from '../../machines/cards/card.js';
 import { createRng, shuffle } from '../../machines/cards/shuffle.js';
 import { passRecipients } from '../../machines/fragments/passing.js';
-import { sideOf, teammatesOf } from '../../machines/rules/sides.js';
+import { teammatesOf } from '../../machines/rules/sides.js';
+import { sideOf } from '../../machines/games/rules/index.js';
 import { legalPlays, resolveTrick, type Play } from '../../machines/rules/trick.js';
 import type { Side, TableContext, TableInput } from '../../machines/table/context.js';
 import type { CardPlayed, CardsPassed, HandDealt, TableEvent, TraitorAccused } from '../../machines/table/events.js';

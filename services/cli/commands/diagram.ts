@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { GAME_NAMES, isGameName, type GameName } from '../../../machines/table/options.js';
+import { GAME_NAMES, GAME_NAMES_IN_WORDS, isGameName, type GameName } from '../../../machines/table/options.js';
 import {
   DIAGRAM_FORMATS,
   diagramFileName,
@@ -75,7 +75,7 @@ async function writeAll(args: ParsedArgs): Promise<number> {
 
 function gameFlag(args: ParsedArgs): GameName {
   const game = stringFlag(args, 'game');
-  if (!isGameName(game)) throw new UsageError(`--game must be sevenSuitors, antiCupid or traitorOfLove, not "${game}"`);
+  if (!isGameName(game)) throw new UsageError(`--game must be ${GAME_NAMES_IN_WORDS}, not "${game}"`);
   return game;
 }
 

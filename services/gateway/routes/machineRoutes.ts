@@ -12,7 +12,15 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { allowedOptionValues, DEFAULT_OPTIONS, GAME_NAMES, GAMES, isGameName, type GameName } from '../../../machines/table/options.js';
+import {
+  allowedOptionValues,
+  DEFAULT_OPTIONS,
+  GAME_NAMES,
+  GAMES,
+  GAME_NAMES_IN_WORDS,
+  isGameName,
+  type GameName,
+} from '../../../machines/table/options.js';
 import type { TableSnapshot } from '../../../machines/table/snapshot.js';
 import { activeStateIds } from '../../diagram/active.js';
 import { modelOfGame, renderDiagram } from '../../diagram/files.js';
@@ -106,7 +114,7 @@ export function machineEntry(game: GameName) {
 }
 
 const MachineEntry = Type.Object({
-  game: Type.String({ description: 'sevenSuitors, antiCupid or traitorOfLove' }),
+  game: Type.String({ description: GAME_NAMES_IN_WORDS }),
   title: Type.String(),
   seats: Type.Integer(),
   options: Type.Record(

@@ -1,0 +1,93 @@
+/** A Traitor of Love's rules (docs/rules.md, "A Traitor of Love"): two fixed teams of three, one seat secretly the Traitor. */
+import { HEARTS, SUITS, isSuit, type Suit } from '../../cards/card.js';
+import { shuffle } from '../../cards/shuffle.js';
+import type { HandBasics, ScoredHand } from '../../rules/scoredHand.js';
+import { scoredInPoints } from '../../rules/scoredHand.js';
+import { fixedTeamOf, opponentsOf, teammatesOf } from '../../rules/sides.js';
+import type { TableContext } from '../../table/context.js';
+import type { GameRules } from './gameRules.js';
+
+/** A Traitor of Love ends after a hand in which someone has more than this. */
+export const TRAITOR_END_SCORE = 15;
+
+export const traitorOfLoveRules: GameRules = {
+  title: 'A Traitor of Love',
+  seats: 6,
+  options: {
+    specials: {
+      label: 'Special cards',
+      values: ['plain', 'powers'],
+      default: 'plain',
+      impossible: { off: 'specials "off" is impossible in traitorOfLove: its hand size needs the 60-card deck; use plain or powers' },
+      choices: [
+        { value: 'plain', label: 'plain special cards' },
+        { value: 'powers', label: 'special cards with powers' },
+      ],
+    },
+  },
+  sideOf: (seat) => fixedTeamOf(seat),
+  passes: () => true,
+  passRecipients: opponentsOf,
+  roles: {
+    deal: (seatCount, rng) => {
+      const others = shuffle(
+        SUITS.filter((suit) => suit !== HEARTS),
+        rng,
+      ).slice(0, seatCount - 1);
+      return shuffle([...others, HEARTS], rng);
+    },
+    refusal: (roles, seatCount) => {
+      if (!Array.isArray(roles) || roles.length !== seatCount) {
+        return `A Traitor of Love deals a tracking card to each of the ${seatCount} seats`;
+      }
+      if (!roles.every(isSuit) || new Set(roles).size !== roles.length) return 'roles must be distinct suits from 1 to 7';
+      if (!(roles as Suit[]).includes(HEARTS)) return 'the roles must include Hearts (7), the Traitor';
+      return null;
+    },
+  },
+  accuses: true,
+  antiCupidOf: () => ({ antiCupid: null, firstAntiCupid: null }),
+  marksSuits: false,
+  scoreHand: scoreTraitorOfLove,
+  words: {
+    end: () => `the hand after which someone has more than ${TRAITOR_END_SCORE} points`,
+    handsInGame: () => null,
+    side: (seat) => `Team ${fixedTeamOf(seat)}`,
+    fixedTeam: (seat) => `team ${fixedTeamOf(seat)}`,
+    wonBy: 'seats',
+  },
+  bot: {
+    stake: ({ me, roleCard }) => {
+      const traitor = roleCard === HEARTS;
+      return (_, marrier) => {
+        if (marrier === null) return 0;
+        const ours = fixedTeamOf(marrier) === fixedTeamOf(me);
+        if (traitor) return ours ? -0.5 : 1;
+        return ours ? 1 : -0.5;
+      };
+    },
+    passesSevensToFriends: true,
+  },
+};
+
+/** Marriages score Matchmakers for their own team and the Traitor for the other; then the accusation bonus. */
+function scoreTraitorOfLove(context: TableContext, basics: HandBasics): ScoredHand {
+  const hand = context.hand!;
+  const traitor = hand.roles!.indexOf(HEARTS);
+  const handScores = new Array<number>(context.seatCount).fill(0);
+  for (const marriage of basics.marriages) {
+    for (let seat = 0; seat < context.seatCount; seat++) {
+      const ownTeam = marriage.by === fixedTeamOf(seat);
+      if (seat === traitor ? !ownTeam : ownTeam) handScores[seat] += 1;
+    }
+  }
+  for (const mate of teammatesOf(traitor, context.seatCount)) {
+    if (hand.accusations![mate] === traitor) {
+      handScores[mate] += 2;
+      handScores[traitor] -= 1;
+    } else {
+      handScores[traitor] += 1;
+    }
+  }
+  return scoredInPoints(basics, context.scores, handScores, (scores) => scores.some((score) => score > TRAITOR_END_SCORE));
+}
