@@ -7,7 +7,7 @@
  */
 import { DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
 import { FIRST_RULES, KNOWN_RULES, knowsRules } from '../games/index.js';
-import { DEFAULT_OPTIONS, GAME_NAMES_IN_WORDS, GAMES, isGameName, parseOptions, type GameName } from '../table/options.js';
+import { GAME_NAMES_IN_WORDS, GAMES, isGameName, optionsOfRules, parseOptions, rulesOptionsIn, type GameName } from '../table/options.js';
 import type { TableEvent } from '../table/events.js';
 import { refusalOf } from '../table/refusal.js';
 import { offer, startTable, type TableActor } from '../table/snapshot.js';
@@ -92,12 +92,10 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
   }
   if (record.seats !== GAMES[game].seats) report('seats', `${game} has ${GAMES[game].seats} seats, not ${JSON.stringify(record.seats)}`);
   const given = (typeof record.options === 'object' && record.options !== null ? record.options : {}) as Record<string, unknown>;
-  const rulesOptions: Record<string, unknown> = {};
-  for (const key of Object.keys(DEFAULT_OPTIONS[game])) {
-    if (key in given) rulesOptions[key] = given[key];
-    else report(`options.${key}`, 'missing: a record writes every rules option, defaults included');
-  }
-  const parsed = parseOptions(game, rulesOptions);
+  // Checked against the options of the rules it names: an option added since is not asked of it.
+  const { options: rulesOptions, missing } = rulesOptionsIn(game, rules, given);
+  for (const key of missing) report(`options.${key}`, 'missing: a record writes every rules option, defaults included');
+  const parsed = parseOptions(game, rulesOptions, optionsOfRules(game, rules));
   if (!parsed.ok) for (const error of parsed.errors) report('options', error);
   if (!Array.isArray(record.hands)) report('hands', 'must be an array of hands');
   if (typeof record.result !== 'object' || record.result === null) report('result', 'must be an object');

@@ -6,7 +6,7 @@
  * record is checked against the options of the rules it was played under.
  */
 
-export interface OptionSpec {
+interface OptionBasics {
   /** What the lobby's form calls it. */
   readonly label: string;
   /**
@@ -21,16 +21,47 @@ export interface OptionSpec {
   readonly shorthands?: Readonly<Record<string, string>>;
   /** Values another game takes but this one cannot, and why: the refusal's words. */
   readonly impossible?: Readonly<Record<string, string>>;
-  /**
-   * The value a table or record that does not name this option is read as.
-   * Absent for an option every rules version has had: a record writes it.
-   * An option added in a later rules version must say it, so the records and
-   * tables written before it keep their meaning.
-   */
-  readonly whenAbsent?: string;
 }
 
+/**
+ * An option every rules version has had (`since` absent: rules 1), which
+ * every record writes, so a record without it is malformed; or one added in
+ * rules `since`, which must say what a record of those rules that does not
+ * name it means (`whenAbsent`). The options of rules N are those whose
+ * `since` is at most N (`catalogueAt`), so a record is checked against the
+ * options of the rules it was played under, and adding an option leaves
+ * every earlier record verifying.
+ */
+export type OptionSpec = OptionBasics &
+  ({ readonly since?: undefined; readonly whenAbsent?: undefined } | { readonly since: number; readonly whenAbsent: string });
+
 export type OptionCatalogue = Readonly<Record<string, OptionSpec>>;
+
+/** The options of rules version `rules`: those it had from its start or gained by then. */
+export function catalogueAt(catalogue: OptionCatalogue, rules: number): OptionCatalogue {
+  return Object.fromEntries(Object.entries(catalogue).filter(([, spec]) => (spec.since ?? 1) <= rules));
+}
+
+/**
+ * The options a record or table of rules `rules` names, each absent one
+ * read as its `whenAbsent`; `missing` lists those absent with no meaning
+ * declared (a record writes every option of its rules). Keys that are no
+ * option of those rules are left out.
+ */
+export function optionsNamed(
+  catalogue: OptionCatalogue,
+  rules: number,
+  given: Readonly<Record<string, unknown>>,
+): { options: Record<string, unknown>; missing: string[] } {
+  const options: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const [key, spec] of Object.entries(catalogueAt(catalogue, rules))) {
+    if (Object.hasOwn(given, key)) options[key] = given[key];
+    else if (spec.whenAbsent !== undefined) options[key] = spec.whenAbsent;
+    else missing.push(key);
+  }
+  return { options, missing };
+}
 
 export type OptionsResult<Options> = { ok: true; options: Options } | { ok: false; errors: string[] };
 

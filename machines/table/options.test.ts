@@ -5,8 +5,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FULL_DECK, SUIT_DECK } from '../cards/card.js';
+import { FIRST_RULES, KNOWN_RULES } from '../games/index.js';
+import { GAME_RULES } from '../games/rules/index.js';
 import { startTable } from './snapshot.js';
-import { DEFAULT_OPTIONS, cardsPerSeat, deckFor, isGameName, parseEnd, parseOptions, type GameName, type TableOptions } from './options.js';
+import {
+  DEFAULT_OPTIONS,
+  GAME_NAMES,
+  cardsPerSeat,
+  deckFor,
+  isGameName,
+  parseEnd,
+  parseOptions,
+  type GameName,
+  type TableOptions,
+} from './options.js';
 
 function accepted(game: GameName, given?: Record<string, unknown>): TableOptions {
   const parsed = parseOptions(game, given);
@@ -185,5 +197,16 @@ describe('isGameName', () => {
   it('knows the three games and nothing else', () => {
     expect(['sevenSuitors', 'antiCupid', 'traitorOfLove'].every(isGameName)).toBe(true);
     expect(['SevenSuitors', 'seven-suitors', '', 'toString', 7, null, undefined].some(isGameName)).toBe(false);
+  });
+
+  it('has every option of every game in a rules version this release knows, and each added one says what its absence means', () => {
+    for (const game of GAME_NAMES) {
+      for (const [key, spec] of Object.entries(GAME_RULES[game].options)) {
+        expect(KNOWN_RULES, `${game}.${key} since rules ${spec.since}`).toContain(spec.since ?? FIRST_RULES);
+        if (spec.since !== undefined) expect(typeof spec.whenAbsent, `${game}.${key}`).toBe('string');
+        expect(spec.choices[0]?.value, `${game}.${key}: the form offers the default first`).toBe(spec.default);
+        expect(parseOptions(game, { [key]: spec.default }).ok, `${game}.${key}`).toBe(true);
+      }
+    }
   });
 });

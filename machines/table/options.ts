@@ -5,7 +5,15 @@
  * callers that only need the options.
  */
 import { GAME_NAMES, GAME_NAMES_IN_WORDS, GAME_RULES, isGameName } from '../games/rules/index.js';
-import { defaultsOf, parseByCatalogue, valuesOf, type OptionCatalogue, type OptionsResult as Parsed } from './optionCatalogue.js';
+import {
+  catalogueAt,
+  defaultsOf,
+  optionsNamed,
+  parseByCatalogue,
+  valuesOf,
+  type OptionCatalogue,
+  type OptionsResult as Parsed,
+} from './optionCatalogue.js';
 import { deckFor, type GameName, type TableOptions } from './optionTypes.js';
 
 export {
@@ -61,6 +69,24 @@ export function parseOptions(
   catalogue: OptionCatalogue = GAME_RULES[game].options,
 ): OptionsResult {
   return parseByCatalogue<TableOptions>(game, catalogue, given);
+}
+
+/** The options of `game` under rules version `rules` (machines/games/rulebooks.ts). */
+export function optionsOfRules(game: GameName, rules: number): OptionCatalogue {
+  return catalogueAt(GAME_RULES[game].options, rules);
+}
+
+/**
+ * What a record or table of `game` under rules `rules` says of each of
+ * those rules' options, an absent one read as its declared meaning; the
+ * absent ones with none are `missing`.
+ */
+export function rulesOptionsIn(
+  game: GameName,
+  rules: number,
+  given: Readonly<Record<string, unknown>>,
+): { options: Record<string, unknown>; missing: string[] } {
+  return optionsNamed(GAME_RULES[game].options, rules, given);
 }
 
 /** Cards each seat is dealt under these options. */

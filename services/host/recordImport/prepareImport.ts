@@ -8,7 +8,7 @@ import { RECORD_FORMAT_1, eventsFromRecord, type GameRecord } from '../../../mac
 import { verifyRecord } from '../../../machines/record/verify.js';
 import { FIRST_RULES } from '../../../machines/games/index.js';
 import type { TableEvent } from '../../../machines/table/events.js';
-import { DEFAULT_OPTIONS, parseOptions, type GameName, type TableOptions } from '../../../machines/table/options.js';
+import { optionsOfRules, parseOptions, rulesOptionsIn, type GameName, type TableOptions } from '../../../machines/table/options.js';
 import { offer, startTable } from '../../../machines/table/snapshot.js';
 
 /**
@@ -70,14 +70,14 @@ function prepare(document: unknown): ImportPlan {
     // Its seats would hold players nobody can act for: a record is imported to be read and replayed, not resumed.
     return { ok: false, message: 'the record is of an unfinished game: only finished games can be imported (nobody could take its seats)' };
   }
-  const rulesOptions = Object.fromEntries(Object.keys(DEFAULT_OPTIONS[record.game]).map((key) => [key, record.options[key]]));
-  const parsed = parseOptions(record.game, rulesOptions);
+  const rules = record.rules ?? FIRST_RULES;
+  const { options: rulesOptions } = rulesOptionsIn(record.game, rules, record.options);
+  const parsed = parseOptions(record.game, rulesOptions, optionsOfRules(record.game, rules));
   if (!parsed.ok) return { ok: false, message: parsed.errors.join('; ') };
   // Format 1 has no proofs: a fairness field in it is no part of the record.
   const events = eventsFromRecord(
     record.format === RECORD_FORMAT_1 ? { ...record, hands: record.hands.map(({ fairness: _, ...hand }) => hand) } : record,
   );
-  const rules = record.rules ?? FIRST_RULES;
   const table = startTable({ game: record.game, options: parsed.options, rules });
   for (const event of events) {
     if (!offer(table, event)) return { ok: false, message: `the record's ${event.type} is refused on replay: ${JSON.stringify(event)}` };
