@@ -56,6 +56,13 @@ export const antiCupidRules: GameRules = {
       return side === antiCupid ? 'Anti-Cupid' : `Partnership ${side}`;
     },
     fixedTeam: () => null,
+    summary: [
+      'Five players; each hand one of them is Anti-Cupid and plays alone. The role moves one seat left each hand, so everyone is Anti-Cupid once in the five hands.',
+      'Counting left of Anti-Cupid, the 1st and 3rd players are partners (A), and so are the 2nd and 4th (B).',
+      'A partnership that marries a suit scores 1 point for each of its two players.',
+      'Anti-Cupid wants no marriages: Anti-Cupid scores 1 for every suit left unmarried (its 7s split, or one set aside). If Anti-Cupid captures both 7s of a suit, the other four score 1 each.',
+      'After five hands the most points wins.',
+    ],
     wonBy: 'seats',
   },
   bot: {

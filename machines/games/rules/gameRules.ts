@@ -50,6 +50,8 @@ export interface GameWords {
   side(seat: Seat, hand: SeatingOfHand): string;
   /** A seat's team, known before any deal, for the lobby's seat list: "team A", or null where sides change each hand. */
   fixedTeam(seat: Seat): string | null;
+  /** The game's own rules in short, for the client's rules dialog (docs/rules.md has them in full). */
+  readonly summary: readonly string[];
   /** Whether the game is won by a team (named as one) or by seats with the highest score. */
   readonly wonBy: 'team' | 'seats';
 }

@@ -55,6 +55,11 @@ export const sevenSuitorsRules: GameRules = {
     },
     side: (seat) => `Team ${fixedTeamOf(seat)}`,
     fixedTeam: (seat) => `team ${fixedTeamOf(seat)}`,
+    summary: [
+      'Four players in two teams: seats 0 and 2 (team A) against seats 1 and 3 (team B); partners sit opposite.',
+      'Before play, everyone passes one card to each other player at the same time.',
+      'Every suit your team marries is marked off for your team for the rest of the game, and counts as a marriage.',
+    ],
     wonBy: 'team',
   },
   bot: {

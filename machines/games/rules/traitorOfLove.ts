@@ -54,6 +54,14 @@ export const traitorOfLoveRules: GameRules = {
     handsInGame: () => null,
     side: (seat) => `Team ${fixedTeamOf(seat)}`,
     fixedTeam: (seat) => `team ${fixedTeamOf(seat)}`,
+    summary: [
+      'Six players in two teams that alternate round the table: seats 0, 2, 4 (team A) and 1, 3, 5 (team B).',
+      'Each hand a secret role card is dealt: whoever gets Hearts is the Traitor; everyone else is a Matchmaker. Only you know your role.',
+      'Everyone passes one card to each player of the other team.',
+      'Matchmakers score 1 for each marriage of their own team. The Traitor wants the other team to marry: 1 point for each of their marriages, nothing for their own team’s.',
+      'After the last trick, everyone secretly names a teammate. On the Traitor’s team a Matchmaker who named the Traitor scores +2; the Traitor loses 1 for each teammate who named them and gains 1 for each who did not.',
+      `The game ends after a hand in which someone passes ${TRAITOR_END_SCORE} points; the highest score wins.`,
+    ],
     wonBy: 'seats',
   },
   bot: {

@@ -9,6 +9,7 @@ import type { CompletedTrick } from '../../../../machines/table/context.js';
 import type { TableView } from '../../../../machines/view.js';
 import { cardHelp, faceOf, SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
+import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { seatsOfTeam, sideLabel, teamOf } from './sides.js';
 import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from './words.js';
 
@@ -132,7 +133,7 @@ export function sevensPanel(view: TableView): HTMLElement {
 /** The standing of the game: teams' marked suits and marriages in Seven Suitors, points otherwise. */
 export function scoresPanel(view: TableView): HTMLElement {
   const panel = h('section', { class: 'panel scores', 'aria-labelledby': 'scores-heading' }, h('h3', { id: 'scores-heading' }, 'Scores'));
-  if (view.game === 'sevenSuitors' && view.marked !== null && view.marriageCount !== null) {
+  if (view.marked !== null && view.marriageCount !== null) {
     const marked = view.marked;
     const counts = view.marriageCount;
     const ownTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
@@ -204,8 +205,8 @@ export function scoresPanel(view: TableView): HTMLElement {
 /** Hand by hand: trump, marriages and what each side scored. */
 export function scoreSheet(view: TableView): HTMLElement {
   const results = view.handResults;
-  const sevenSuitors = view.game === 'sevenSuitors';
-  const columns = sevenSuitors ? ['Team A', 'Team B'] : view.seats.map((seat) => shortName(view, seat.seat));
+  const byTeam = rulesOf(view.game).marksSuits;
+  const columns = byTeam ? ['Team A', 'Team B'] : view.seats.map((seat) => shortName(view, seat.seat));
   return h(
     'details',
     { class: 'panel score-sheet', open: results.length > 0 },
@@ -238,7 +239,7 @@ export function scoreSheet(view: TableView): HTMLElement {
                   {},
                   h('th', { scope: 'row' }, String(index + 1)),
                   h('td', {}, result.trump === null ? '–' : suitChip(result.trump)),
-                  sevenSuitors
+                  byTeam
                     ? (['A', 'B'] as const).map((team) => {
                         const married = result.marriages.filter((marriage) => marriage.by === team).map((marriage) => marriage.suit);
                         return h('td', {}, married.length === 0 ? '–' : married.map(suitChip));

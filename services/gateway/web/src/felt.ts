@@ -10,6 +10,7 @@ import type { Card } from '../../../../machines/cards/card.js';
 import type { SeatSummary, TableView } from '../../../../machines/view.js';
 import { cardFace, suitChip, trickOutcome } from './board.js';
 import { h } from './dom.js';
+import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { sideLabel, teamOf } from './sides.js';
 import { shortName } from './words.js';
 
@@ -143,12 +144,11 @@ function seatBox(
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
-  const points =
-    view.game === 'sevenSuitors'
-      ? view.marked === null
-        ? null
-        : `${view.marked[teamOf(summary.seat)].length}/7 suits`
-      : `${view.scores[summary.seat] ?? 0} pts`;
+  const points = rulesOf(view.game).marksSuits
+    ? view.marked === null
+      ? null
+      : `${view.marked[teamOf(summary.seat)].length}/7 suits`
+    : `${view.scores[summary.seat] ?? 0} pts`;
   const badges = [
     toAct ? h('span', { class: 'badge to-act-badge' }, own ? 'your turn' : 'to act') : null,
     summary.role === null

@@ -56,7 +56,7 @@ export function gameOverHeadline(view: TableView): HTMLElement {
 
 /** The final standings, best first: teams by suits marked then marriages in Seven Suitors, players by points otherwise. */
 export function standings(view: TableView): HTMLElement {
-  if (view.game === 'sevenSuitors' && view.marked !== null && view.marriageCount !== null) {
+  if (view.marked !== null && view.marriageCount !== null) {
     const marked = view.marked;
     const counts = view.marriageCount;
     const teams = (['A', 'B'] as const).slice().sort((a, b) => marked[b].length - marked[a].length || counts[b] - counts[a]);

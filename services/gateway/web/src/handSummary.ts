@@ -11,7 +11,8 @@ import type { ScoredHand, TableView } from '../../../../machines/view.js';
 import { suitChip, trickOutcome, trickPlays } from './board.js';
 import { SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
-import { partnershipSeats, seatsOfTeam, teamOf } from './sides.js';
+import { rulesOf } from '../../../../machines/games/rules/index.js';
+import { seatsOfSide, seatsOfTeam, teamOf } from './sides.js';
 import { shortName } from './words.js';
 
 /** The result of hand `index` (0-based), if it was scored. */
@@ -28,7 +29,7 @@ function names(view: TableView, seats: readonly number[]): string {
 function marriageLine(view: TableView, last: CompletedHand, by: Marriage['by'], suits: readonly Suit[]): (Node | string)[] {
   const seatCount = view.seats.length;
   const chips = suits.flatMap((suit, index) => (index === 0 ? [suitChip(suit)] : [' ', suitChip(suit)]));
-  if (view.game === 'antiCupid') {
+  if (last.antiCupid !== null) {
     if (typeof by === 'number') {
       const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== by);
       return [
@@ -37,13 +38,13 @@ function marriageLine(view: TableView, last: CompletedHand, by: Marriage['by'], 
         `: ${suits.length} point${suits.length === 1 ? '' : 's'} to each of the other four (${names(view, others)}).`,
       ];
     }
-    const pair = partnershipSeats(by, last.antiCupid ?? 0, seatCount);
+    const pair = seatsOfSide(view, by, last.antiCupid);
     return [`${names(view, pair)} (partnership ${by}) married `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} each.`];
   }
   const team = by as 'A' | 'B';
   const viewerTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
   const who = team === viewerTeam ? `Your team (${team})` : `Team ${team}`;
-  if (view.game === 'traitorOfLove') {
+  if (rulesOf(view.game).roles !== null) {
     return [`${who} married `, ...chips, `: a point each to team ${team}'s Matchmakers, and to the Traitor if on the other team.`];
   }
   return [`${who}, ${names(view, seatsOfTeam(team, seatCount))}, married `, ...chips, '.'];
@@ -85,7 +86,7 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
                 { class: 'marriages' },
                 bySide(result.marriages).map(([by, suits]) => h('li', {}, marriageLine(view, last, by, suits))),
               ),
-          view.game === 'antiCupid' && split.length > 0
+          last.antiCupid !== null && split.length > 0
             ? h(
                 'p',
                 { class: 'split' },
@@ -134,7 +135,7 @@ function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
 }
 
 function handPoints(view: TableView, result: ScoredHand): HTMLElement {
-  if (view.game === 'sevenSuitors') {
+  if (rulesOf(view.game).marksSuits) {
     const marked = result.marked;
     return h(
       'p',

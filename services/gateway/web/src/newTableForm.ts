@@ -3,65 +3,12 @@
  * clock, and who sits where (me, a person to invite, a strong or an easy
  * bot: POST /api/tables `bots: [{ seat, kind }]`).
  */
+import { GAME_NAMES, rulesOf } from '../../../../machines/games/rules/index.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import { api, type BotKind } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { joinSeat } from './seatJoin.js';
 import { rememberOpenedTable } from './seatTokens.js';
-import { teamOf } from './sides.js';
-import { GAME_TITLES } from './words.js';
-
-interface GameChoice {
-  readonly seats: number;
-  /** Each rules option (RULES.md, "Table options at a glance"), default first. */
-  readonly options: Record<string, readonly { value: string; label: string }[]>;
-}
-
-const GAMES: Record<GameName, GameChoice> = {
-  sevenSuitors: {
-    seats: 4,
-    options: {
-      end: [
-        { value: 'allSuits', label: 'first team to mark all seven suits' },
-        { value: 'hands:1', label: 'one hand' },
-        { value: 'hands:2', label: '2 hands' },
-        { value: 'hands:3', label: '3 hands' },
-        { value: 'hands:5', label: '5 hands' },
-        { value: 'hands:7', label: '7 hands' },
-        { value: 'marriages:10', label: 'first to 10 marriages' },
-      ],
-      specials: [
-        { value: 'off', label: 'no special cards' },
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-    },
-  },
-  antiCupid: {
-    seats: 5,
-    options: {
-      specials: [
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-      passing: [
-        { value: 'none', label: 'no passing' },
-        { value: 'oneEach', label: 'pass one card to each player' },
-      ],
-    },
-  },
-  traitorOfLove: {
-    seats: 6,
-    options: {
-      specials: [
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
-      ],
-    },
-  },
-};
-
-const OPTION_LABELS: Record<string, string> = { end: 'Game ends after', specials: 'Special cards', passing: 'Passing' };
 
 type SeatChoice = 'me' | 'open' | BotKind;
 
@@ -76,7 +23,7 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   const gameSelect = h(
     'select',
     { id: 'new-game', name: 'game' },
-    (Object.keys(GAMES) as GameName[]).map((game) => h('option', { value: game }, `${GAME_TITLES[game]} (${GAMES[game].seats} players)`)),
+    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${rulesOf(game).seats} players)`)),
   );
   const optionsBox = h('div', { class: 'options' });
   const clockSelect = h(
@@ -93,18 +40,18 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   const seatChoices: SeatChoice[] = [];
 
   const drawGame = () => {
-    const game = GAMES[gameSelect.value as GameName];
+    const game = rulesOf(gameSelect.value as GameName);
     replaceChildren(
       optionsBox,
-      Object.entries(game.options).map(([option, values]) =>
+      Object.entries(game.options).map(([option, { label, choices }]) =>
         h(
           'p',
           {},
-          h('label', { for: `option-${option}` }, `${OPTION_LABELS[option] ?? option} `),
+          h('label', { for: `option-${option}` }, `${label} `),
           h(
             'select',
             { id: `option-${option}`, name: option },
-            values.map(({ value, label }) => h('option', { value }, label)),
+            choices.map((choice) => h('option', { value: choice.value }, choice.label)),
           ),
         ),
       ),
@@ -131,7 +78,8 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
           seatChoices[seat] = chosen;
           drawSeats();
         });
-        const team = gameSelect.value === 'antiCupid' ? '' : ` (team ${teamOf(seat)})`;
+        const fixedTeam = rulesOf(gameSelect.value as GameName).words.fixedTeam(seat);
+        const team = fixedTeam === null ? '' : ` (${fixedTeam})`;
         return h('p', {}, h('label', { for: `seat-${seat}` }, `Seat ${seat}${team} `), select);
       }),
     );

@@ -4,6 +4,7 @@
  * want, the special cards, and the two 7s. Shown in a dialog from the table
  * and replay pages.
  */
+import { rulesOf } from '../../../../machines/games/rules/index.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import { h } from './dom.js';
 import { endWords, gameTitle, optionOf, SEVENS_EXPLAINED, type OptionsLike } from './words.js';
@@ -16,29 +17,6 @@ const TRICKS = [
 ];
 
 const MARRIAGE = 'A side marries a suit when it captures both 7s of that suit in one hand. Captured 7s are shown to everyone.';
-
-const GAME_RULES: Record<GameName, readonly string[]> = {
-  sevenSuitors: [
-    'Four players in two teams: seats 0 and 2 (team A) against seats 1 and 3 (team B); partners sit opposite.',
-    'Before play, everyone passes one card to each other player at the same time.',
-    'Every suit your team marries is marked off for your team for the rest of the game, and counts as a marriage.',
-  ],
-  antiCupid: [
-    'Five players; each hand one of them is Anti-Cupid and plays alone. The role moves one seat left each hand, so everyone is Anti-Cupid once in the five hands.',
-    'Counting left of Anti-Cupid, the 1st and 3rd players are partners (A), and so are the 2nd and 4th (B).',
-    'A partnership that marries a suit scores 1 point for each of its two players.',
-    'Anti-Cupid wants no marriages: Anti-Cupid scores 1 for every suit left unmarried (its 7s split, or one set aside). If Anti-Cupid captures both 7s of a suit, the other four score 1 each.',
-    'After five hands the most points wins.',
-  ],
-  traitorOfLove: [
-    'Six players in two teams that alternate round the table: seats 0, 2, 4 (team A) and 1, 3, 5 (team B).',
-    'Each hand a secret role card is dealt: whoever gets Hearts is the Traitor; everyone else is a Matchmaker. Only you know your role.',
-    'Everyone passes one card to each player of the other team.',
-    'Matchmakers score 1 for each marriage of their own team. The Traitor wants the other team to marry: 1 point for each of their marriages, nothing for their own team’s.',
-    'After the last trick, everyone secretly names a teammate. On the Traitor’s team a Matchmaker who named the Traitor scores +2; the Traitor loses 1 for each teammate who named them and gains 1 for each who did not.',
-    'The game ends after a hand in which someone passes 15 points; the highest score wins.',
-  ],
-};
 
 const SPECIALS = [
   [
@@ -60,7 +38,7 @@ export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
     h(
       'ul',
       {},
-      GAME_RULES[game].map((rule) => h('li', {}, rule)),
+      rulesOf(game).words.summary.map((rule) => h('li', {}, rule)),
     ),
     h('p', {}, h('strong', {}, 'The game ends: '), endWords(game, options), '.'),
     h('h3', {}, 'Tricks and trump'),

@@ -1,36 +1,27 @@
 /**
- * Who sits with whom (RULES.md §4, §5, §7), for labels only: whom a seat
- * passes to and whom it may accuse come with its view (hand.passTo,
- * hand.mayAccuse), so the client repeats no rule a command depends on.
+ * Who sits with whom, for labels only, asked of the game's rules
+ * (machines/games/rules/): whom a seat passes to and whom it may accuse come
+ * with its view (hand.passTo, hand.mayAccuse), so the client repeats no rule
+ * a command depends on, and no side rule of its own.
  */
+import { rulesOf, sideOf } from '../../../../machines/games/rules/index.js';
+import { fixedTeamOf, seatsWhere } from '../../../../machines/rules/sides.js';
 import type { TableView } from '../../../../machines/view.js';
 
-/** Seven Suitors and A Traitor of Love: even seats are team A, odd seats team B. */
-export function teamOf(seat: number): 'A' | 'B' {
-  return seat % 2 === 0 ? 'A' : 'B';
-}
+/** A seat's team in the games whose teams are fixed (those that mark suits or are won by a team). */
+export const teamOf: (seat: number) => 'A' | 'B' = fixedTeamOf;
 
 export function seatsOfTeam(team: 'A' | 'B', seatCount: number): number[] {
-  return Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => teamOf(seat) === team);
+  return seatsWhere(seatCount, fixedTeamOf, team);
 }
 
 /** A seat's side this hand, in words: "Team A", "Anti-Cupid", "Partnership B". */
 export function sideLabel(view: TableView, seat: number): string {
-  if (view.game !== 'antiCupid') return `Team ${teamOf(seat)}`;
-  const antiCupid = view.hand?.antiCupid ?? null;
-  if (antiCupid === null) return '';
-  const side = antiCupidSide(seat, antiCupid, view.seats.length);
-  return side === 'antiCupid' ? 'Anti-Cupid' : `Partnership ${side}`;
+  return rulesOf(view.game).words.side(seat, { antiCupid: view.hand?.antiCupid ?? null, seatCount: view.seats.length });
 }
 
-/** Anti-Cupid's side of a seat in a hand: counting left of Anti-Cupid, the 1st and 3rd are A, the 2nd and 4th B. */
-export function antiCupidSide(seat: number, antiCupid: number, seatCount: number): 'A' | 'B' | 'antiCupid' {
-  if (seat === antiCupid) return 'antiCupid';
-  const distanceLeft = (seat - antiCupid + seatCount) % seatCount;
-  return distanceLeft % 2 === 1 ? 'A' : 'B';
-}
-
-/** The seats of an Anti-Cupid partnership in a hand. */
-export function partnershipSeats(side: 'A' | 'B', antiCupid: number, seatCount: number): number[] {
-  return Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => antiCupidSide(seat, antiCupid, seatCount) === side);
+/** The seats of one side of a hand: an Anti-Cupid partnership, a team. */
+export function seatsOfSide(view: TableView, side: 'A' | 'B', antiCupid: number | null): number[] {
+  const seatCount = view.seats.length;
+  return seatsWhere(seatCount, (seat) => sideOf(view.game, seat, antiCupid, seatCount), side);
 }

@@ -5,7 +5,8 @@
  */
 import type { Phase } from '../../../../machines/table/snapshot.js';
 import type { Action } from '../../../../machines/table/refusal.js';
-import type { GameName } from '../../../../machines/table/options.js';
+import { GAME_NAMES, isGameName, rulesOf } from '../../../../machines/games/rules/index.js';
+import { DEFAULT_OPTIONS, type GameName, type TableOptions } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 import { teamOf } from './sides.js';
 
@@ -27,11 +28,10 @@ export const ACTION_WORDS: Record<Action, string> = {
   accuse: 'name a teammate',
 };
 
-export const GAME_TITLES: Record<GameName, string> = {
-  sevenSuitors: 'Seven Suitors',
-  antiCupid: 'Anti-Cupid',
-  traitorOfLove: 'A Traitor of Love',
-};
+export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAMES.map((game) => [game, rulesOf(game).title])) as Record<
+  GameName,
+  string
+>;
 
 export function phaseWords(phase: string): string {
   return PHASE_WORDS[phase as Phase] ?? phase;
@@ -50,12 +50,14 @@ export function optionOf(options: OptionsLike, name: string): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A table's options with the game's defaults for any the caller did not learn. */
+function withDefaults(game: GameName, options: OptionsLike): TableOptions {
+  return { ...DEFAULT_OPTIONS[game], ...(options ?? {}) } as unknown as TableOptions;
+}
+
 /** How many hands the game lasts, when that is fixed: Anti-Cupid's five, Seven Suitors' `end: hands:K`. */
 export function handsInGame(game: string, options: OptionsLike): number | null {
-  if (game === 'antiCupid') return 5;
-  const end = optionOf(options, 'end');
-  const match = typeof end === 'string' ? /^hands:(\d+)$/.exec(end) : null;
-  return match === null ? null : Number(match[1]);
+  return isGameName(game) ? rulesOf(game).words.handsInGame(withDefaults(game, options)) : null;
 }
 
 /** "hand 2 of 5", or "hand 2" when the game has no fixed length. */
@@ -66,15 +68,7 @@ export function handProgress(hand: number, game: string, options: OptionsLike): 
 
 /** What ends the game, in words. */
 export function endWords(game: string, options: OptionsLike): string {
-  if (game === 'antiCupid') return 'five hands: everyone is Anti-Cupid once';
-  if (game === 'traitorOfLove') return 'the hand after which someone has more than 15 points';
-  const end = optionOf(options, 'end') ?? 'allSuits';
-  if (end === 'allSuits') return 'the first team to marry all seven suits';
-  const hands = /^hands:(\d+)$/.exec(end);
-  if (hands !== null) return `${hands[1]} hand${hands[1] === '1' ? '' : 's'}, then the most suits marked`;
-  const marriages = /^marriages:(\d+)$/.exec(end);
-  if (marriages !== null) return `the first team to ${marriages[1]} marriages`;
-  return end;
+  return isGameName(game) ? rulesOf(game).words.end(withDefaults(game, options)) : '';
 }
 
 export const SPECIALS_WORDS: Record<string, string> = {
@@ -101,7 +95,7 @@ export function outcomeSentence(view: TableView): string {
   const winners = view.outcome?.winners ?? [];
   const viewer = view.viewer;
   if (winners.length === 0) return 'The game is a draw.';
-  if (view.game === 'sevenSuitors') {
+  if (rulesOf(view.game).words.wonBy === 'team') {
     const team = teamOf(winners[0]);
     if (viewer === 'spectator') return `Team ${team} wins.`;
     return teamOf(viewer) === team ? 'Your team wins!' : `Your team loses: team ${team} wins.`;
@@ -121,7 +115,7 @@ export function outcomeForViewer(view: TableView): 'won' | 'lost' | 'draw' | 'wa
   if (winners.length === 0) return 'draw';
   if (view.viewer === 'spectator') return 'watched';
   const viewer = view.viewer;
-  if (view.game === 'sevenSuitors') return teamOf(winners[0]) === teamOf(viewer) ? 'won' : 'lost';
+  if (rulesOf(view.game).words.wonBy === 'team') return teamOf(winners[0]) === teamOf(viewer) ? 'won' : 'lost';
   return winners.includes(viewer) ? 'won' : 'lost';
 }
 
