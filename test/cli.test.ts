@@ -229,7 +229,7 @@ describe('bad flags exit 2 with a clear message', () => {
     [['--games', '5', '--seed', 's', '--out', 'OUT'], '--game is required'],
     [
       ['--game', 'chess', '--games', '5', '--seed', 's', '--out', 'OUT'],
-      '--game must be sevenSuitors, antiCupid or traitorOfLove, not "chess"',
+      '--game must be sevenSuitors, antiCupid, traitorOfLove or firstLesson, not "chess"',
     ],
     [
       ['--game', 'antiCupid', '--specials', 'off', '--games', '5', '--seed', 's', '--out', 'OUT'],

@@ -81,6 +81,12 @@ export const passingState = {
   on: passingEvents,
 } as const;
 
+/** Passing in a game that never passes (a first lesson): left at once, so the chart has no transition the game cannot take. */
+export const skippedPassingState = {
+  description: 'This game does not pass: straight on to trick play.',
+  always: { target: 'trickPlay' },
+} as const;
+
 /** Passing where a table option may turn it off (Anti-Cupid's `passing`). */
 export const optionalPassingState = {
   description: 'Skipped unless the table passes; otherwise as in every passing game.',

@@ -36,7 +36,7 @@ describe('a machine fingerprint', () => {
     const rebuilt = sevenSuitorsWith((states) => states);
     expect(fingerprintOf(rebuilt, 'sevenSuitors')).toBe(fingerprintOf(sevenSuitorsMachine, 'sevenSuitors'));
     const all = Object.entries(MACHINES).map(([game, machine]) => fingerprintOf(machine, game as keyof typeof MACHINES));
-    expect(new Set(all).size).toBe(3);
+    expect(new Set(all).size).toBe(Object.keys(MACHINES).length);
     for (const fingerprint of all) expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 

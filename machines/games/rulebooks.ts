@@ -8,6 +8,7 @@
  */
 import type { GameName } from '../table/options.js';
 import { antiCupidMachine } from './antiCupid.js';
+import { firstLessonMachine } from './firstLesson.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
 import { traitorOfLoveMachine } from './traitorOfLove.js';
 
@@ -31,6 +32,8 @@ export const RULEBOOKS: readonly Rulebook[] = [
       sevenSuitors: sevenSuitorsMachine as unknown as TableMachine,
       antiCupid: antiCupidMachine as unknown as TableMachine,
       traitorOfLove: traitorOfLoveMachine,
+      // Added to rules 1, as a new game changes no rule of the others (docs/adding-a-game.md).
+      firstLesson: firstLessonMachine as unknown as TableMachine,
     },
   },
 ];

@@ -480,7 +480,9 @@ describe('the document itself', () => {
   it('reports an unknown game and stops', () => {
     const record = recordOf(antiCupid);
     (record as { game: string }).game = 'bridge';
-    expect(problemsOf(record)).toEqual([{ field: 'game', message: 'must be sevenSuitors, antiCupid or traitorOfLove, not "bridge"' }]);
+    expect(problemsOf(record)).toEqual([
+      { field: 'game', message: 'must be sevenSuitors, antiCupid, traitorOfLove or firstLesson, not "bridge"' },
+    ]);
   });
 
   it('reports the wrong number of seats', () => {

@@ -6,7 +6,7 @@
 import { FULL_DECK, SUIT_DECK, type Card } from '../cards/card.js';
 
 /** Every game the service plays; adding a name here makes tsc ask for its rules (machines/games/rules/index.ts). */
-export type GameName = 'sevenSuitors' | 'antiCupid' | 'traitorOfLove';
+export type GameName = 'sevenSuitors' | 'antiCupid' | 'traitorOfLove' | 'firstLesson';
 
 export type Specials = 'off' | 'plain' | 'powers';
 /** Seven Suitors' end condition, written as in a record: "allSuits", "hands:7", "marriages:10". */
@@ -24,7 +24,12 @@ export interface AntiCupidOptions {
 export interface TraitorOfLoveOptions {
   specials: Exclude<Specials, 'off'>;
 }
-export type TableOptions = SevenSuitorsOptions | AntiCupidOptions | TraitorOfLoveOptions;
+/** A first lesson: Seven Suitors' scoring over a fixed few hands, without special cards. */
+export interface FirstLessonOptions {
+  end: `hands:${number}`;
+  specials: 'off';
+}
+export type TableOptions = SevenSuitorsOptions | AntiCupidOptions | TraitorOfLoveOptions | FirstLessonOptions;
 
 export function specialsOf(options: TableOptions): Specials {
   return options.specials;

@@ -22,6 +22,7 @@ export {
   specialsOf,
   type AntiCupidOptions,
   type EndCondition,
+  type FirstLessonOptions,
   type GameName,
   type ParsedEnd,
   type Passing,

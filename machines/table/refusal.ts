@@ -76,7 +76,9 @@ export function explainRefusal(snapshot: TableSnapshot, event: unknown): Refusal
     return { kind: 'illegal', message: 'only A Traitor of Love has accusations' };
   }
   if (command.type === 'cards.passed' && !tablePasses(context)) {
-    return { kind: 'illegal', message: 'this table does not pass cards (its passing option is none)' };
+    // Only a game whose passing is an option has one to name.
+    const why = 'passing' in context.options ? ' (its passing option is none)' : '';
+    return { kind: 'illegal', message: `this table does not pass cards${why}` };
   }
   const expected = PHASE_OF_EVENT[command.type];
   if (expected !== undefined && phaseOf(snapshot) !== expected) {

@@ -260,7 +260,7 @@ describe('every refusal, with its status and a precise message', () => {
     const create = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'chess' } });
     expect(create.json()).toEqual({
       error: 'badRequest',
-      message: 'body.game must be one of "sevenSuitors", "antiCupid", "traitorOfLove", not "chess"',
+      message: 'body.game must be one of "sevenSuitors", "antiCupid", "traitorOfLove", "firstLesson", not "chess"',
     });
     const replay = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=zero` });
     expect(replay.statusCode).toBe(400);

@@ -144,7 +144,7 @@ describe('the machine routes refuse', () => {
     expect(unknownGame.statusCode).toBe(404);
     expect(unknownGame.json()).toEqual({
       error: 'notFound',
-      message: 'there is no game "chess": the games are sevenSuitors, antiCupid, traitorOfLove (GET /machines)',
+      message: 'there is no game "chess": the games are sevenSuitors, antiCupid, traitorOfLove, firstLesson (GET /machines)',
     });
     const unknownFormat = await app.inject({ method: 'GET', url: '/machines/antiCupid.png' });
     expect(unknownFormat.statusCode).toBe(404);

@@ -73,6 +73,26 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await page.close();
   });
 
+  it('lets a person open a first lesson from the lobby, play its hand by clicking without passing, and see who won', async () => {
+    const { page, errors } = await openPage();
+    const tableId = await openTableAsPerson(page, 'firstLesson');
+    await settle(() => page.locator('.hand-cards .card-button').count()).toBe(14);
+    expect(await page.getByText('Your turn: choose one card').count()).toBe(0);
+    const plays = await playByClicking(page, '.outcome');
+    expect(plays).toBe(14);
+    const view = await spectatorView(tableId);
+    expect(view.title).toBe('Seven Suitors: a first lesson');
+    expect(view.outcome?.finished).toBe(true);
+    expect(view.handResults).toHaveLength(1);
+    await settle(() => page.locator('.status').textContent()).toMatch(/^Game over\./);
+    for (const team of ['A', 'B'] as const) {
+      expect(await page.locator(`.scores tr[data-team="${team}"] .marked`).textContent()).toContain(`(${view.marked![team].length}/7)`);
+    }
+    await screenshot(page, 'first-lesson-over');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('lets a person at A Traitor of Love pass to the other team, play the hand and name a teammate', async () => {
     const { page, errors } = await openPage();
     await openTableAsPerson(page, 'traitorOfLove');

@@ -14,7 +14,7 @@ import { createMemoryEventStore } from '../../services/eventstore/memoryEventSto
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { TableHost } from '../../services/host/tableHost.js';
 import type { GameRecord } from '../../machines/record/record.js';
-import type { GameName } from '../../machines/table/options.js';
+import { GAMES, type GameName } from '../../machines/table/options.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { outcomeOf, type GoldenOutcome } from './outcome.js';
 
@@ -33,6 +33,7 @@ export interface GoldenCase {
 }
 
 export const GOLDEN_CASES: readonly GoldenCase[] = [
+  { name: 'firstLesson-hands2-finished', game: 'firstLesson', options: { end: 'hands:2', specials: 'off' }, stop: 'finished' },
   { name: 'sevenSuitors-allSuits-off-finished', game: 'sevenSuitors', options: { end: 'allSuits', specials: 'off' }, stop: 'finished' },
   { name: 'sevenSuitors-hands1-plain-finished', game: 'sevenSuitors', options: { end: 'hands:1', specials: 'plain' }, stop: 'finished' },
   {
@@ -96,7 +97,7 @@ export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
   let tick = 0;
   const host = new TableHost({ store, now: () => new Date(START + 1000 * tick++) });
   try {
-    const seats = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[golden.game];
+    const seats = GAMES[golden.game].seats;
     const players = Array.from({ length: seats }, (_, seat) =>
       golden.stop === 'seating' && seat === seats - 1 ? null : { name: `Bot ${seat}`, bot: true },
     );

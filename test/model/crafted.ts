@@ -109,7 +109,11 @@ function rolesWithTraitor(traitor: number, seats: number): Suit[] {
  */
 function dealBehind(context: TableContext, after: Card[][]): { deal: Card[][]; passes: CardsPassed[] } {
   const seats = context.seatCount;
-  const passesTable = context.game !== 'antiCupid' || (context.options as { passing?: string }).passing === 'oneEach';
+  // Written here, not asked of the rules: the model tests check the machines against their own reading of the rules.
+  const passesTable =
+    context.game === 'firstLesson'
+      ? false
+      : context.game !== 'antiCupid' || (context.options as { passing?: string }).passing === 'oneEach';
   if (!passesTable) return { deal: after.map((cards) => cards.slice()), passes: [] };
   const recipients = Array.from({ length: seats }, (_, seat) => passRecipients(context, seat));
   const deal: Card[][] = Array.from({ length: seats }, () => []);

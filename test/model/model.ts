@@ -143,6 +143,7 @@ function seatMask(context: TableContext): string {
 function scoreBucket(context: TableContext): string {
   switch (context.game) {
     case 'sevenSuitors':
+    case 'firstLesson':
       return `marked ${context.marked!.A.length}/${context.marked!.B.length} count ${context.marriageCount!.A}/${context.marriageCount!.B}${context.tieBreak ? ' tie-break' : ''}`;
     case 'antiCupid':
       // Anti-Cupid ends on the hand count alone; scores never change what the machine does.

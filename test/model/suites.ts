@@ -370,4 +370,56 @@ const traitorOfLove: GameSuite = {
   },
 };
 
-export const SUITES: Record<GameName, GameSuite> = { sevenSuitors, antiCupid, traitorOfLove };
+// ---------------------------------------------------------------------------
+// A first lesson
+
+const firstLesson: GameSuite = {
+  game: 'firstLesson',
+  title: 'Seven Suitors: a first lesson',
+  onlyTargeted: {},
+  groups: (machine, only) => {
+    const lesson = (end: string, cardsPerSeat: number) =>
+      ({ game: 'firstLesson', options: { end, specials: 'off' }, cardsPerSeat }) as ModelConfig['input'];
+    const generatedGroups = (): PathGroup[] => [
+      generated(
+        machine,
+        {
+          name: 'hands:2, 3 cards each',
+          input: lesson('hands:2', 3),
+          maxHands: 2,
+          deals: bothDeals(seededDeals('fl-a', 1), richDeals('fl-a', 2)),
+          seatChanges: true,
+          limit: LIMIT,
+        },
+        'Two hands of three cards each (one shuffled and two 7-rich deals per hand), with a seat change at the start of each phase; passing is left at once; ends after hand 2.',
+      ),
+    ];
+    const script = (name: string, input: ModelConfig['input'], hands: HandSpec[], check: (s: readonly DriverSnapshot[]) => void) =>
+      scriptedPath(machine, scriptGame(machine, name, input, hands, check));
+    const targetedGroups = (): PathGroup[] => [
+      {
+        name: 'scripted games',
+        source: 'targeted',
+        description: 'Crafted deals (4 cards each) whose plays force given marriages: who wins a lesson, with no pass in the log.',
+        paths: [
+          script('hands:1: the team with more suits marked wins', lesson('hands:1', 4), [{ marry: { 1: 'B', 2: 'B', 3: 'A' } }], (s) => {
+            expect(s.every((each) => each.context.hand?.passChoices == null)).toBe(true);
+            expect(outcomeOf(s).winners).toEqual([1, 3]);
+          }),
+          script(
+            'hands:2: equal suits marked, the marriage count decides',
+            lesson('hands:2', 4),
+            [{ marry: { 1: 'A', 2: 'B' } }, { marry: { 1: 'A' }, split: [2] }],
+            (s) => {
+              expect(s[s.length - 1].context.marked).toEqual({ A: [1], B: [2] });
+              expect(outcomeOf(s).winners).toEqual([0, 2]);
+            },
+          ),
+        ],
+      },
+    ];
+    return [...(wanted(only, 'generated') ? generatedGroups() : []), ...(wanted(only, 'targeted') ? targetedGroups() : [])];
+  },
+};
+
+export const SUITES: Record<GameName, GameSuite> = { sevenSuitors, antiCupid, traitorOfLove, firstLesson };

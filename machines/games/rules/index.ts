@@ -8,6 +8,7 @@ import type { Side } from '../../table/context.js';
 import type { GameName } from '../../table/optionTypes.js';
 import type { Seat } from '../../rules/trick.js';
 import { antiCupidRules } from './antiCupid.js';
+import { firstLessonRules } from './firstLesson.js';
 import type { GameRules } from './gameRules.js';
 import { sevenSuitorsRules } from './sevenSuitors.js';
 import { traitorOfLoveRules } from './traitorOfLove.js';
@@ -18,12 +19,13 @@ export const GAME_RULES: { readonly [G in GameName]: GameRules } = {
   sevenSuitors: sevenSuitorsRules,
   antiCupid: antiCupidRules,
   traitorOfLove: traitorOfLoveRules,
+  firstLesson: firstLessonRules,
 };
 
 /** Every game, in the order the lobby lists them. */
 export const GAME_NAMES: readonly GameName[] = Object.keys(GAME_RULES) as GameName[];
 
-/** The games' names as a refusal lists them: "sevenSuitors, antiCupid or traitorOfLove". */
+/** The games' names as a refusal lists them: "sevenSuitors, antiCupid, traitorOfLove or firstLesson". */
 export const GAME_NAMES_IN_WORDS: string = `${GAME_NAMES.slice(0, -1).join(', ')} or ${GAME_NAMES.at(-1)}`;
 
 export function isGameName(value: unknown): value is GameName {
