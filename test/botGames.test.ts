@@ -24,6 +24,7 @@ const CONFIGS: { game: GameName; options: Record<string, string> }[] = [
   { game: 'antiCupid', options: { specials: 'powers', passing: 'oneEach' } },
   { game: 'traitorOfLove', options: { specials: 'plain' } },
   { game: 'traitorOfLove', options: { specials: 'powers' } },
+  { game: 'firstLesson', options: { end: 'hands:3' } },
 ];
 /**
  * Games per configuration: 40 played and verified, 2 of them scanned at every
