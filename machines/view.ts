@@ -19,6 +19,7 @@ import {
 import type { Occupant } from './table/events.js';
 import { GAMES, type GameName, type TableOptions } from './table/options.js';
 import { awaitedActions, type AwaitedAction } from './table/refusal.js';
+import { rulesOfMachine } from './games/index.js';
 import { phaseOf, type Phase, type TableSnapshot } from './table/snapshot.js';
 import { capturedSevens, type CapturedSeven } from './rules/marriage.js';
 import { legalPlaysFor } from './fragments/trickPlay.js';
@@ -86,6 +87,10 @@ export interface TableView {
   readonly game: GameName;
   readonly title: string;
   readonly options: TableOptions;
+  /** What ends this table's game, in words, by the rules it plays (a later rules version may differ from today's). */
+  readonly endWords: string;
+  /** The game's own rules in short, as the table plays them. */
+  readonly rulesSummary: readonly string[];
   readonly viewer: Viewer;
   readonly phase: Phase;
   readonly seats: readonly SeatSummary[];
@@ -109,10 +114,13 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
   const own = viewer === 'spectator' ? null : viewer;
   const hand = context.hand;
   const revealed = hand?.accusations != null && allSeatsHaveAccused(context);
+  const rules = rulesOfMachine(context.game, snapshot.machine);
   return {
     game: context.game,
     title: GAMES[context.game].title,
     options: context.options,
+    endWords: rules.words.end(context.options),
+    rulesSummary: rules.words.summary,
     viewer,
     phase: phaseOf(snapshot),
     seats: context.occupants.map((occupant, seat) => ({

@@ -74,6 +74,21 @@ describe('a rule change: each table keeps the rules it started with', () => {
     expect(scoresByHand.findIndex((scores) => scores.some((score) => score > RULES_TWO_END_SCORE))).toBe(scoresByHand.length - 1);
   });
 
+  it('tells each table the end of its own rules: above 10 at a table of rules 2, above 15 at one of rules 1', async () => {
+    const host = await hostWith();
+    const { tableId } = await host.createTable({
+      game: 'traitorOfLove',
+      players: Array.from({ length: 6 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true })),
+    });
+    const now = (await host.view(tableId, 'spectator')).view;
+    expect(now.endWords).toBe('the hand after which someone has more than 10 points');
+    expect(now.rulesSummary.at(-1)).toMatch(/passes 10 points/);
+    const old = await hostWith(golden('unversioned/traitorOfLove-plain-midAccusation.json').log);
+    const before = (await old.view('old', 'spectator')).view;
+    expect(before.endWords).toBe('the hand after which someone has more than 15 points');
+    expect(before.rulesSummary.at(-1)).toMatch(/passes 15 points/);
+  });
+
   it.each(FINISHED_GAMES)('replays %s, a game of rules 1, to the end it had', async (name) => {
     const { expected, log } = golden(name);
     expect(tableCreatedOf(log[0], 'old').rules ?? 1).toBe(1);

@@ -4,10 +4,12 @@
  */
 import { HEARTS } from '../cards/card.js';
 import { currentHand, revealedDealsOf, type TableContext } from '../table/context.js';
+import type { GameRules } from '../games/rules/index.js';
 import { scoreHand } from '../rules/scoring.js';
 
-export function recordHandScore(context: TableContext): Partial<TableContext> {
-  const scored = scoreHand(context);
+/** The hand scored into the context; `rules` as in scoreHand (a later rulebook's machine passes its own). */
+export function recordHandScore(context: TableContext, rules?: GameRules): Partial<TableContext> {
+  const scored = scoreHand(context, rules);
   const hand = currentHand(context);
   return {
     handResults: [...context.handResults, scored.result],

@@ -1,4 +1,5 @@
 import type { GameName } from '../table/options.js';
+import type { GameRules } from './rules/index.js';
 import { antiCupidMachine } from './antiCupid.js';
 import { firstLessonMachine } from './firstLesson.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
@@ -32,6 +33,16 @@ export function knowsRules(rules: unknown): rules is number {
 /** Why `rules` cannot be played here, in words that say what would serve. */
 export function unknownRulesMessage(rules: unknown): string {
   return `rules version ${JSON.stringify(rules)} is not known to this release (it knows ${KNOWN_RULES.join(', ')}); a table keeps its rules, so deploy a release that has them`;
+}
+
+/**
+ * The rules object a table's machine plays by: that of the rulebook the
+ * machine is of (a machine shared by several rulebooks is of rules that do
+ * not differ for its game). The current rules' for a machine of none.
+ */
+export function rulesOfMachine(game: GameName, machine: unknown): GameRules {
+  const rulebook = RULEBOOKS.find((each) => each.machines[game] === machine);
+  return (rulebook ?? rulebookOf(CURRENT_RULES)).rules[game];
 }
 
 function rulebookOf(rules: number): Rulebook {

@@ -7,6 +7,7 @@
  * game they started and their logs replay to the same end.
  */
 import type { GameName } from '../table/options.js';
+import { GAME_RULES, type GameRules } from './rules/index.js';
 import { antiCupidMachine } from './antiCupid.js';
 import { firstLessonMachine } from './firstLesson.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
@@ -23,6 +24,8 @@ export interface Rulebook {
   /** Counts up from 1 by one with each change of rules; never reused. */
   readonly version: number;
   readonly machines: { readonly [G in GameName]: TableMachine };
+  /** The rules objects of this version: what its machines score by, and what the client is told of them (end, rules text). */
+  readonly rules: { readonly [G in GameName]: GameRules };
 }
 
 export const RULEBOOKS: readonly Rulebook[] = [
@@ -35,5 +38,6 @@ export const RULEBOOKS: readonly Rulebook[] = [
       // Added to rules 1, as a new game changes no rule of the others (docs/adding-a-game.md).
       firstLesson: firstLessonMachine as unknown as TableMachine,
     },
+    rules: GAME_RULES,
   },
 ];

@@ -10,76 +10,85 @@ import type { GameRules } from './gameRules.js';
 /** A Traitor of Love ends after a hand in which someone has more than this. */
 export const TRAITOR_END_SCORE = 15;
 
-export const traitorOfLoveRules: GameRules = {
-  title: 'A Traitor of Love',
-  seats: 6,
-  options: {
-    specials: {
-      label: 'Special cards',
-      values: ['plain', 'powers'],
-      default: 'plain',
-      impossible: { off: 'specials "off" is impossible in traitorOfLove: its hand size needs the 60-card deck; use plain or powers' },
-      choices: [
-        { value: 'plain', label: 'plain special cards' },
-        { value: 'powers', label: 'special cards with powers' },
+/**
+ * A Traitor of Love's rules with the game ending after a hand in which
+ * someone has more than `endScore`: the published 15, or another a later
+ * rules version chooses (test/nextRelease/rulesTwo.ts plays 10).
+ */
+export function traitorOfLoveRulesEndingAbove(endScore: number): GameRules {
+  return {
+    title: 'A Traitor of Love',
+    seats: 6,
+    options: {
+      specials: {
+        label: 'Special cards',
+        values: ['plain', 'powers'],
+        default: 'plain',
+        impossible: { off: 'specials "off" is impossible in traitorOfLove: its hand size needs the 60-card deck; use plain or powers' },
+        choices: [
+          { value: 'plain', label: 'plain special cards' },
+          { value: 'powers', label: 'special cards with powers' },
+        ],
+      },
+    },
+    sideOf: (seat) => fixedTeamOf(seat),
+    passes: () => true,
+    passRecipients: opponentsOf,
+    roles: {
+      deal: (seatCount, rng) => {
+        const others = shuffle(
+          SUITS.filter((suit) => suit !== HEARTS),
+          rng,
+        ).slice(0, seatCount - 1);
+        return shuffle([...others, HEARTS], rng);
+      },
+      refusal: (roles, seatCount) => {
+        if (!Array.isArray(roles) || roles.length !== seatCount) {
+          return `A Traitor of Love deals a tracking card to each of the ${seatCount} seats`;
+        }
+        if (!roles.every(isSuit) || new Set(roles).size !== roles.length) return 'roles must be distinct suits from 1 to 7';
+        if (!(roles as Suit[]).includes(HEARTS)) return 'the roles must include Hearts (7), the Traitor';
+        return null;
+      },
+    },
+    accuses: true,
+    antiCupidOf: () => ({ antiCupid: null, firstAntiCupid: null }),
+    marksSuits: false,
+    scoreHand: (context, basics) => scoreTraitorOfLove(context, basics, endScore),
+    words: {
+      end: () => `the hand after which someone has more than ${endScore} points`,
+      handsInGame: () => null,
+      side: (seat) => `Team ${fixedTeamOf(seat)}`,
+      fixedTeam: (seat) => `team ${fixedTeamOf(seat)}`,
+      summary: [
+        'Six players in two teams that alternate round the table: seats 0, 2, 4 (team A) and 1, 3, 5 (team B).',
+        'Each hand a secret role card is dealt: whoever gets Hearts is the Traitor; everyone else is a Matchmaker. Only you know your role.',
+        'Everyone passes one card to each player of the other team.',
+        'Matchmakers score 1 for each marriage of their own team. The Traitor wants the other team to marry: 1 point for each of their marriages, nothing for their own team’s.',
+        'After the last trick, everyone secretly names a teammate. On the Traitor’s team a Matchmaker who named the Traitor scores +2; the Traitor loses 1 for each teammate who named them and gains 1 for each who did not.',
+        `The game ends after a hand in which someone passes ${endScore} points; the highest score wins.`,
       ],
+      wonBy: 'seats',
     },
-  },
-  sideOf: (seat) => fixedTeamOf(seat),
-  passes: () => true,
-  passRecipients: opponentsOf,
-  roles: {
-    deal: (seatCount, rng) => {
-      const others = shuffle(
-        SUITS.filter((suit) => suit !== HEARTS),
-        rng,
-      ).slice(0, seatCount - 1);
-      return shuffle([...others, HEARTS], rng);
+    bot: {
+      stake: ({ me, roleCard }) => {
+        const traitor = roleCard === HEARTS;
+        return (_, marrier) => {
+          if (marrier === null) return 0;
+          const ours = fixedTeamOf(marrier) === fixedTeamOf(me);
+          if (traitor) return ours ? -0.5 : 1;
+          return ours ? 1 : -0.5;
+        };
+      },
+      passesSevensToFriends: true,
     },
-    refusal: (roles, seatCount) => {
-      if (!Array.isArray(roles) || roles.length !== seatCount) {
-        return `A Traitor of Love deals a tracking card to each of the ${seatCount} seats`;
-      }
-      if (!roles.every(isSuit) || new Set(roles).size !== roles.length) return 'roles must be distinct suits from 1 to 7';
-      if (!(roles as Suit[]).includes(HEARTS)) return 'the roles must include Hearts (7), the Traitor';
-      return null;
-    },
-  },
-  accuses: true,
-  antiCupidOf: () => ({ antiCupid: null, firstAntiCupid: null }),
-  marksSuits: false,
-  scoreHand: scoreTraitorOfLove,
-  words: {
-    end: () => `the hand after which someone has more than ${TRAITOR_END_SCORE} points`,
-    handsInGame: () => null,
-    side: (seat) => `Team ${fixedTeamOf(seat)}`,
-    fixedTeam: (seat) => `team ${fixedTeamOf(seat)}`,
-    summary: [
-      'Six players in two teams that alternate round the table: seats 0, 2, 4 (team A) and 1, 3, 5 (team B).',
-      'Each hand a secret role card is dealt: whoever gets Hearts is the Traitor; everyone else is a Matchmaker. Only you know your role.',
-      'Everyone passes one card to each player of the other team.',
-      'Matchmakers score 1 for each marriage of their own team. The Traitor wants the other team to marry: 1 point for each of their marriages, nothing for their own team’s.',
-      'After the last trick, everyone secretly names a teammate. On the Traitor’s team a Matchmaker who named the Traitor scores +2; the Traitor loses 1 for each teammate who named them and gains 1 for each who did not.',
-      `The game ends after a hand in which someone passes ${TRAITOR_END_SCORE} points; the highest score wins.`,
-    ],
-    wonBy: 'seats',
-  },
-  bot: {
-    stake: ({ me, roleCard }) => {
-      const traitor = roleCard === HEARTS;
-      return (_, marrier) => {
-        if (marrier === null) return 0;
-        const ours = fixedTeamOf(marrier) === fixedTeamOf(me);
-        if (traitor) return ours ? -0.5 : 1;
-        return ours ? 1 : -0.5;
-      };
-    },
-    passesSevensToFriends: true,
-  },
-};
+  };
+}
+
+export const traitorOfLoveRules: GameRules = traitorOfLoveRulesEndingAbove(TRAITOR_END_SCORE);
 
 /** Marriages score Matchmakers for their own team and the Traitor for the other; then the accusation bonus. */
-function scoreTraitorOfLove(context: TableContext, basics: HandBasics): ScoredHand {
+function scoreTraitorOfLove(context: TableContext, basics: HandBasics, endScore: number): ScoredHand {
   const hand = context.hand!;
   const traitor = hand.roles!.indexOf(HEARTS);
   const handScores = new Array<number>(context.seatCount).fill(0);
@@ -97,5 +106,5 @@ function scoreTraitorOfLove(context: TableContext, basics: HandBasics): ScoredHa
       handScores[traitor] += 1;
     }
   }
-  return scoredInPoints(basics, context.scores, handScores, (scores) => scores.some((score) => score > TRAITOR_END_SCORE));
+  return scoredInPoints(basics, context.scores, handScores, (scores) => scores.some((score) => score > endScore));
 }

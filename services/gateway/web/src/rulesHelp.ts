@@ -4,10 +4,9 @@
  * want, the special cards, and the two 7s. Shown in a dialog from the table
  * and replay pages.
  */
-import { rulesOf } from '../../../../machines/games/rules/index.js';
-import type { GameName } from '../../../../machines/table/options.js';
+import type { TableView } from '../../../../machines/view.js';
 import { h } from './dom.js';
-import { endWords, gameTitle, optionOf, SEVENS_EXPLAINED, type OptionsLike } from './words.js';
+import { gameTitle, optionOf, SEVENS_EXPLAINED } from './words.js';
 
 const TRICKS = [
   'Whoever holds the 1 of Spades leads the first trick (after passing), with any card.',
@@ -29,7 +28,9 @@ const SPECIALS = [
   ['Go-Between (powers)', 'The trick is won as usual, but the player to the winner’s left captures the cards.'],
 ] as const;
 
-export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
+/** The rules of the table `view` shows: its end and its game's rules as the table plays them, which the view carries. */
+export function rulesHelp(view: Pick<TableView, 'game' | 'options' | 'endWords' | 'rulesSummary'>): HTMLElement {
+  const { game, options } = view;
   const specials = optionOf(options, 'specials') ?? 'off';
   return h(
     'div',
@@ -38,9 +39,9 @@ export function rulesHelp(game: GameName, options: OptionsLike): HTMLElement {
     h(
       'ul',
       {},
-      rulesOf(game).words.summary.map((rule) => h('li', {}, rule)),
+      view.rulesSummary.map((rule) => h('li', {}, rule)),
     ),
-    h('p', {}, h('strong', {}, 'The game ends: '), endWords(game, options), '.'),
+    h('p', {}, h('strong', {}, 'The game ends: '), view.endWords, '.'),
     h('h3', {}, 'Tricks and trump'),
     h(
       'ul',

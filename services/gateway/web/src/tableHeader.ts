@@ -63,7 +63,7 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
 
 export function showRules(view: TableView): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view.game, view.options)], actions: [done] });
+  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view)], actions: [done] });
   done.addEventListener('click', () => modal.close());
 }
 

@@ -66,11 +66,6 @@ export function handProgress(hand: number, game: string, options: OptionsLike): 
   return of === null ? `hand ${hand}` : `hand ${hand} of ${of}`;
 }
 
-/** What ends the game, in words. */
-export function endWords(game: string, options: OptionsLike): string {
-  return isGameName(game) ? rulesOf(game).words.end(withDefaults(game, options)) : '';
-}
-
 export const SPECIALS_WORDS: Record<string, string> = {
   off: 'no special cards',
   plain: 'special cards (plain)',
