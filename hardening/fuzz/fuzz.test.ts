@@ -14,7 +14,7 @@ import { fuzz, type FuzzReport, type RunFigures } from './commandFuzzer.js';
 import { GARBAGE_KINDS } from './fuzzPath.js';
 import { MUST_REFUSE } from './malformedCommands.js';
 
-const GAMES = ['sevenSuitors', 'antiCupid', 'traitorOfLove'] as const;
+const GAMES = ['sevenSuitors', 'antiCupid', 'traitorOfLove', 'firstLesson'] as const;
 
 function summed(runs: readonly RunFigures[], pick: (run: RunFigures) => Record<string, number>): Record<string, number> {
   const sums: Record<string, number> = {};
@@ -31,7 +31,7 @@ describe('the command fuzzer', () => {
     const report = await fuzz({ games: GAMES, commands: 600, gatewayCommands: 240, seed: 'npm-test', via: ['host', 'gateway'] });
     expect(report.findings, describeFindings(report)).toEqual([]);
     expect(report.ok).toBe(true);
-    expect(report.runs).toHaveLength(6);
+    expect(report.runs).toHaveLength(GAMES.length * 2);
     for (const run of report.runs) {
       // A step of several commands sent together may end a little past the budget.
       const budget = run.via === 'host' ? 600 : 240;
