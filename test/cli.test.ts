@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GAME_NAMES } from '../machines/table/options.js';
 import type { GameRecord } from '../machines/record/record.js';
 import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 
@@ -46,7 +47,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'suitors-cli-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe(`simulate then check, ${GAMES_PER_RUN} games of each game`, () => {
-  it.concurrent.each(['sevenSuitors', 'antiCupid', 'traitorOfLove'])(
+  it.concurrent.each([...GAME_NAMES])(
     '%s',
     async (game) => {
       const out = join(scratch, `thousand-${game}`);

@@ -113,6 +113,18 @@ describe('parseOptions: refusals', () => {
     expect(refused('antiCupid', given)).toEqual(['unknown option "__proto__" for antiCupid: its options are specials, passing']);
   });
 
+  it('a first lesson has no special cards, and ends after one to three hands', () => {
+    expect(accepted('firstLesson')).toEqual({ end: 'hands:1', specials: 'off' });
+    expect(accepted('firstLesson', { end: 'hands' })).toEqual({ end: 'hands:1', specials: 'off' });
+    expect(refused('firstLesson', { specials: 'plain' })).toEqual([
+      'a first lesson has no special cards: specials is off (play Seven Suitors for them)',
+    ]);
+    expect(refused('firstLesson', { end: 'hands:4' })).toEqual([
+      'option end of firstLesson must be one of hands:1, hands:2, hands:3, not "hands:4"',
+    ]);
+    expect(refused('firstLesson', { passing: 'oneEach' })).toEqual(['unknown option "passing" for firstLesson: its options are end, specials']);
+  });
+
   it.each(['antiCupid', 'traitorOfLove'] as const)('%s refuses specials off, which contradicts its hand size', (game) => {
     expect(refused(game, { specials: 'off' })).toEqual([
       `specials "off" is impossible in ${game}: its hand size needs the 60-card deck; use plain or powers`,
@@ -194,8 +206,8 @@ describe('parseEnd', () => {
 });
 
 describe('isGameName', () => {
-  it('knows the three games and nothing else', () => {
-    expect(['sevenSuitors', 'antiCupid', 'traitorOfLove'].every(isGameName)).toBe(true);
+  it('knows the four games and nothing else', () => {
+    expect(['sevenSuitors', 'antiCupid', 'traitorOfLove', 'firstLesson'].every(isGameName)).toBe(true);
     expect(['SevenSuitors', 'seven-suitors', '', 'toString', 7, null, undefined].some(isGameName)).toBe(false);
   });
 
