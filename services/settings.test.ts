@@ -155,6 +155,7 @@ describe('the settings from the environment', () => {
   it.each([
     ['PORT', '65536', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "65536"'],
     ['PORT', '80.5', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "80.5"'],
+    ['PORT', '08080', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "08080"'],
     ['SUITORS_BOT_DELAY_MS', '1e3', 'SUITORS_BOT_DELAY_MS must be a whole number of at least 0 in decimal digits, not "1e3"'],
     ['SUITORS_IDLE_SECONDS', '0', 'SUITORS_IDLE_SECONDS must be a whole number of at least 1 in decimal digits, not "0"'],
     ['SUITORS_SOCKETS_PER_CLIENT', ' 8', 'SUITORS_SOCKETS_PER_CLIENT must be a whole number of at least 1 in decimal digits, not " 8"'],

@@ -39,6 +39,7 @@ import { TableFeed } from './tableFeed.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
+import { parseWholeNumber } from '../wholeNumber.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -238,7 +239,7 @@ export function urlForLog(url: string): string {
     .map((part) => {
       const equals = part.indexOf('=');
       const key = equals < 0 ? part : part.slice(0, equals);
-      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && /^\d{1,15}$/.test(part.slice(equals + 1))) return part;
+      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && parseWholeNumber(part.slice(equals + 1)) !== null) return part;
       return equals < 0 ? '<redacted>' : `${key}=<redacted>`;
     });
   return `${url.slice(0, start)}?${parts.join('&')}`;
