@@ -18,6 +18,8 @@ export interface RefusalBody {
   readonly seq?: number;
   readonly eventType?: string;
   readonly reason?: string;
+  /** A refused player name (playerNames.ts): the rule it broke. */
+  readonly rule?: string;
 }
 
 export const STATUS_OF: Record<ErrorKind, number> = {
@@ -49,6 +51,8 @@ export class GatewayRefusal extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    /** Machine-readable fields of the refusal's body, beside its kind. */
+    readonly fields: { readonly rule?: string } = {},
   ) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -108,7 +112,7 @@ function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: u
 
 /** The client-facing refusal for any error; null when it is the service's own fault. */
 export function refusalOf(error: unknown): RefusalBody | null {
-  if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message };
+  if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message, ...error.fields };
   if (isTableQuarantined(error)) {
     const { message, tableId, seq, eventType, reason } = error;
     return { error: 'quarantined', message, tableId, seq, eventType, reason };
