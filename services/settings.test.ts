@@ -10,6 +10,7 @@ import { gatewaySettingsFromEnv } from './gateway/serve.js';
 import { DEFAULT_BOT_DELAY_MS } from './host/autopilot.js';
 import {
   DEFAULT_DATABASE,
+  databaseMaxBytes,
   databasePath,
   defaultLogLevel,
   gatewayEnvironment,
@@ -93,6 +94,9 @@ describe('the settings from the environment', () => {
       leaseTtlMs: DEFAULT_LEASE_TTL_MS,
     });
     expect(databasePath(undefined, {})).toBe(DEFAULT_DATABASE);
+    expect(databaseMaxBytes({})).toBeUndefined();
+    expect(databaseMaxBytes({ SUITORS_DB_MAX_MB: '0' })).toBeUndefined();
+    expect(databaseMaxBytes({ SUITORS_DB_MAX_MB: '64' })).toBe(64 * 1024 * 1024);
     expect(natsServerProgram({})).toBe('nats-server');
     expect(defaultLogLevel({})).toBe('info');
     expect(defaultLogLevel({ VITEST: 'true' })).toBe('silent');

@@ -186,6 +186,12 @@ export const SETTINGS = {
     DEFAULT_DATABASE,
     "the embedded service's SQLite file: its event logs and seat tokens (the CLI's --db wins)",
   ),
+  SUITORS_DB_MAX_MB: wholeNumber(
+    'SUITORS_DB_MAX_MB',
+    0,
+    "the most the embedded service's SQLite file may grow to, in MiB (0: no cap but the disk's); past it every write is refused 507, as on a full disk, until space is freed in the file or the cap is raised (a cap below the file's size holds it at its size)",
+    { max: 1 << 30, shown: '0 (none)' },
+  ),
   // The distributed service (docs/distributed.md).
   NATS_URL: optionalText(
     'NATS_URL',
@@ -259,6 +265,12 @@ function layoutComplaint(layout: { streamName?: string; prefix?: string }): stri
 /** The SQLite file of the embedded service: `override` (the CLI's --db), else SUITORS_DB, else ./data/suitors.db. */
 export function databasePath(override?: string, env: Environment = process.env): string {
   return override ?? SETTINGS.SUITORS_DB.read(env);
+}
+
+/** The most the SQLite file may grow to, in bytes (SUITORS_DB_MAX_MB), or undefined: no cap but the disk's. */
+export function databaseMaxBytes(env: Environment = process.env): number | undefined {
+  const megabytes = SETTINGS.SUITORS_DB_MAX_MB.read(env);
+  return megabytes === 0 ? undefined : megabytes * 1024 * 1024;
 }
 
 /** What a gateway process takes from its environment (services/gateway/serve.ts makes its logger and limits of it). */

@@ -189,6 +189,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           } catch (error) {
             const refusal = refusalOf(error);
             if (refusal === null) request.log.error({ err: error }, 'a socket command failed');
+            else if (refusal.error === 'storageFull') context.storageFull.refusedWrite('a socket command');
             return refused(id, error);
           }
         }
