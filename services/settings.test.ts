@@ -66,6 +66,11 @@ describe('the settings from the environment', () => {
         finishedInLobbySeconds: DEFAULT_LIMITS.finishedInLobbySeconds,
         minTurnSeconds: DEFAULT_LIMITS.minTurnSeconds,
         maxEventLoopDelayMs: DEFAULT_LIMITS.loadShedding.maxEventLoopDelayMs,
+        budgets: {
+          createTable: DEFAULT_LIMITS.budgets.createTable,
+          forkTable: DEFAULT_LIMITS.budgets.forkTable,
+          replay: DEFAULT_LIMITS.budgets.replay,
+        },
       },
     });
     expect(gatewaySettingsFromEnv({}).limits).toEqual({
@@ -75,6 +80,11 @@ describe('the settings from the environment', () => {
       socketMessages: undefined,
       socketUnsentBytes: undefined,
       lobbyPage: undefined,
+      budgets: {
+        createTable: DEFAULT_LIMITS.budgets.createTable,
+        forkTable: DEFAULT_LIMITS.budgets.forkTable,
+        replay: DEFAULT_LIMITS.budgets.replay,
+      },
     });
     expect(workerEnvironment({})).toEqual({
       workerId: undefined,

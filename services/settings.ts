@@ -180,6 +180,25 @@ export const SETTINGS = {
   SUITORS_SHED_LAG_MS: wholeNumber('SUITORS_SHED_LAG_MS', 500, 'the event-loop lag over which the gateway sheds load (503 + Retry-After)', {
     min: 1,
   }),
+  // The budgets of the costly routes, for the whole gateway whoever sends them (services/gateway/costlyWork.ts).
+  SUITORS_NEW_TABLES_AT_ONCE: wholeNumber('SUITORS_NEW_TABLES_AT_ONCE', 8, 'new tables (POST /api/tables) made at once', { min: 1 }),
+  SUITORS_NEW_TABLES_WAITING: wholeNumber(
+    'SUITORS_NEW_TABLES_WAITING',
+    64,
+    'new tables waiting for one of those; the next is refused 503 with Retry-After',
+  ),
+  SUITORS_FORKS_AT_ONCE: wholeNumber('SUITORS_FORKS_AT_ONCE', 2, 'forks of finished games (POST .../fork) made at once', { min: 1 }),
+  SUITORS_FORKS_WAITING: wholeNumber(
+    'SUITORS_FORKS_WAITING',
+    8,
+    'forks waiting for one of those; the next is refused 503 with Retry-After',
+  ),
+  SUITORS_REPLAYS_AT_ONCE: wholeNumber('SUITORS_REPLAYS_AT_ONCE', 4, 'replays (GET .../replay) worked on at once', { min: 1 }),
+  SUITORS_REPLAYS_WAITING: wholeNumber(
+    'SUITORS_REPLAYS_WAITING',
+    32,
+    'replays waiting for one of those; the next is refused 503 with Retry-After',
+  ),
   // The embedded service (`npm start`) and the CLI.
   SUITORS_DB: text(
     'SUITORS_DB',
@@ -290,6 +309,8 @@ export interface GatewayEnvironment {
     readonly finishedInLobbySeconds: number;
     readonly minTurnSeconds: number;
     readonly maxEventLoopDelayMs: number;
+    /** The costly routes' budgets the environment sets (record imports keep theirs: the import worker's). */
+    readonly budgets: Readonly<Record<'createTable' | 'forkTable' | 'replay', { readonly atOnce: number; readonly waiting: number }>>;
   };
 }
 
@@ -311,6 +332,11 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
       finishedInLobbySeconds: s.SUITORS_FINISHED_IN_LOBBY_SECONDS.read(env),
       minTurnSeconds: s.SUITORS_MIN_TURN_SECONDS.read(env),
       maxEventLoopDelayMs: s.SUITORS_SHED_LAG_MS.read(env),
+      budgets: {
+        createTable: { atOnce: s.SUITORS_NEW_TABLES_AT_ONCE.read(env), waiting: s.SUITORS_NEW_TABLES_WAITING.read(env) },
+        forkTable: { atOnce: s.SUITORS_FORKS_AT_ONCE.read(env), waiting: s.SUITORS_FORKS_WAITING.read(env) },
+        replay: { atOnce: s.SUITORS_REPLAYS_AT_ONCE.read(env), waiting: s.SUITORS_REPLAYS_WAITING.read(env) },
+      },
     },
   };
 }

@@ -41,6 +41,7 @@ import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
 import { parseWholeNumber } from '../wholeNumber.js';
 import { StorageFullNotices } from '../storageFull.js';
+import { registerWorkBudgets } from './costlyWork.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -174,6 +175,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     reply.header('x-request-id', request.id);
   });
   registerRequestLimits(app as unknown as FastifyInstance, limits);
+  registerWorkBudgets(app as unknown as FastifyInstance, limits.budgets);
 
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
