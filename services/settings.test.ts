@@ -60,6 +60,7 @@ describe('the settings from the environment', () => {
       trustProxy: false,
       limits: {
         socketsPerClient: DEFAULT_LIMITS.socketsPerClient,
+        ipv6ClientPrefix: DEFAULT_LIMITS.ipv6ClientPrefix,
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
         seatingTablesInAll: DEFAULT_LIMITS.seatingTablesInAll,
         seatingIdleSeconds: DEFAULT_LIMITS.seatingIdleSeconds,

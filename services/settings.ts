@@ -158,6 +158,12 @@ export const SETTINGS = {
   ),
   // The limits of docs/api.md ("Limits") an operator may change.
   SUITORS_SOCKETS_PER_CLIENT: wholeNumber('SUITORS_SOCKETS_PER_CLIENT', 64, 'sockets one client may hold open at once', { min: 1 }),
+  SUITORS_IPV6_CLIENT_PREFIX: wholeNumber(
+    'SUITORS_IPV6_CLIENT_PREFIX',
+    64,
+    'the network prefix, in bits, an IPv6 client is counted by for every per-client limit (64: each /64 is one client; 128: each address)',
+    { min: 1, max: 128 },
+  ),
   SUITORS_SEATING_TABLES_PER_CLIENT: wholeNumber(
     'SUITORS_SEATING_TABLES_PER_CLIENT',
     10,
@@ -303,6 +309,7 @@ export interface GatewayEnvironment {
   readonly trustProxy: boolean | string[];
   readonly limits: {
     readonly socketsPerClient: number;
+    readonly ipv6ClientPrefix: number;
     readonly seatingTablesPerClient: number;
     readonly seatingTablesInAll: number;
     readonly seatingIdleSeconds: number;
@@ -326,6 +333,7 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
     trustProxy: trustProxyOf(s.SUITORS_TRUST_PROXY.read(env)),
     limits: {
       socketsPerClient: s.SUITORS_SOCKETS_PER_CLIENT.read(env),
+      ipv6ClientPrefix: s.SUITORS_IPV6_CLIENT_PREFIX.read(env),
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),

@@ -33,6 +33,11 @@ export interface GatewayLimits {
   readonly requests: RateLimit;
   /** The routes that cost more, per client address, each counted apart. */
   readonly routes: Readonly<Record<CostlyRoute, RateLimit>>;
+  /**
+   * The network prefix an IPv6 client is counted by, in bits (clientIdentity.ts): every address of one /64 is one
+   * client, as one subscriber is given a /64. 128 counts each address apart. IPv4 clients are each address.
+   */
+  readonly ipv6ClientPrefix: number;
   /** Sockets open at once per client address. */
   readonly socketsPerClient: number;
   /** Messages per socket (a token bucket: `burst` at once, `perSecond` after). */
@@ -84,6 +89,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
     replay: { perSecond: 2, burst: 60 },
     openSocket: { perSecond: 1, burst: 30 },
   },
+  ipv6ClientPrefix: 64,
   socketsPerClient: 64,
   socketMessages: { perSecond: 5, burst: 20 },
   socketUnsentBytes: 1024 * 1024,

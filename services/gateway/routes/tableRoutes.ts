@@ -13,6 +13,7 @@ import { heldSeatOf, seatOf, type Caller } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { openViewFor } from '../openView.js';
 import { tableBotName } from '../playerNames.js';
+import { clientOf } from '../clientIdentity.js';
 import { GatewayRefusal } from '../refusals.js';
 import {
   CreateTableBody,
@@ -63,7 +64,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         const settings = settingsRecord({ turnSeconds: turnSeconds ?? null, botKinds: Object.fromEntries(botSeats) });
         // Only a table with a seat left for people waits in seating; one of bots alone starts at once.
         const waits = players.some((player) => player === null);
-        const done = waits ? await lobby.reserveSeatingTable(request.ip) : () => undefined;
+        const done = waits ? await lobby.reserveSeatingTable(clientOf(request.ip, limits.ipv6ClientPrefix)) : () => undefined;
         try {
           const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
           done(accepted.tableId);
