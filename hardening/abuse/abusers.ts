@@ -13,6 +13,8 @@ import { simulateGame } from '../../services/simulator/simulate.js';
 
 /** Forks sent from each address of the fork flood: its whole limit of a minute (limits.ts, forkTable). */
 const FORKS_PER_ADDRESS = 10;
+/** Tables waiting for players made from each address of the waiting-table fill: its whole cap (limits.ts). */
+const WAITING_TABLES_PER_ADDRESS = 10;
 /** The largest body a record import may have (services/gateway/routes/recordRoutes.ts). */
 const RECORD_LIMIT = 1024 * 1024;
 
@@ -139,6 +141,7 @@ export const PHASES = [
   'largeImports',
   'longReplays',
   'forkFlood',
+  'waitingTables',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 export const PHASE_NAMES: Record<Phase, string> = {
@@ -150,6 +153,7 @@ export const PHASE_NAMES: Record<Phase, string> = {
   largeImports: 'large record imports',
   longReplays: 'replays of a long table',
   forkFlood: 'forks, rotating addresses',
+  waitingTables: 'waiting tables, rotating',
 };
 
 /**
@@ -255,6 +259,15 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
         // Anywhere in the game but its last events, whose fork would be over at once.
         const at = 1 + Math.floor(Math.random() * (version - 20));
         counted.count((await clients.next().request('POST', `/api/tables/${tableId}/fork`, { body: JSON.stringify({ at }) })).status);
+      });
+      clients.close();
+      return answers;
+    }
+    case 'waitingTables': {
+      // Tables nobody sits at, from as many addresses as it takes to fill the cap in all, 10 each (its own cap).
+      const clients = new RotatingClients(abuser.port, WAITING_TABLES_PER_ADDRESS);
+      const answers = await hammer(workers, until, async (counted) => {
+        counted.count((await clients.next().request('POST', '/api/tables', { body: '{"game":"sevenSuitors"}' })).status);
       });
       clients.close();
       return answers;
