@@ -5,12 +5,13 @@
  *
  * Settings (services/settings.ts has each one's default and meaning): PORT,
  * HOST, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
- * SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
+ * SUITORS_DB_MAX_MB, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
  * docs/api.md ("Limits"); all are read, and a bad one refused, before the
  * database is opened. A damaged database file is refused at start, naming it.
  */
 import { openSqliteEventStore } from './eventstore/sqliteEventStore.js';
-import { databasePath } from './settings.js';
+import { databaseMaxBytes, databasePath } from './settings.js';
+import { isStorageFull, StorageFullNotices } from './storageFull.js';
 import { createGateway } from './gateway/gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';
@@ -23,14 +24,21 @@ async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
   const { logger } = settings;
   const path = databasePath();
-  const store = openSqliteEventStore(path);
+  // One account of a full storage for the store, the host's own moves and the gateway: one log line a minute.
+  const storageFull = new StorageFullNotices(logger);
+  const store = openSqliteEventStore(path, { maxBytes: databaseMaxBytes(), onCommit: () => storageFull.wrote() });
   const tokens = openSqliteSeatTokens(path);
   const host = new TableHost({
     store,
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
+    onSnapshotError: (error, tableId) =>
+      isStorageFull(error) ? storageFull.refusedWrite('a snapshot') : logger.error({ err: error, tableId }, 'saving a snapshot failed'),
     autopilot: {
       botDelayMs: settings.botDelayMs,
-      onError: (error, tableId) => logger.error({ err: error, tableId }, 'a table could not move by itself'),
+      onError: (error, tableId) =>
+        isStorageFull(error)
+          ? storageFull.refusedWrite('a bot move or a turn timeout')
+          : logger.error({ err: error, tableId }, 'a table could not move by itself'),
     },
   });
   const app = createGateway({
@@ -41,6 +49,7 @@ async function main(): Promise<void> {
     processMetrics: true,
     limits: settings.limits,
     trustProxy: settings.trustProxy,
+    storageFull,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: path, admin: settings.adminToken ? 'set' : 'none' }, 'service started');

@@ -10,6 +10,7 @@ import { gatewaySettingsFromEnv } from './gateway/serve.js';
 import { DEFAULT_BOT_DELAY_MS } from './host/autopilot.js';
 import {
   DEFAULT_DATABASE,
+  databaseMaxBytes,
   databasePath,
   defaultLogLevel,
   gatewayEnvironment,
@@ -59,12 +60,18 @@ describe('the settings from the environment', () => {
       trustProxy: false,
       limits: {
         socketsPerClient: DEFAULT_LIMITS.socketsPerClient,
+        ipv6ClientPrefix: DEFAULT_LIMITS.ipv6ClientPrefix,
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
         seatingTablesInAll: DEFAULT_LIMITS.seatingTablesInAll,
         seatingIdleSeconds: DEFAULT_LIMITS.seatingIdleSeconds,
         finishedInLobbySeconds: DEFAULT_LIMITS.finishedInLobbySeconds,
         minTurnSeconds: DEFAULT_LIMITS.minTurnSeconds,
         maxEventLoopDelayMs: DEFAULT_LIMITS.loadShedding.maxEventLoopDelayMs,
+        budgets: {
+          createTable: DEFAULT_LIMITS.budgets.createTable,
+          forkTable: DEFAULT_LIMITS.budgets.forkTable,
+          replay: DEFAULT_LIMITS.budgets.replay,
+        },
       },
     });
     expect(gatewaySettingsFromEnv({}).limits).toEqual({
@@ -74,6 +81,11 @@ describe('the settings from the environment', () => {
       socketMessages: undefined,
       socketUnsentBytes: undefined,
       lobbyPage: undefined,
+      budgets: {
+        createTable: DEFAULT_LIMITS.budgets.createTable,
+        forkTable: DEFAULT_LIMITS.budgets.forkTable,
+        replay: DEFAULT_LIMITS.budgets.replay,
+      },
     });
     expect(workerEnvironment({})).toEqual({
       workerId: undefined,
@@ -93,6 +105,9 @@ describe('the settings from the environment', () => {
       leaseTtlMs: DEFAULT_LEASE_TTL_MS,
     });
     expect(databasePath(undefined, {})).toBe(DEFAULT_DATABASE);
+    expect(databaseMaxBytes({})).toBeUndefined();
+    expect(databaseMaxBytes({ SUITORS_DB_MAX_MB: '0' })).toBeUndefined();
+    expect(databaseMaxBytes({ SUITORS_DB_MAX_MB: '64' })).toBe(64 * 1024 * 1024);
     expect(natsServerProgram({})).toBe('nats-server');
     expect(defaultLogLevel({})).toBe('info');
     expect(defaultLogLevel({ VITEST: 'true' })).toBe('silent');
@@ -155,6 +170,7 @@ describe('the settings from the environment', () => {
   it.each([
     ['PORT', '65536', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "65536"'],
     ['PORT', '80.5', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "80.5"'],
+    ['PORT', '08080', 'PORT must be a whole number from 0 to 65535 in decimal digits, not "08080"'],
     ['SUITORS_BOT_DELAY_MS', '1e3', 'SUITORS_BOT_DELAY_MS must be a whole number of at least 0 in decimal digits, not "1e3"'],
     ['SUITORS_IDLE_SECONDS', '0', 'SUITORS_IDLE_SECONDS must be a whole number of at least 1 in decimal digits, not "0"'],
     ['SUITORS_SOCKETS_PER_CLIENT', ' 8', 'SUITORS_SOCKETS_PER_CLIENT must be a whole number of at least 1 in decimal digits, not " 8"'],

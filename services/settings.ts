@@ -158,6 +158,12 @@ export const SETTINGS = {
   ),
   // The limits of docs/api.md ("Limits") an operator may change.
   SUITORS_SOCKETS_PER_CLIENT: wholeNumber('SUITORS_SOCKETS_PER_CLIENT', 64, 'sockets one client may hold open at once', { min: 1 }),
+  SUITORS_IPV6_CLIENT_PREFIX: wholeNumber(
+    'SUITORS_IPV6_CLIENT_PREFIX',
+    64,
+    'the network prefix, in bits, an IPv6 client is counted by for every per-client limit (64: each /64 is one client; 128: each address)',
+    { min: 1, max: 128 },
+  ),
   SUITORS_SEATING_TABLES_PER_CLIENT: wholeNumber(
     'SUITORS_SEATING_TABLES_PER_CLIENT',
     10,
@@ -180,11 +186,36 @@ export const SETTINGS = {
   SUITORS_SHED_LAG_MS: wholeNumber('SUITORS_SHED_LAG_MS', 500, 'the event-loop lag over which the gateway sheds load (503 + Retry-After)', {
     min: 1,
   }),
+  // The budgets of the costly routes, for the whole gateway whoever sends them (services/gateway/costlyWork.ts).
+  SUITORS_NEW_TABLES_AT_ONCE: wholeNumber('SUITORS_NEW_TABLES_AT_ONCE', 8, 'new tables (POST /api/tables) made at once', { min: 1 }),
+  SUITORS_NEW_TABLES_WAITING: wholeNumber(
+    'SUITORS_NEW_TABLES_WAITING',
+    64,
+    'new tables waiting for one of those; the next is refused 503 with Retry-After',
+  ),
+  SUITORS_FORKS_AT_ONCE: wholeNumber('SUITORS_FORKS_AT_ONCE', 2, 'forks of finished games (POST .../fork) made at once', { min: 1 }),
+  SUITORS_FORKS_WAITING: wholeNumber(
+    'SUITORS_FORKS_WAITING',
+    8,
+    'forks waiting for one of those; the next is refused 503 with Retry-After',
+  ),
+  SUITORS_REPLAYS_AT_ONCE: wholeNumber('SUITORS_REPLAYS_AT_ONCE', 4, 'replays (GET .../replay) worked on at once', { min: 1 }),
+  SUITORS_REPLAYS_WAITING: wholeNumber(
+    'SUITORS_REPLAYS_WAITING',
+    32,
+    'replays waiting for one of those; the next is refused 503 with Retry-After',
+  ),
   // The embedded service (`npm start`) and the CLI.
   SUITORS_DB: text(
     'SUITORS_DB',
     DEFAULT_DATABASE,
     "the embedded service's SQLite file: its event logs and seat tokens (the CLI's --db wins)",
+  ),
+  SUITORS_DB_MAX_MB: wholeNumber(
+    'SUITORS_DB_MAX_MB',
+    0,
+    "the most the embedded service's SQLite file may grow to, in MiB (0: no cap but the disk's); past it every write is refused 507, as on a full disk, until space is freed in the file or the cap is raised (a cap below the file's size holds it at its size)",
+    { max: 1 << 30, shown: '0 (none)' },
   ),
   // The distributed service (docs/distributed.md).
   NATS_URL: optionalText(
@@ -261,6 +292,12 @@ export function databasePath(override?: string, env: Environment = process.env):
   return override ?? SETTINGS.SUITORS_DB.read(env);
 }
 
+/** The most the SQLite file may grow to, in bytes (SUITORS_DB_MAX_MB), or undefined: no cap but the disk's. */
+export function databaseMaxBytes(env: Environment = process.env): number | undefined {
+  const megabytes = SETTINGS.SUITORS_DB_MAX_MB.read(env);
+  return megabytes === 0 ? undefined : megabytes * 1024 * 1024;
+}
+
 /** What a gateway process takes from its environment (services/gateway/serve.ts makes its logger and limits of it). */
 export interface GatewayEnvironment {
   readonly port: number;
@@ -272,12 +309,15 @@ export interface GatewayEnvironment {
   readonly trustProxy: boolean | string[];
   readonly limits: {
     readonly socketsPerClient: number;
+    readonly ipv6ClientPrefix: number;
     readonly seatingTablesPerClient: number;
     readonly seatingTablesInAll: number;
     readonly seatingIdleSeconds: number;
     readonly finishedInLobbySeconds: number;
     readonly minTurnSeconds: number;
     readonly maxEventLoopDelayMs: number;
+    /** The costly routes' budgets the environment sets (record imports keep theirs: the import worker's). */
+    readonly budgets: Readonly<Record<'createTable' | 'forkTable' | 'replay', { readonly atOnce: number; readonly waiting: number }>>;
   };
 }
 
@@ -293,12 +333,18 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
     trustProxy: trustProxyOf(s.SUITORS_TRUST_PROXY.read(env)),
     limits: {
       socketsPerClient: s.SUITORS_SOCKETS_PER_CLIENT.read(env),
+      ipv6ClientPrefix: s.SUITORS_IPV6_CLIENT_PREFIX.read(env),
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),
       finishedInLobbySeconds: s.SUITORS_FINISHED_IN_LOBBY_SECONDS.read(env),
       minTurnSeconds: s.SUITORS_MIN_TURN_SECONDS.read(env),
       maxEventLoopDelayMs: s.SUITORS_SHED_LAG_MS.read(env),
+      budgets: {
+        createTable: { atOnce: s.SUITORS_NEW_TABLES_AT_ONCE.read(env), waiting: s.SUITORS_NEW_TABLES_WAITING.read(env) },
+        forkTable: { atOnce: s.SUITORS_FORKS_AT_ONCE.read(env), waiting: s.SUITORS_FORKS_WAITING.read(env) },
+        replay: { atOnce: s.SUITORS_REPLAYS_AT_ONCE.read(env), waiting: s.SUITORS_REPLAYS_WAITING.read(env) },
+      },
     },
   };
 }

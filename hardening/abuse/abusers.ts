@@ -11,6 +11,10 @@ import { parseOptions } from '../../machines/table/options.js';
 import { MAX_IMPORT_HANDS } from '../../services/host/recordImport/prepareImport.js';
 import { simulateGame } from '../../services/simulator/simulate.js';
 
+/** Forks sent from each address of the fork flood: its whole limit of a minute (limits.ts, forkTable). */
+const FORKS_PER_ADDRESS = 10;
+/** Tables waiting for players made from each address of the waiting-table fill: its whole cap (limits.ts). */
+const WAITING_TABLES_PER_ADDRESS = 10;
 /** The largest body a record import may have (services/gateway/routes/recordRoutes.ts). */
 const RECORD_LIMIT = 1024 * 1024;
 
@@ -128,7 +132,17 @@ export function oversized(record: string): string {
 }
 
 /** The abuses, in the order they run; 'none' is the baseline. */
-export const PHASES = ['none', 'tableCreation', 'commandFlood', 'socketOpens', 'encodedPaths', 'largeImports', 'longReplays'] as const;
+export const PHASES = [
+  'none',
+  'tableCreation',
+  'commandFlood',
+  'socketOpens',
+  'encodedPaths',
+  'largeImports',
+  'longReplays',
+  'forkFlood',
+  'waitingTables',
+] as const;
 export type Phase = (typeof PHASES)[number];
 export const PHASE_NAMES: Record<Phase, string> = {
   none: 'none (baseline)',
@@ -138,7 +152,43 @@ export const PHASE_NAMES: Record<Phase, string> = {
   encodedPaths: 'encoded paths',
   largeImports: 'large record imports',
   longReplays: 'replays of a long table',
+  forkFlood: 'forks, rotating addresses',
+  waitingTables: 'waiting tables, rotating',
 };
+
+/**
+ * The addresses a botnet would send from: 127.3.0.1 up, each used for at most
+ * `perAddress` requests in turn, so every one stays within its own limit
+ * (forks: 10 a minute) and only the global budgets can hold the flood.
+ */
+export class RotatingClients {
+  private readonly clients: LoopbackClient[] = [];
+  private sent = 0;
+
+  constructor(
+    private readonly port: number,
+    private readonly perAddress: number,
+  ) {}
+
+  /** The client the next request goes from. */
+  next(): LoopbackClient {
+    const index = Math.floor(this.sent++ / this.perAddress);
+    if (index >= 250 * 250) throw new Error('the rotating clients ran out of loopback addresses');
+    // Each keeps its connections until the end: closing an address's agent when the next is taken would reset the
+    // requests still in flight from it.
+    this.clients[index] ??= new LoopbackClient(this.port, `127.3.${Math.floor(index / 250)}.${(index % 250) + 1}`);
+    return this.clients[index];
+  }
+
+  /** How many addresses were used. */
+  get addresses(): number {
+    return this.clients.length;
+  }
+
+  close(): void {
+    for (const client of this.clients) client?.close();
+  }
+}
 
 /** What one abuse leaves for the next: the abuser's tables, and a long table it imported. */
 export interface AbuserState {
@@ -200,6 +250,27 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
         answers.count(imported.status);
         if (imported.status === 201) state.imported ??= JSON.parse(imported.body);
       });
+    }
+    case 'forkFlood': {
+      if (state.imported === null) throw new Error('no record was imported, so there is no long finished game to fork');
+      const { tableId, version } = state.imported;
+      const clients = new RotatingClients(abuser.port, FORKS_PER_ADDRESS);
+      const answers = await hammer(workers, until, async (counted) => {
+        // Anywhere in the game but its last events, whose fork would be over at once.
+        const at = 1 + Math.floor(Math.random() * (version - 20));
+        counted.count((await clients.next().request('POST', `/api/tables/${tableId}/fork`, { body: JSON.stringify({ at }) })).status);
+      });
+      clients.close();
+      return answers;
+    }
+    case 'waitingTables': {
+      // Tables nobody sits at, from as many addresses as it takes to fill the cap in all, 10 each (its own cap).
+      const clients = new RotatingClients(abuser.port, WAITING_TABLES_PER_ADDRESS);
+      const answers = await hammer(workers, until, async (counted) => {
+        counted.count((await clients.next().request('POST', '/api/tables', { body: '{"game":"sevenSuitors"}' })).status);
+      });
+      clients.close();
+      return answers;
     }
     case 'longReplays': {
       if (state.imported === null) throw new Error('no record was imported, so there is no long table to replay');

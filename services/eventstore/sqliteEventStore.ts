@@ -41,6 +41,11 @@ import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 export interface SqliteEventStoreOptions {
   /** How long a write waits for another process's write lock before it fails, in ms (default 5000). The wait blocks the writer thread. */
   readonly busyTimeoutMs?: number;
+  /**
+   * The most the file may grow to, in bytes (SQLite's max_page_count on the writing connection; SUITORS_DB_MAX_MB):
+   * a write past it is refused whole with SQLITE_FULL, as on a full disk, until pages are freed. Undefined: the disk.
+   */
+  readonly maxBytes?: number;
   /** Called when a subscriber throws; the default writes to stderr. */
   readonly onListenerError?: ListenerErrorHandler;
   /** Called after every group commit, for metrics and tests. */
@@ -111,7 +116,9 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
   const db = openDatabase(path, busyTimeoutMs);
   const statements = prepareStatements(db);
   // The schema exists by now: the writer's own connection finds it.
-  const writer: SqliteWriter = isInMemory(path) ? writerOnThisThread(db) : writerOnItsOwnThread(path, busyTimeoutMs);
+  const writer: SqliteWriter = isInMemory(path)
+    ? writerOnThisThread(db, options.maxBytes)
+    : writerOnItsOwnThread(path, busyTimeoutMs, options.maxBytes);
   const subscribers = createSubscribers(options.onListenerError);
   let pending: PendingWrite[] = [];
   let scheduled: NodeJS.Immediate | undefined;

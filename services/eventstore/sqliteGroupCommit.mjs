@@ -13,12 +13,22 @@
  */
 import Database from 'better-sqlite3';
 
-/** A connection that writes: WAL, synced on every commit, waiting `busyTimeoutMs` for another process's lock. */
-export function openWritingConnection(path, busyTimeoutMs) {
+/**
+ * A connection that writes: WAL, synced on every commit, waiting `busyTimeoutMs` for another process's lock; with
+ * `maxBytes`, the file may grow no larger (a write past it fails whole with SQLITE_FULL, as on a full disk).
+ */
+export function openWritingConnection(path, busyTimeoutMs, maxBytes) {
   const db = new Database(path, { timeout: busyTimeoutMs });
   // FULL: the WAL is synced on every commit, so an acknowledged append survives power loss.
   db.pragma('synchronous = FULL');
+  if (maxBytes !== undefined) capFileSize(db, maxBytes);
   return db;
+}
+
+/** Holds the file `db` writes to at `maxBytes` at most (SQLite keeps a cap below the file's size at that size). */
+export function capFileSize(db, maxBytes) {
+  const pageSize = db.pragma('page_size', { simple: true });
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor(maxBytes / pageSize))}`);
 }
 
 /** Commits batches on `db`, whose schema must exist. */

@@ -7,13 +7,15 @@
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { groupCommitter } from './sqliteGroupCommit.mjs';
+import { capFileSize, groupCommitter } from './sqliteGroupCommit.mjs';
 import type { BatchResult, Write } from './sqliteWrites.js';
 
 /** What the writer thread (sqliteWriterThread.mjs) is started with. */
 interface WriterThreadData {
   readonly path: string;
   readonly busyTimeoutMs: number;
+  /** The most the file may grow to (max_page_count); undefined: the disk's size. */
+  readonly maxBytes: number | undefined;
 }
 
 /** To the thread: a batch to commit, or the word to close the file and end. It answers each batch with its BatchResult. */
@@ -27,7 +29,8 @@ export interface SqliteWriter {
 }
 
 /** Commits on the calling thread: for `:memory:`, whose database only `db` can reach. */
-export function writerOnThisThread(db: Database.Database): SqliteWriter {
+export function writerOnThisThread(db: Database.Database, maxBytes?: number): SqliteWriter {
+  if (maxBytes !== undefined) capFileSize(db, maxBytes);
   const commit = groupCommitter(db);
   return {
     commit: async (batch) => commit(batch),
@@ -36,8 +39,8 @@ export function writerOnThisThread(db: Database.Database): SqliteWriter {
 }
 
 /** Commits on a thread of its own, through a second connection to the file at `path` (whose schema must exist). */
-export function writerOnItsOwnThread(path: string, busyTimeoutMs: number): SqliteWriter {
-  const data: WriterThreadData = { path, busyTimeoutMs };
+export function writerOnItsOwnThread(path: string, busyTimeoutMs: number, maxBytes?: number): SqliteWriter {
+  const data: WriterThreadData = { path, busyTimeoutMs, maxBytes };
   const worker = new Worker(new URL('./sqliteWriterThread.mjs', import.meta.url), { workerData: data });
   // An idle writer must not keep the process alive (a CLI command that never closes its store still ends).
   worker.unref();

@@ -9,8 +9,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { groupCommitter, openWritingConnection } from './sqliteGroupCommit.mjs';
 
-const { path, busyTimeoutMs } = workerData;
-const db = openWritingConnection(path, busyTimeoutMs);
+const { path, busyTimeoutMs, maxBytes } = workerData;
+const db = openWritingConnection(path, busyTimeoutMs, maxBytes);
 const commit = groupCommitter(db);
 const port = parentPort;
 

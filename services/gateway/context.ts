@@ -7,6 +7,7 @@ import type { GatewayLimits } from './limits.js';
 import type { Lobby } from './lobby.js';
 import type { Seating } from './seating.js';
 import type { TableFeed } from './tableFeed.js';
+import type { StorageFullNotices } from '../storageFull.js';
 import type { TableWatchers } from './tableWatchers.js';
 
 export interface GatewayContext {
@@ -20,4 +21,6 @@ export interface GatewayContext {
   readonly metrics: GatewayMetrics;
   readonly limits: GatewayLimits;
   readonly lobby: Lobby;
+  /** Writes refused because the storage is full: logged once a minute at most, and counted for the metrics. */
+  readonly storageFull: StorageFullNotices;
 }

@@ -264,7 +264,9 @@ describe('every refusal, with its status and a precise message', () => {
     });
     const replay = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=zero` });
     expect(replay.statusCode).toBe(400);
-    expect(replay.json().message).toBe('query.at must be a whole number written in decimal digits (like 3), not "zero"');
+    expect(replay.json().message).toBe(
+      'query.at must be a whole number written in decimal digits, with no sign or leading zero (like 3), not "zero"',
+    );
   });
 
   it('401: no token, or a token the service does not know', async () => {

@@ -77,26 +77,28 @@ describe('whole numbers', () => {
   it('in the path, the query and the socket query are decimal digits and nothing else: anything else is 400, says what was wrong, and changes nothing', async () => {
     const { call, base, host } = await start();
     const { tableId } = (await call('POST', '/api/tables', { body: { game: 'sevenSuitors' } })).body;
-    for (const seat of ['%20', '1.5', '0x1', '1e0', '+1', '']) {
+    for (const seat of ['%20', '1.5', '0x1', '1e0', '+1', '', '-0', '01', '00', '-1']) {
       const joined = await call('POST', `/api/tables/${tableId}/seats/${seat}`, { body: { name: 'Eve' } });
       expect(joined.status, seat).toBe(400);
       expect(joined.body).toEqual({
         error: 'badRequest',
-        message: `params.seat must be a whole number written in decimal digits (like 3), not ${JSON.stringify(decodeURIComponent(seat))}`,
+        message: `params.seat must be a whole number written in decimal digits, with no sign or leading zero (like 3), not ${JSON.stringify(decodeURIComponent(seat))}`,
       });
     }
     expect((await host.snapshot(tableId)).snapshot.context.occupants).toEqual([null, null, null, null]);
-    for (const at of ['1.5', '0x1', ' 1', '1e0']) {
+    for (const at of ['1.5', '0x1', ' 1', '1e0', '05', '-0', '01']) {
       const replay = await call('GET', `/api/tables/${tableId}/replay?at=${encodeURIComponent(at)}`);
       expect(replay.status, at).toBe(400);
-      expect(replay.body.message).toBe(`query.at must be a whole number written in decimal digits (like 3), not ${JSON.stringify(at)}`);
+      expect(replay.body.message).toBe(
+        `query.at must be a whole number written in decimal digits, with no sign or leading zero (like 3), not ${JSON.stringify(at)}`,
+      );
     }
     expect((await call('GET', `/api/tables/${tableId}/replay?at=1`)).status).toBe(200);
-    for (const after of ['', '1.5', '0x10']) {
+    for (const after of ['', '1.5', '0x10', '00', '-0']) {
       const refused = await SocketClient.refusal(`${base}/api/tables/${tableId}/socket?after=${after}`);
       expect(refused.status, after).toBe(400);
       expect(refused.body.message).toBe(
-        `query.after must be a whole number written in decimal digits (like 3), not ${JSON.stringify(after)}`,
+        `query.after must be a whole number written in decimal digits, with no sign or leading zero (like 3), not ${JSON.stringify(after)}`,
       );
     }
     const socket = await SocketClient.open(`${base}/api/tables/${tableId}/socket?after=0`);

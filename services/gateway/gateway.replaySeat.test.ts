@@ -68,9 +68,9 @@ describe('a replay as one seat saw it', () => {
       message: 'query.seat must be from 0 to 3 at a table of Seven Suitors, not 4',
     });
     for (const [given, message] of [
-      ['1.5', 'query.seat must be a whole number written in decimal digits (like 3), not "1.5"'],
-      ['0x1', 'query.seat must be a whole number written in decimal digits (like 3), not "0x1"'],
-      ['', 'query.seat must be a whole number written in decimal digits (like 3), not ""'],
+      ['1.5', 'query.seat must be a whole number written in decimal digits, with no sign or leading zero (like 3), not "1.5"'],
+      ['0x1', 'query.seat must be a whole number written in decimal digits, with no sign or leading zero (like 3), not "0x1"'],
+      ['', 'query.seat must be a whole number written in decimal digits, with no sign or leading zero (like 3), not ""'],
     ]) {
       const answer = await service.app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=3&seat=${given}` });
       expect(answer.statusCode, given).toBe(400);

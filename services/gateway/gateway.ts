@@ -39,6 +39,9 @@ import { TableFeed } from './tableFeed.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
+import { parseWholeNumber } from '../wholeNumber.js';
+import { StorageFullNotices } from '../storageFull.js';
+import { registerWorkBudgets } from './costlyWork.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -66,6 +69,11 @@ export interface GatewayOptions {
   readonly webRoot?: string;
   /** Export the process's own metrics too (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
+  /**
+   * Where writes refused for a full storage are told (storageFull.ts): shared with the store and the host, so the
+   * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
+   */
+  readonly storageFull?: StorageFullNotices;
 }
 
 export type Gateway = FastifyInstance<
@@ -77,6 +85,8 @@ export type Gateway = FastifyInstance<
 >;
 
 const DEFAULT_BODY_LIMIT = 16 * 1024;
+/** A full storage is made room on by an operator, not in a second: a client need not ask again sooner. */
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -119,7 +129,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Every body is JSON; Fastify would otherwise hand a text/plain body to the routes as a string.
   app.removeContentTypeParser('text/plain');
 
+  const storageFull = options.storageFull ?? new StorageFullNotices(logger);
   const metrics = createMetrics({
+    storage: storageFull,
     residentTables: () => host.residentTables,
     tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
     quarantinedTables: () => host.quarantinedTables().length,
@@ -156,15 +168,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     limits,
     lobby,
+    storageFull,
   };
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerRequestLimits(app as unknown as FastifyInstance, limits);
+  registerWorkBudgets(app as unknown as FastifyInstance, limits.budgets);
 
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
+    if (refusal?.error === 'storageFull') {
+      // Every write fails while the storage is full: one line a minute, not one a request.
+      storageFull.refusedWrite(`${request.method} ${request.routeOptions.url ?? 'unknown path'}`);
+      return reply.code(STATUS_OF.storageFull).header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS)).send(refusal);
+    }
     if (refusal !== null) {
       request.log.info({ refusal: refusal.error }, refusal.message);
       // Unavailable is for now only (a table between owners, imports all busy): say when to come back.
@@ -238,7 +257,7 @@ export function urlForLog(url: string): string {
     .map((part) => {
       const equals = part.indexOf('=');
       const key = equals < 0 ? part : part.slice(0, equals);
-      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && /^\d{1,15}$/.test(part.slice(equals + 1))) return part;
+      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && parseWholeNumber(part.slice(equals + 1)) !== null) return part;
       return equals < 0 ? '<redacted>' : `${key}=<redacted>`;
     });
   return `${url.slice(0, start)}?${parts.join('&')}`;

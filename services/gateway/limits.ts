@@ -4,10 +4,24 @@
  * its address: the TCP peer, or with `trustProxy` the address the proxy
  * says it forwards for.
  */
+import { MAX_PENDING_IMPORTS } from '../host/recordImport/recordImports.js';
 import type { RateLimit } from './rateLimit.js';
 
 /** The routes that cost more than a read of a table in memory, each with its own, tighter, limit per client. */
 export type CostlyRoute = 'createTable' | 'forkTable' | 'importRecord' | 'joinSeat' | 'wholeGame' | 'replay' | 'openSocket';
+
+/** A costly route's budget for the whole gateway (costlyWork.ts). */
+export interface WorkBudget {
+  /** Requests of the route being worked on at once. */
+  readonly atOnce: number;
+  /** Requests waiting for one of those to finish; the next is refused (503). */
+  readonly waiting: number;
+}
+
+export type WorkBudgets = Readonly<Record<'createTable' | 'forkTable' | 'importRecord' | 'replay', WorkBudget>>;
+
+/** The import worker folds one record at a time and holds 4 (recordImports.ts): more at once would only wait there. */
+const IMPORT_BUDGET: WorkBudget = { atOnce: MAX_PENDING_IMPORTS, waiting: 0 };
 
 export interface GatewayLimits {
   /**
@@ -19,6 +33,11 @@ export interface GatewayLimits {
   readonly requests: RateLimit;
   /** The routes that cost more, per client address, each counted apart. */
   readonly routes: Readonly<Record<CostlyRoute, RateLimit>>;
+  /**
+   * The network prefix an IPv6 client is counted by, in bits (clientIdentity.ts): every address of one /64 is one
+   * client, as one subscriber is given a /64. 128 counts each address apart. IPv4 clients are each address.
+   */
+  readonly ipv6ClientPrefix: number;
   /** Sockets open at once per client address. */
   readonly socketsPerClient: number;
   /** Messages per socket (a token bucket: `burst` at once, `perSecond` after). */
@@ -47,9 +66,17 @@ export interface GatewayLimits {
    * with Retry-After until a period passes without; work already accepted goes on.
    */
   readonly loadShedding: { readonly maxEventLoopDelayMs: number; readonly sampleMs: number; readonly retryAfterSeconds: number };
+  /**
+   * The budgets of the costly routes for the whole gateway, whoever sends them (costlyWork.ts): so many under way at
+   * once, so many waiting, and the rest 503 with Retry-After.
+   */
+  readonly budgets: WorkBudgets;
 }
 
-export type GatewayLimitSettings = Partial<Omit<GatewayLimits, 'routes'>> & { readonly routes?: Partial<Record<CostlyRoute, RateLimit>> };
+export type GatewayLimitSettings = Partial<Omit<GatewayLimits, 'routes' | 'budgets'>> & {
+  readonly routes?: Partial<Record<CostlyRoute, RateLimit>>;
+  readonly budgets?: Partial<WorkBudgets>;
+};
 
 export const DEFAULT_LIMITS: GatewayLimits = {
   requests: { perSecond: 30, burst: 120 },
@@ -62,6 +89,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
     replay: { perSecond: 2, burst: 60 },
     openSocket: { perSecond: 1, burst: 30 },
   },
+  ipv6ClientPrefix: 64,
   socketsPerClient: 64,
   socketMessages: { perSecond: 5, burst: 20 },
   socketUnsentBytes: 1024 * 1024,
@@ -72,6 +100,12 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   finishedInLobbySeconds: 600,
   lobbyPage: { default: 50, max: 100 },
   loadShedding: { maxEventLoopDelayMs: 500, sampleMs: 500, retryAfterSeconds: 1 },
+  budgets: {
+    createTable: { atOnce: 8, waiting: 64 },
+    forkTable: { atOnce: 2, waiting: 8 },
+    importRecord: IMPORT_BUDGET,
+    replay: { atOnce: 4, waiting: 32 },
+  },
 };
 
 /** The defaults with `settings` over them. */
@@ -80,6 +114,7 @@ export function resolveLimits(settings: GatewayLimitSettings = {}): GatewayLimit
     ...DEFAULT_LIMITS,
     ...settings,
     routes: { ...DEFAULT_LIMITS.routes, ...settings.routes },
+    budgets: { ...DEFAULT_LIMITS.budgets, ...settings.budgets },
   };
 }
 

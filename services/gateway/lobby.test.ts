@@ -64,14 +64,21 @@ describe('the lobby', () => {
     // Bots at every seat: the game starts at once, nobody waits.
     expect((await create(app, { game: 'sevenSuitors', bots: [0, 1, 2, 3] })).statusCode).toBe(201);
     // Another client has its own count, up to the cap in all.
-    expect((await create(app, { game: 'sevenSuitors' }, '10.0.0.2')).statusCode).toBe(201);
+    const withAda = (await create(app, { game: 'sevenSuitors' }, '10.0.0.2')).json().tableId;
     const full = await create(app, { game: 'sevenSuitors' }, '10.0.0.3');
     expect(full.statusCode).toBe(503);
     expect(full.json()).toEqual({
       error: 'unavailable',
-      message: 'the service has 3 tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later',
+      message:
+        'the service has 3 tables waiting for players, the most it keeps; no table here has a person waiting at it, or try again later',
     });
     expect(full.headers['retry-after']).toBe('1');
+    // A full cap sends people to the tables a person waits at, not to the newest (which may be an abuser's, empty).
+    const seated = await app.inject({ method: 'POST', url: `/api/tables/${withAda}/seats/0`, payload: { name: 'Ada' } });
+    expect(seated.statusCode).toBe(201);
+    expect((await create(app, { game: 'sevenSuitors' }, '10.0.0.3')).json().message).toBe(
+      `the service has 3 tables waiting for players, the most it keeps; people are waiting for players at table ${withAda}: take a seat there, or try again later`,
+    );
     // A table that fills starts, and makes room.
     for (let seat = 0; seat < 4; seat++) {
       expect(

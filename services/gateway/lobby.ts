@@ -27,6 +27,8 @@ import type { TableChange } from './tableFeed.js';
 const LISTING_MS = 1_000;
 /** Tables whose seats are looked at at once, when the listing cannot say whether a person sits at a table. */
 const LOOKUPS_AT_ONCE = 4;
+/** Tables with people waiting a full cap's refusal names. */
+const PEOPLE_WAITING_SHOWN = 3;
 
 export interface LobbyTable {
   readonly tableId: string;
@@ -165,9 +167,14 @@ export class Lobby {
       );
     }
     if (open.size + this.reservedInAll >= inAll) {
+      const withPeople = this.tablesPeopleWaitAt(open);
+      const where =
+        withPeople.length === 0
+          ? 'no table here has a person waiting at it'
+          : `people are waiting for players at ${withPeople.map((tableId) => `table ${tableId}`).join(', ')}: take a seat there`;
       throw new GatewayRefusal(
         'unavailable',
-        `the service has ${inAll} tables waiting for players, the most it keeps; join one of them (GET /api/tables), or try again later`,
+        `the service has ${inAll} tables waiting for players, the most it keeps; ${where}, or try again later`,
       );
     }
     this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
@@ -182,6 +189,21 @@ export class Lobby {
       this.reservedInAll--;
       if (tableId !== undefined && this.seating.has(tableId)) this.creators.set(tableId, client);
     };
+  }
+
+  /**
+   * Tables among `open` where a person sits and waits for players, as far as
+   * this gateway has seen them, the longest waiting first: where a full cap
+   * sends people, rather than to whichever tables were made last (which may
+   * all be one abuser's, with nobody at them).
+   */
+  private tablesPeopleWaitAt(open: ReadonlySet<string>): string[] {
+    const waiting: { tableId: string; since: number }[] = [];
+    for (const [tableId, seating] of this.seating) {
+      if (seating.hasPerson && open.has(tableId)) waiting.push({ tableId, since: Date.parse(seating.lastEventAt) });
+    }
+    waiting.sort((a, b) => a.since - b.since || (a.tableId < b.tableId ? -1 : 1));
+    return waiting.slice(0, PEOPLE_WAITING_SHOWN).map(({ tableId }) => tableId);
   }
 
   /** The store's tables by id, listed at most once every LISTING_MS, with the changes made here since laid over them. */

@@ -23,6 +23,8 @@ export interface MetricsSources {
   readonly tablesInPlay: () => Promise<number>;
   /** Tables found quarantined by this process and not repaired since (host/quarantine.ts). */
   readonly quarantinedTables: () => number;
+  /** Writes refused because the storage is full (storageFull.ts): whether it is full now, and how many since start. */
+  readonly storage: { readonly full: boolean; readonly refused: number };
   /** Also export the process's own metrics (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -52,6 +54,23 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     registers: [registry],
     collect() {
       this.set(sources.quarantinedTables());
+    },
+  });
+  new Gauge({
+    name: 'suitors_storage_full',
+    help: "1 while the service's storage is full (its last write was refused for want of space; 507), else 0",
+    registers: [registry],
+    collect() {
+      this.set(sources.storage.full ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'suitors_storage_full_refusals_total',
+    help: "Writes refused because the service's storage was full (each answered 507, or logged for a bot move or a snapshot)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.storage.refused);
     },
   });
   const commands = new Counter({

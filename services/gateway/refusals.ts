@@ -9,6 +9,7 @@ import { isTableRefusal, type RefusalKind } from '../host/errors.js';
 import { isTableQuarantined } from '../host/quarantine.js';
 import { isTableUnavailable } from '../bus/protocol.js';
 import type { ErrorKind } from './socketProtocol.js';
+import { isStorageFull, STORAGE_FULL_MESSAGE } from '../storageFull.js';
 
 export interface RefusalBody {
   readonly error: ErrorKind;
@@ -18,6 +19,8 @@ export interface RefusalBody {
   readonly seq?: number;
   readonly eventType?: string;
   readonly reason?: string;
+  /** A refused player name (playerNames.ts): the rule it broke. */
+  readonly rule?: string;
 }
 
 export const STATUS_OF: Record<ErrorKind, number> = {
@@ -37,6 +40,8 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   unavailable: 503,
   // Not for now only, as unavailable is: the table waits for an operator's repair.
   quarantined: 503,
+  // Insufficient Storage: the request was fine, and can be sent again once the operator has made room.
+  storageFull: 507,
 };
 
 /**
@@ -49,6 +54,8 @@ export class GatewayRefusal extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    /** Machine-readable fields of the refusal's body, beside its kind. */
+    readonly fields: { readonly rule?: string } = {},
   ) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -108,7 +115,9 @@ function fastifyRefusal(error: { code?: unknown; message: string; statusCode?: u
 
 /** The client-facing refusal for any error; null when it is the service's own fault. */
 export function refusalOf(error: unknown): RefusalBody | null {
-  if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message };
+  if (error instanceof GatewayRefusal) return { error: error.kind, message: error.message, ...error.fields };
+  // Before the rest: a full storage may reach here wrapped in another failure (a table that could not be written).
+  if (isStorageFull(error)) return { error: 'storageFull', message: `${STORAGE_FULL_MESSAGE}; try again later` };
   if (isTableQuarantined(error)) {
     const { message, tableId, seq, eventType, reason } = error;
     return { error: 'quarantined', message, tableId, seq, eventType, reason };

@@ -15,6 +15,7 @@
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientOf } from './clientIdentity.js';
 import { EventLoopLag } from './eventLoopLag.js';
 import { windowOf, type CostlyRoute, type GatewayLimits } from './limits.js';
 import { GatewayRefusal, STATUS_OF } from './refusals.js';
@@ -40,13 +41,13 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
     // Not onRequest: an answer from there skips the WebSocket plugin's hook that closes a refused upgrade's socket.
     hook: 'preParsing',
     ...windowOf(limits.requests),
-    keyGenerator: (request) => request.ip,
+    keyGenerator: (request) => clientOf(request.ip, limits.ipv6ClientPrefix),
     errorResponseBuilder: (request, context) => {
       const route = request.routeOptions.url === undefined ? 'unknown paths' : `${request.method} ${request.routeOptions.url}`;
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new GatewayRefusal(
         'rateLimited',
-        `too many requests from ${request.ip} to ${route} (at most ${context.max} per window); try again in ${seconds} s`,
+        `too many requests from ${clientOf(request.ip, limits.ipv6ClientPrefix)} to ${route} (at most ${context.max} per window); try again in ${seconds} s`,
       );
     },
   });

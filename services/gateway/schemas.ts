@@ -6,10 +6,16 @@
 import { Type, type Static } from 'typebox';
 import { GAME_NAMES, GAME_NAMES_IN_WORDS, type GameName } from '../../machines/table/options.js';
 import type { BotKind } from '../bots/botRunner.js';
+import { PLAYER_NAME_MAX, PLAYER_NAME_SENT_MAX } from './playerNames.js';
 
 export const MAX_TURN_SECONDS = 86_400;
 /** The shortest turn clock by default: a shorter one runs out before a person sees the turn is theirs, let alone moves. */
 export const DEFAULT_MIN_TURN_SECONDS = 5;
+
+const PLAYER_NAME_RULES =
+  `the name the table shows: read in Unicode NFC with white space and invisible characters around it trimmed, at most ${PLAYER_NAME_MAX} characters, ` +
+  'with no control, line-break or bidirectional formatting character, something visible, and not a name a bot carries ' +
+  '("Heuristic bot 1", "Bot for Ada"); a name that breaks a rule is 400 with the rule in `rule`';
 
 const Seat = Type.Integer({ minimum: 0, description: 'a seat number, 0 to seats - 1' });
 const CardName = Type.String({ maxLength: 12, description: 'a card: "<suit>-<rank>" (e.g. "3-9", "3-7a") or a special card' });
@@ -27,6 +33,9 @@ export const ErrorBody = Type.Object(
     ),
     eventType: Type.Optional(Type.String({ description: "quarantined only: that event's type" })),
     reason: Type.Optional(Type.String({ description: 'quarantined only: why the machine refuses it' })),
+    rule: Type.Optional(
+      Type.String({ description: 'a refused player name only: the rule it broke (unpaired, control, bidi, invisible, length, botName)' }),
+    ),
   },
   { $id: 'Refusal' },
 );
@@ -114,7 +123,7 @@ export const LobbyQuery = Type.Object(
 
 export const JoinSeatBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 40, description: 'the name the table shows' }),
+    name: Type.String({ minLength: 1, maxLength: PLAYER_NAME_SENT_MAX, description: PLAYER_NAME_RULES }),
     token: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z0-9_-]{43}$',
@@ -218,7 +227,7 @@ export const ForkBody = Type.Object(
         description: 'the seat to take at the new table (with name); every other seat is a bot a person may take',
       }),
     ),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'the name the new table shows for you (with seat)' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: PLAYER_NAME_SENT_MAX, description: `with seat: ${PLAYER_NAME_RULES}` })),
   },
   { additionalProperties: false },
 );

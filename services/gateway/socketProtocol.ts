@@ -38,6 +38,8 @@ export type ErrorKind =
   | 'unavailable'
   | 'quarantined'
   | 'notQuarantined'
+  /** The service's storage is full: nothing was written (507). */
+  | 'storageFull'
   | 'internal';
 
 /** A viewer's view of the table as of `version`: a socket's view message, and the answer of GET .../view. */

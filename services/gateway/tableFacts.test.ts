@@ -63,4 +63,12 @@ describe('a table facts cache', () => {
     expect(await cache.of('t1', 5)).toMatchObject({ version: 5, lastEventAt: at(5) });
     expect(reads).toEqual([0]);
   });
+
+  it('keeps a new table from its whole log as appended, from table.created, without reading it back', async () => {
+    const log = startingLog();
+    const { cache, reads } = cacheOver(log);
+    cache.learn('t1', log);
+    expect(await cache.of('t1', 5)).toMatchObject({ version: 5, lastEventAt: at(5), settings: { turnSeconds: 30 } });
+    expect(reads).toEqual([]);
+  });
 });

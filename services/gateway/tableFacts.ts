@@ -87,12 +87,16 @@ export class TableFactsCache {
   /**
    * Events the table has just accepted (a command's, from its
    * acknowledgement): folded in when they follow what is kept, without a
-   * read. Anything else (a gap, a read under way, a table not kept) is left
-   * to the next read.
+   * read; so is a new table's whole log, from its `table.created` (a fork
+   * or an import holds thousands of events, which would otherwise be read
+   * again at once). Anything else (a gap, a read under way, a table not
+   * kept) is left to the next read.
    */
   learn(tableId: string, events: readonly StoredEvent[]): void {
+    if (this.reading.has(tableId)) return;
+    if (!this.kept.has(tableId) && events[0]?.seq === 1) this.kept.set(tableId, emptyFacts());
     const kept = this.kept.get(tableId);
-    if (kept === undefined || this.reading.has(tableId)) return;
+    if (kept === undefined) return;
     const next = events.filter((event) => event.seq > kept.version);
     if (next.length === 0 || next[0].seq !== kept.version + 1) return;
     for (const event of next) foldEvent(kept, event);
@@ -104,11 +108,15 @@ export class TableFactsCache {
   }
 
   private async catchUp(tableId: string): Promise<TableFacts> {
-    const facts = this.kept.get(tableId) ?? { version: 0, settings: NO_SETTINGS, standIns: new Set(), vacated: new Set(), lastEventAt: '' };
+    const facts = this.kept.get(tableId) ?? emptyFacts();
     for (const event of await this.readEvents(tableId, facts.version)) foldEvent(facts, event);
     this.kept.set(tableId, facts);
     return factsOf(facts);
   }
+}
+
+function emptyFacts(): FactsInProgress {
+  return { version: 0, settings: NO_SETTINGS, standIns: new Set(), vacated: new Set(), lastEventAt: '' };
 }
 
 function factsOf(facts: FactsInProgress): TableFacts {

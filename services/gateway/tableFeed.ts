@@ -64,21 +64,15 @@ export class TableFeed {
   }
 
   async createTable(request: CreateTableRequest): Promise<Accepted> {
-    const accepted = await this.host.createTable(request);
-    await this.announceNew(accepted.tableId);
-    return accepted;
+    return this.announceNew(await this.host.createTable(request));
   }
 
   async importRecord(document: unknown): Promise<Accepted> {
-    const accepted = await this.host.importRecord(document);
-    await this.announceNew(accepted.tableId);
-    return accepted;
+    return this.announceNew(await this.host.importRecord(document));
   }
 
   async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
-    const accepted = await this.host.forkTable(tableId, request);
-    await this.announceNew(accepted.tableId);
-    return accepted;
+    return this.announceNew(await this.host.forkTable(tableId, request));
   }
 
   /** An operator's repair of a quarantined table, announced as any change: the table plays on from it. */
@@ -124,8 +118,12 @@ export class TableFeed {
     return { tableId, version, snapshot, facts, turnDeadline: turnDeadline(snapshot, facts.settings.turnSeconds, facts.lastEventAt) };
   }
 
-  private async announceNew(tableId: string): Promise<void> {
+  /** A table just made here: its facts are learnt from its whole log, as appended, rather than read back. */
+  private async announceNew(accepted: Accepted): Promise<Accepted> {
+    const { tableId } = accepted;
+    this.facts.learn(tableId, accepted.events);
     await this.queues.run(tableId, () => this.announceCurrentNow(tableId)).catch((error: unknown) => this.onError(error, tableId));
+    return accepted;
   }
 
   private async announceCurrentNow(tableId: string): Promise<TableChange> {

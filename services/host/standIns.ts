@@ -5,9 +5,14 @@
  */
 
 const NAME_LIMIT = 40;
-const STAND_IN_PREFIX = 'Bot for ';
+export const STAND_IN_PREFIX = 'Bot for ';
 
 /** The name of a bot holding `player`'s seat ("Bot for Ada"); a stand-in's own name is kept, not wrapped again. */
 export function standInName(player: string): string {
-  return player.startsWith(STAND_IN_PREFIX) ? player.slice(0, NAME_LIMIT) : `${STAND_IN_PREFIX}${player}`.slice(0, NAME_LIMIT);
+  return firstCharacters(player.startsWith(STAND_IN_PREFIX) ? player : `${STAND_IN_PREFIX}${player}`, NAME_LIMIT);
+}
+
+/** The first `count` characters (code points) of `text`: a cut by UTF-16 units could leave half of a surrogate pair. */
+function firstCharacters(text: string, count: number): string {
+  return Array.from(text).slice(0, count).join('');
 }

@@ -14,7 +14,9 @@ import type { SeatJoined, TableEvent } from '../../machines/table/events.js';
 import { seatJoinRefusal } from '../../machines/fragments/seating.js';
 import { GAMES } from '../../machines/table/options.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
-import type { StoredEvent } from '../eventstore/eventStore.js';
+import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
+import { foldNewTable } from './newTableFold.js';
+import { foldLog } from './replay.js';
 import { TableRefusal } from './errors.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
 import { standInName } from './standIns.js';
@@ -41,19 +43,37 @@ export interface ForkPlan {
 
 const SEAT_EVENTS: readonly string[] = ['seat.joined', 'seat.left'];
 
+/** A fork folded off the event loop (foldFork): the new table as XState persists it, and what to log after its creation. */
+export interface FoldedFork {
+  readonly created: TableCreated;
+  readonly logged: readonly NewEvent[];
+  readonly persisted: unknown;
+}
+
 /**
- * Checks that `original` (a table's whole current state) may be played on
- * from `request.at`, and plans the new table. `log` is the original's log
- * from its start; `atFork` the original right after event `at`.
+ * The whole fork of a table whose fork point checkForkPoint has passed:
+ * the original folded up to `request.at`, the plan, and the new table
+ * folded through it, with its events stamped `at`. Pure and costly (a long
+ * game is folded twice), so the host runs it on the fold worker
+ * (recordImport/), off the event loop.
  */
-export function planFork(
-  tableId: string,
-  original: { version: number; snapshot: TableSnapshot },
-  request: ForkRequest,
-  log: readonly StoredEvent[],
-  atFork: TableSnapshot,
-): ForkPlan {
-  checkForkPoint(tableId, original, request.at);
+export function foldFork(tableId: string, log: readonly StoredEvent[], request: ForkRequest, at: string): FoldedFork {
+  const { actor: original } = foldLog(tableId, log, { upTo: request.at });
+  const atFork = original.getSnapshot();
+  original.stop();
+  const plan = planFork(tableId, request, log, atFork);
+  const { actor, logged } = foldNewTable(plan.created, plan.events, at);
+  const persisted = actor.getPersistedSnapshot();
+  actor.stop();
+  return { created: plan.created, logged, persisted };
+}
+
+/**
+ * Plans the new table of a fork whose point checkForkPoint has passed. `log`
+ * is the original's log from its start; `atFork` the original right after
+ * event `at`.
+ */
+export function planFork(tableId: string, request: ForkRequest, log: readonly StoredEvent[], atFork: TableSnapshot): ForkPlan {
   if (atFork.context.outcome?.finished === true) {
     throw new TableRefusal(
       'notNow',

@@ -10,7 +10,7 @@ import type { GameRecord } from '../../machines/record/record.js';
 import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
-import { offer, phaseOf, resumeTable, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { offer, phaseOf, resumeTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventStore, EventListener, NewEvent, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
@@ -18,7 +18,8 @@ import { TableQueues } from '../tableQueues/tableQueues.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import { canonicalEvent } from './canonicalEvent.js';
 import { checkTenure, HELD_BY_A_BOT } from './tenure.js';
-import { RecordImports } from './recordImport/recordImports.js';
+import { FoldWorker } from './recordImport/recordImports.js';
+import { foldNewTable } from './newTableFold.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
 import { handSeed } from './dealer.js';
@@ -27,7 +28,7 @@ import { newTableId, planNewTable } from './newTable.js';
 import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js';
 import { statusOf } from './tableStatus.js';
 import { withSchema } from './upcasters.js';
-import { checkForkPoint, planFork, type ForkRequest } from './tableFork.js';
+import { checkForkPoint, type ForkRequest } from './tableFork.js';
 import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
 import { isTableQuarantined, QuarantineVerdicts, withQuarantines, type Quarantine, type TableQuarantined } from './quarantine.js';
 import { planRepair, repairedEvent } from './tableRepair.js';
@@ -59,6 +60,8 @@ export interface TableHostOptions {
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
+/** Forks folding or waiting for the fork worker; the next is refused as busy (503). The gateway's budget takes fewer. */
+const MAX_PENDING_FORK_FOLDS = 16;
 /**
  * A finished game is only read now (a view, its replay, its record), and
  * cheaply rebuilt from the snapshot its passivation writes: kept for the
@@ -78,7 +81,9 @@ export class TableHost implements TableService {
   private readonly verdicts: QuarantineVerdicts;
   /** Commands for one table run one at a time. */
   private readonly queues = new TableQueues();
-  private readonly imports = new RecordImports();
+  private readonly imports = new FoldWorker('record imports');
+  /** Forks fold on a worker of their own, so that a fork flood does not refuse imports, nor imports forks. */
+  private readonly forkFolds = new FoldWorker('forks', MAX_PENDING_FORK_FOLDS);
   private readonly replays: ReplayCheckpoints;
   private readonly autopilot: Autopilot | null;
   /** Whether this host may still make the table's own moves (a worker: it holds the lease). */
@@ -142,9 +147,17 @@ export class TableHost implements TableService {
   async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
     const original = await this.replays.replayAt(tableId);
     checkForkPoint(tableId, original, request.at);
-    const [log, atFork] = await Promise.all([readTableLog(this.store, tableId), this.replays.replayAt(tableId, request.at)]);
-    const plan = planFork(tableId, original, request, log, atFork.snapshot);
-    return this.startNewTable(plan.created, plan.events);
+    const log = await readTableLog(this.store, tableId);
+    // Both folds (the original up to the fork point, the new table through it) run on the fork worker: a fork of a
+    // long game folds thousands of events twice, which held the event loop for as long on every fork.
+    const at = this.now().toISOString();
+    const { created, logged, persisted } = await this.forkFolds.foldFork({ tableId, log, request, at });
+    const newTable = newTableId();
+    return this.queues.run(newTable, async () => {
+      const table = this.tables.adopt(newTable, created, resumeTable(persisted, created.rules), 0, '');
+      const owed = this.owedEvents(table);
+      return this.commit(table, [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))]);
+    });
   }
 
   /**
@@ -155,17 +168,9 @@ export class TableHost implements TableService {
   private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
     const tableId = newTableId();
     return this.queues.run(tableId, async () => {
-      const table = this.tables.adopt(tableId, created, startTable(created), 0, '');
       const at = this.now().toISOString();
-      const logged: NewEvent[] = [];
-      for (const event of events) {
-        const revealedBefore = revealedDealsOf(table.actor.getSnapshot().context).length;
-        if (!offer(table.actor, event)) {
-          this.tables.evict(tableId);
-          throw new TableRefusal('malformed', `the new table refuses its ${event.type} ${JSON.stringify(event)}`);
-        }
-        logged.push(toNewEvent(event, at), ...revealedSince(table, revealedBefore, at));
-      }
+      const { actor, logged } = foldNewTable(created, events, at);
+      const table = this.tables.adopt(tableId, created, actor, 0, '');
       const owed = this.owedEvents(table);
       return this.commit(table, [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))]);
     });
@@ -386,7 +391,7 @@ export class TableHost implements TableService {
 
   async close(): Promise<void> {
     await this.autopilot?.close();
-    await this.imports.close();
+    await Promise.all([this.imports.close(), this.forkFolds.close()]);
     await this.queues.idle();
     await this.tables.snapshotsWritten();
     this.tables.evictAll();

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { standInName } from '../../host/standIns.js';
 import { hashToken, newToken } from '../../tokens/seatTokens.js';
 import type { GatewayContext } from '../context.js';
+import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
 import { ErrorBody, ForkBody, ForkedTable, TableParams } from '../schemas.js';
 
@@ -31,7 +32,8 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { tableId } = request.params;
-        const { at, seat, name } = request.body;
+        const { at, seat } = request.body;
+        const name = request.body.name === undefined ? undefined : playerName(request.body.name, 'body.name');
         if (seat === undefined && name !== undefined)
           throw new GatewayRefusal('badRequest', 'body.name needs body.seat: the seat to take at the new table');
         if (seat !== undefined && name === undefined)

@@ -5,6 +5,7 @@ import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { phaseOf } from '../../../machines/table/snapshot.js';
 import { hasPerson, seatingClosed } from '../lobby.js';
+import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
 import { CommandAccepted, CommandBody, ErrorBody, JoinSeatBody, JoinedSeat, LeftSeat, SeatParams, TableParams } from '../schemas.js';
 
@@ -28,6 +29,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { tableId, seat } = request.params;
+        const name = playerName(request.body.name, 'body.name');
         const { snapshot, facts } = await feed.current(tableId);
         const table = { phase: phaseOf(snapshot), hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt };
         if (seatingClosed(table, Date.now(), limits.seatingIdleSeconds)) {
@@ -36,7 +38,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
             `table ${tableId} is closed: nobody sat at it for ${limits.seatingIdleSeconds} s; create a table, or join one of the lobby's (GET /api/tables)`,
           );
         }
-        const { version, token } = await seating.join(tableId, seat, request.body.name, request.body.token);
+        const { version, token } = await seating.join(tableId, seat, name, request.body.token);
         return reply.code(201).send({ tableId, seat, token, version });
       },
     );

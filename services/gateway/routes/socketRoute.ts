@@ -14,6 +14,7 @@ import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { TokenBucket } from '../rateLimit.js';
 import { GatewayRefusal, refusalOf } from '../refusals.js';
+import { clientOf } from '../clientIdentity.js';
 import { SocketSlots } from '../socketSlots.js';
 import type { CommandId, SocketReply } from '../socketProtocol.js';
 import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
@@ -64,7 +65,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         const grant = caller.kind === 'seat' ? heldSeatOf(caller, tableId, snapshot.context) : null;
         if (request.headers.upgrade !== undefined) {
           // Given back when the connection closes: the socket's, or the answer's if the upgrade goes no further.
-          const giveBack = slots.take(request.ip);
+          const giveBack = slots.take(clientOf(request.ip, context.limits.ipv6ClientPrefix));
           request.raw.socket.once('close', giveBack);
         }
         callers.set(request, grant);
@@ -189,6 +190,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           } catch (error) {
             const refusal = refusalOf(error);
             if (refusal === null) request.log.error({ err: error }, 'a socket command failed');
+            else if (refusal.error === 'storageFull') context.storageFull.refusedWrite('a socket command');
             return refused(id, error);
           }
         }

@@ -12,6 +12,8 @@ import type { StoredEvent } from '../../eventstore/eventStore.js';
 import { heldSeatOf, seatOf, type Caller } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { openViewFor } from '../openView.js';
+import { tableBotName } from '../playerNames.js';
+import { clientOf } from '../clientIdentity.js';
 import { GatewayRefusal } from '../refusals.js';
 import {
   CreateTableBody,
@@ -57,12 +59,12 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         const botSeats = botSeatsOf(game, bots ?? []);
         const players: (Occupant | null)[] = Array.from({ length: GAMES[game].seats }, (_, seat) => {
           const kind = botSeats.get(seat);
-          return kind === undefined ? null : { name: botName(kind, seat), bot: true };
+          return kind === undefined ? null : { name: tableBotName(kind, seat), bot: true };
         });
         const settings = settingsRecord({ turnSeconds: turnSeconds ?? null, botKinds: Object.fromEntries(botSeats) });
         // Only a table with a seat left for people waits in seating; one of bots alone starts at once.
         const waits = players.some((player) => player === null);
-        const done = waits ? await lobby.reserveSeatingTable(request.ip) : () => undefined;
+        const done = waits ? await lobby.reserveSeatingTable(clientOf(request.ip, limits.ipv6ClientPrefix)) : () => undefined;
         try {
           const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
           done(accepted.tableId);
@@ -239,10 +241,6 @@ function checkReplaySeat(tableId: string, now: TableSnapshot, seat: number): voi
 
 function isFinished(snapshot: TableSnapshot): boolean {
   return snapshot.context.outcome?.finished === true;
-}
-
-function botName(kind: BotKind, seat: number): string {
-  return `${kind === 'random' ? 'Random' : 'Heuristic'} bot ${seat}`;
 }
 
 /** The bot seats a new table asks for, each checked against the game's seats. */
