@@ -122,7 +122,9 @@ describe('parseOptions: refusals', () => {
     expect(refused('firstLesson', { end: 'hands:4' })).toEqual([
       'option end of firstLesson must be one of hands:1, hands:2, hands:3, not "hands:4"',
     ]);
-    expect(refused('firstLesson', { passing: 'oneEach' })).toEqual(['unknown option "passing" for firstLesson: its options are end, specials']);
+    expect(refused('firstLesson', { passing: 'oneEach' })).toEqual([
+      'unknown option "passing" for firstLesson: its options are end, specials',
+    ]);
   });
 
   it.each(['antiCupid', 'traitorOfLove'] as const)('%s refuses specials off, which contradicts its hand size', (game) => {
