@@ -47,6 +47,10 @@ describe('suitors repair', () => {
   it('voids the events a table’s machine refuses, says which, and refuses a table that needs no repair', async () => {
     const db = join(scratch, 'suitors.db');
     const { tableId, bad } = await quarantinedTableIn(db);
+    // No record of a quarantined table: the refused event would be in it.
+    const exported = await suitors('export', '--table', tableId, '--db', db);
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toMatch(new RegExp(`^suitors export: table ${tableId} is quarantined: logged event ${bad} \\(card.played\\)`, 'm'));
 
     const repaired = await suitors('repair', tableId, '--db', db);
     expect(repaired.stderr).toBe('');
@@ -65,5 +69,6 @@ describe('suitors repair', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(new RegExp(`^suitors repair: table ${tableId} needs no repair`));
     expect((await suitors('repair', '--db', db)).code).toBe(2);
+    expect((await suitors('export', '--table', tableId, '--db', db)).code).toBe(0);
   });
 });

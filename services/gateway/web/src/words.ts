@@ -33,8 +33,11 @@ export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAM
   string
 >;
 
+/** The lobby's words for what is not a phase of the game: a quarantined table (docs/api.md) waits for its repair. */
+const LISTING_WORDS: Readonly<Record<string, string>> = { quarantined: "Stopped: waiting for the operator's repair" };
+
 export function phaseWords(phase: string): string {
-  return PHASE_WORDS[phase as Phase] ?? phase;
+  return PHASE_WORDS[phase as Phase] ?? LISTING_WORDS[phase] ?? phase;
 }
 
 export function gameTitle(game: string): string {
