@@ -50,7 +50,9 @@ describe('suitors repair', () => {
     // No record of a quarantined table: the refused event would be in it.
     const exported = await suitors('export', '--table', tableId, '--db', db);
     expect(exported.code).toBe(1);
-    expect(exported.stderr).toMatch(new RegExp(`^suitors export: table ${tableId} is quarantined: logged event ${bad} \\(card.played\\)`, 'm'));
+    expect(exported.stderr).toMatch(
+      new RegExp(`^suitors export: table ${tableId} is quarantined: logged event ${bad} \\(card.played\\)`, 'm'),
+    );
 
     const repaired = await suitors('repair', tableId, '--db', db);
     expect(repaired.stderr).toBe('');
