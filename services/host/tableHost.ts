@@ -5,12 +5,12 @@
  * new hand), appended to the log with the expected version, and only then
  * acknowledged and shown to anyone.
  */
-import { fairDeal } from '../../machines/fragments/dealing.js';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
-import { offer, phaseOf, resumeTable, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { dealsOwed, revealedSince } from './owedEvents.js';
+import { offer, resumeTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventStore, EventListener, NewEvent, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
@@ -22,8 +22,7 @@ import { FoldWorker } from './recordImport/recordImports.js';
 import { foldNewTable } from './newTableFold.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
-import { handSeed } from './dealer.js';
-import { createdEvent, rulesOfNewTable, toNewEvent, HAND_REVEALED, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
+import { createdEvent, rulesOfNewTable, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 import { newTableId, planNewTable } from './newTable.js';
 import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js';
 import { statusOf } from './tableStatus.js';
@@ -411,17 +410,9 @@ export class TableHost implements TableService {
     });
   }
 
-  /** What the host owes a table after its last event: the deal of the next hand, when it deals itself. */
+  /** What the host owes a table after its last event: the deal of the next hand, when it deals itself (owedEvents.ts). */
   private owedEvents(table: ResidentTable): TableEvent[] {
-    const owed: TableEvent[] = [];
-    if (this.dealing === 'external') return owed;
-    while (phaseOf(table.actor.getSnapshot()) === 'dealing') {
-      const { context } = table.actor.getSnapshot();
-      const deal = fairDeal(context, handSeed(table.created.seed, context.handResults.length));
-      if (!offer(table.actor, deal)) throw new Error(`table ${table.tableId}: the machine refused the host's deal`);
-      owed.push(deal);
-    }
-    return owed;
+    return this.dealing === 'external' ? [] : dealsOwed(table);
   }
 
   /**
@@ -452,11 +443,4 @@ export class TableHost implements TableService {
     }
     return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
   }
-}
-
-/** The `hand.revealed` events of the hands scored since the table had revealed `revealedBefore`. */
-function revealedSince(table: ResidentTable, revealedBefore: number, at: string): NewEvent[] {
-  return revealedDealsOf(table.actor.getSnapshot().context)
-    .slice(revealedBefore)
-    .map((revealed): NewEvent => ({ type: HAND_REVEALED, at, data: revealed }));
 }
