@@ -38,6 +38,7 @@ const UNREACHED_ON_PURPOSE = [
   '^services/eventstore/sqliteWriterThread\\.mjs$',
   '^services/eventstore/sqliteGroupCommit\\.d\\.mts$',
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
+  '^services/lab/play/playWorker\\.ts$',
   '^services/eventstore/memoryEventStore\\.ts$',
   '^services/tokens/memorySeatTokens\\.ts$',
 ].join('|');
