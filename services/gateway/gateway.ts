@@ -34,6 +34,7 @@ import { repairRoutes } from './routes/repairRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
+import { labRoutes } from './routes/labRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
@@ -215,6 +216,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(repairRoutes(context));
   app.register(socketRoute(context));
   app.register(machineRoutes());
+  app.register(labRoutes(context));
   // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.
   app.register(async (operations) => {
     operations.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
