@@ -4,6 +4,7 @@
  * difference of each figure (the second minus the first) and its 95%
  * interval: Welch's for means, Newcombe's for shares (statistics/intervals.ts).
  */
+import type { GameName } from '../../machines/table/options.js';
 import type { SectionTally } from './gameTally.js';
 import { meanDifferenceInterval, meanOf, shareDifferenceInterval, type Interval } from './statistics/intervals.js';
 import type { Tally } from './tally.js';
@@ -17,7 +18,7 @@ export interface FigureDifference {
 }
 
 export interface Comparison {
-  readonly game: string;
+  readonly game: GameName;
   readonly rules: number;
   /** The one setting that differs: an option's name, or "bots". */
   readonly setting: string;

@@ -92,7 +92,7 @@ describe('suitors lab --records', () => {
       writeFileSync(join(directory, `game-${i}.json`), JSON.stringify(record));
     }
     const { record } = simulateGame({ game: 'traitorOfLove', options: { specials: 'plain' }, seed: 'tampered' });
-    record.result.winners = [0];
+    record.result = { ...record.result, winners: [0] };
     writeFileSync(join(directory, 'tampered.json'), JSON.stringify(record));
     writeFileSync(join(directory, 'torn.json'), '{"format": "seven-suitors-rec');
     const out = join(scratch, 'from-records');

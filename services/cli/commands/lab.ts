@@ -79,7 +79,9 @@ async function fromPlay(args: ParsedArgs, out: string): Promise<number> {
   const bots = plan.bots.join(' and ');
   const stats = labStatsOf(corpus, { source: `${total} games played by ${bots} bots, seed ${plan.seed}` });
   const written = writeLabOutput(out, stats);
-  console.log(`${total} games on ${workers} worker threads, ${seconds.toFixed(1)} seconds -> ${written.stats}, ${written.report}`);
+  console.log(
+    `${total} games on ${workers} worker thread${workers === 1 ? '' : 's'}, ${seconds.toFixed(1)} seconds -> ${written.stats}, ${written.report}`,
+  );
   return 0;
 }
 

@@ -3,6 +3,7 @@
  * SVG, no script, nothing fetched), readable from 390 px wide up. The same
  * renderer serves the service's own page (GET /lab).
  */
+import { rulesOf } from '../../../machines/games/rules/index.js';
 import type { Comparison } from '../comparisons.js';
 import type { MeanFigure, SectionFigures, ShareFigure } from '../figures.js';
 import type { LabStats } from '../labStats.js';
@@ -126,7 +127,7 @@ function comparisonHtml(comparison: Comparison): string {
   const from = escaped(comparison.from);
   const to = escaped(comparison.to);
   return `<section class="comparison">
-<h3>${escaped(comparison.game)}: ${escaped(comparison.setting)} ${from} → ${to} <span class="options">${escaped(optionsInWords(comparison.common))}</span></h3>
+<h3>${escaped(rulesOf(comparison.game).title)}: ${escaped(comparison.setting)} ${from} → ${to} <span class="options">${escaped(optionsInWords(comparison.common))}</span></h3>
 ${differencesSvg(rows, { label: `What ${comparison.setting} ${comparison.from} → ${comparison.to} changes` })}
 <div class="table"><table><thead><tr><th>figure</th><th>${from}</th><th>${to}</th><th>difference</th></tr></thead><tbody>${items}</tbody></table></div>
 </section>`;

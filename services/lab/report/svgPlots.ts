@@ -11,6 +11,8 @@ const WIDTH = 360;
 const ROW = 28;
 const LABEL = 120;
 const RIGHT = 56;
+/** The figures' names in a side by side are longer than a seat's ("seat 0 among the winners"). */
+const DIFFERENCE_LABEL = 170;
 
 function number(value: number, digits = 2): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(digits);
@@ -76,8 +78,8 @@ export interface DifferenceRow {
 /** Each difference as a dot with its interval about a zero line, on a scale of its own (the figures have different units). */
 export function differencesSvg(rows: readonly DifferenceRow[], { label }: { label: string }): string {
   const height = rows.length * ROW + 6;
-  const centre = LABEL + (WIDTH - LABEL - RIGHT) / 2;
-  const half = (WIDTH - LABEL - RIGHT) / 2 - 4;
+  const centre = DIFFERENCE_LABEL + (WIDTH - DIFFERENCE_LABEL - RIGHT) / 2;
+  const half = (WIDTH - DIFFERENCE_LABEL - RIGHT) / 2 - 4;
   const drawn = rows
     .map((row, i) => {
       const y = i * ROW + 6;
@@ -86,7 +88,7 @@ export function differencesSvg(rows: readonly DifferenceRow[], { label }: { labe
       const reach = Math.max(Math.abs(low), Math.abs(high), Math.abs(row.difference)) || 1;
       const at = (value: number) => (centre + (value / reach) * half).toFixed(1);
       const clear = low > 0 || high < 0;
-      return `<g class="difference-row${clear ? ' clear' : ''}"><text x="${LABEL - 6}" y="${middle + 4}" text-anchor="end">${escaped(row.label)}</text><line class="zero" x1="${centre}" y1="${y - 2}" x2="${centre}" y2="${y + ROW - 4}"/><line class="interval" x1="${at(low)}" y1="${middle}" x2="${at(high)}" y2="${middle}"/><circle class="point" cx="${at(row.difference)}" cy="${middle}" r="4"><title>${escaped(row.label)}: ${number(row.difference, 3)} (95% ${number(low, 3)} to ${number(high, 3)})</title></circle><text x="${WIDTH - 2}" y="${middle + 4}" text-anchor="end">${row.difference >= 0 ? '+' : ''}${number(row.difference, 3)}</text></g>`;
+      return `<g class="difference-row${clear ? ' clear' : ''}"><text x="${DIFFERENCE_LABEL - 6}" y="${middle + 4}" text-anchor="end">${escaped(row.label)}</text><line class="zero" x1="${centre}" y1="${y - 2}" x2="${centre}" y2="${y + ROW - 4}"/><line class="interval" x1="${at(low)}" y1="${middle}" x2="${at(high)}" y2="${middle}"/><circle class="point" cx="${at(row.difference)}" cy="${middle}" r="4"><title>${escaped(row.label)}: ${number(row.difference, 3)} (95% ${number(low, 3)} to ${number(high, 3)})</title></circle><text x="${WIDTH - 2}" y="${middle + 4}" text-anchor="end">${row.difference >= 0 ? '+' : ''}${number(row.difference, 3)}</text></g>`;
     })
     .join('');
   return `<svg class="plot differences" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escaped(label)}"><title>${escaped(label)}</title>${drawn}</svg>`;
