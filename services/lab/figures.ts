@@ -72,6 +72,7 @@ export interface SectionFigures {
     readonly trumpMarriedByLeaderSide: ShareFigure;
     readonly trumpMarriedByOtherSide: ShareFigure;
     readonly trumpUnmarried: ShareFigure;
+    readonly leaderSideMarriesMost: ShareFigure;
   };
 }
 
@@ -129,6 +130,7 @@ export function figuresOf(tally: SectionTally): SectionFigures {
       trumpMarriedByLeaderSide: shareFigure(tally.firstLead.trumpMarriedByLeaderSide, tally.firstLead.hands),
       trumpMarriedByOtherSide: shareFigure(tally.firstLead.trumpMarriedByOtherSide, tally.firstLead.hands),
       trumpUnmarried: shareFigure(tally.firstLead.trumpUnmarried, tally.firstLead.hands),
+      leaderSideMarriesMost: shareFigure(tally.firstLead.leaderSideMarriesMost, tally.firstLead.hands),
     },
   };
 }

@@ -123,6 +123,8 @@ describe('the Traitor and the first lead', () => {
     expect(section.firstLead.trumpMarriedByLeaderSide.count).toBe(2);
     expect(section.firstLead.trumpMarriedByOtherSide.count).toBe(1);
     expect(section.firstLead.trumpUnmarried.count).toBe(1);
+    // Each hand has one marriage: the leader's side (B) has the most in the two hands it married the trump.
+    expect(section.firstLead.leaderSideMarriesMost.count).toBe(2);
     expect(section.marriagesPerHand.mean).toBe(1);
   });
 });

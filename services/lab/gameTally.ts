@@ -55,7 +55,17 @@ export interface FirstLeadTally {
   readonly trumpMarriedByLeaderSide: number;
   readonly trumpMarriedByOtherSide: number;
   readonly trumpUnmarried: number;
+  /** Hands in which the first leader's side married more suits than every other side. */
+  readonly leaderSideMarriesMost: number;
 }
+
+const NO_FIRST_LEADS: FirstLeadTally = {
+  hands: 0,
+  trumpMarriedByLeaderSide: 0,
+  trumpMarriedByOtherSide: 0,
+  trumpUnmarried: 0,
+  leaderSideMarriesMost: 0,
+};
 
 export interface SectionTally extends SectionKey {
   readonly seats: number;
@@ -120,7 +130,7 @@ export function emptyTally(key: SectionKey, seats: number): SectionTally {
     soleWins: new Array<number>(seats).fill(0),
     teamWins: teams === null ? null : Object.fromEntries([...new Set(teams)].map((team) => [String(team), 0])),
     loneRole: null,
-    firstLead: { hands: 0, trumpMarriedByLeaderSide: 0, trumpMarriedByOtherSide: 0, trumpUnmarried: 0 },
+    firstLead: NO_FIRST_LEADS,
   };
 }
 
@@ -202,14 +212,24 @@ function withFirstLead(tally: SectionTally, hand: RecordedHand): FirstLeadTally 
   const first = result.tricks[0];
   const before = tally.firstLead;
   if (first === undefined || result.trump === null) return before;
-  const leaderSide = rulesOf(tally.game).sideOf(first.leader, { seatCount: tally.seats, antiCupid: hand.antiCupid });
+  const sideOfSeat = (seat: number) => rulesOf(tally.game).sideOf(seat, { seatCount: tally.seats, antiCupid: hand.antiCupid });
+  const leaderSide = sideOfSeat(first.leader);
   const married = result.marriages.find((marriage) => marriage.suit === result.trump);
-  return {
-    hands: before.hands + 1,
-    trumpMarriedByLeaderSide: before.trumpMarriedByLeaderSide + (married !== undefined && married.by === leaderSide ? 1 : 0),
-    trumpMarriedByOtherSide: before.trumpMarriedByOtherSide + (married !== undefined && married.by !== leaderSide ? 1 : 0),
-    trumpUnmarried: before.trumpUnmarried + (married === undefined ? 1 : 0),
-  };
+  const marriagesOf = (side: Side) => result.marriages.filter((marriage) => marriage.by === side).length;
+  const otherSides = [...new Set(Array.from({ length: tally.seats }, (_, seat) => sideOfSeat(seat)))].filter((side) => side !== leaderSide);
+  const marriesMost = otherSides.every((side) => marriagesOf(leaderSide) > marriagesOf(side));
+  return summedCounts(before, {
+    hands: 1,
+    trumpMarriedByLeaderSide: married !== undefined && married.by === leaderSide ? 1 : 0,
+    trumpMarriedByOtherSide: married !== undefined && married.by !== leaderSide ? 1 : 0,
+    trumpUnmarried: married === undefined ? 1 : 0,
+    leaderSideMarriesMost: marriesMost ? 1 : 0,
+  });
+}
+
+/** Two records of counts with the same keys, summed key by key. */
+function summedCounts<T extends { readonly [K in keyof T]: number }>(a: T, b: T): T {
+  return Object.fromEntries((Object.keys(a) as (keyof T)[]).map((key) => [key, a[key] + b[key]])) as T;
 }
 
 /** Two tallies of one section as one. */
@@ -235,12 +255,7 @@ export function combinedTallies(a: SectionTally, b: SectionTally): SectionTally 
         ? null
         : Object.fromEntries(Object.keys(a.teamWins).map((team) => [team, a.teamWins![team] + (b.teamWins![team] ?? 0)])),
     loneRole: combinedLoneRoles(a.loneRole, b.loneRole),
-    firstLead: {
-      hands: a.firstLead.hands + b.firstLead.hands,
-      trumpMarriedByLeaderSide: a.firstLead.trumpMarriedByLeaderSide + b.firstLead.trumpMarriedByLeaderSide,
-      trumpMarriedByOtherSide: a.firstLead.trumpMarriedByOtherSide + b.firstLead.trumpMarriedByOtherSide,
-      trumpUnmarried: a.firstLead.trumpUnmarried + b.firstLead.trumpUnmarried,
-    },
+    firstLead: summedCounts(a.firstLead, b.firstLead),
   };
 }
 

@@ -90,6 +90,7 @@ function figureTable(section: SectionFigures): string {
   rows.push(['Trump (the first lead’s suit) married by the leader’s side', shareText(lead.trumpMarriedByLeaderSide)]);
   rows.push(['… by another side', shareText(lead.trumpMarriedByOtherSide)]);
   rows.push(['… by nobody', shareText(lead.trumpUnmarried)]);
+  rows.push(['The first leader’s side marries more suits than any other', shareText(lead.leaderSideMarriesMost)]);
   const body = rows.map(([name, value]) => `<tr><th scope="row">${escaped(name)}</th><td>${value}</td></tr>`).join('');
   return `<div class="table"><table><tbody>${body}</tbody></table></div>`;
 }
