@@ -171,6 +171,13 @@ export const SETTINGS = {
     { min: 1 },
   ),
   SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
+  SUITORS_BOT_TABLES_PER_CLIENT: wholeNumber(
+    'SUITORS_BOT_TABLES_PER_CLIENT',
+    10,
+    'tables of bots alone in play (made so, or forked with nobody taking a seat) one client may have made',
+    { min: 1 },
+  ),
+  SUITORS_BOT_TABLES: wholeNumber('SUITORS_BOT_TABLES', 100, 'tables of bots alone in play in all, per gateway', { min: 1 }),
   SUITORS_SEATING_IDLE_SECONDS: wholeNumber(
     'SUITORS_SEATING_IDLE_SECONDS',
     600,
@@ -313,6 +320,8 @@ export interface GatewayEnvironment {
     readonly seatingTablesPerClient: number;
     readonly seatingTablesInAll: number;
     readonly seatingIdleSeconds: number;
+    readonly botTablesPerClient: number;
+    readonly botTablesInAll: number;
     readonly finishedInLobbySeconds: number;
     readonly minTurnSeconds: number;
     readonly maxEventLoopDelayMs: number;
@@ -337,6 +346,8 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),
+      botTablesPerClient: s.SUITORS_BOT_TABLES_PER_CLIENT.read(env),
+      botTablesInAll: s.SUITORS_BOT_TABLES.read(env),
       finishedInLobbySeconds: s.SUITORS_FINISHED_IN_LOBBY_SECONDS.read(env),
       minTurnSeconds: s.SUITORS_MIN_TURN_SECONDS.read(env),
       maxEventLoopDelayMs: s.SUITORS_SHED_LAG_MS.read(env),

@@ -45,7 +45,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
           description: 'Bots take the seats listed in `bots` at once; a table whose seats are all taken deals and starts.',
           tags: ['tables'],
           body: CreateTableBody,
-          response: { 201: CreatedTable, ...refusals(400, 413, 422, 429) },
+          response: { 201: CreatedTable, ...refusals(400, 413, 422, 429, 503) },
         },
       },
       async (request, reply) => {
@@ -64,7 +64,8 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
         const settings = settingsRecord({ turnSeconds: turnSeconds ?? null, botKinds: Object.fromEntries(botSeats) });
         // Only a table with a seat left for people waits in seating; one of bots alone starts at once.
         const waits = players.some((player) => player === null);
-        const done = waits ? await lobby.reserveSeatingTable(clientOf(request.ip, limits.ipv6ClientPrefix)) : () => undefined;
+        const client = clientOf(request.ip, limits.ipv6ClientPrefix);
+        const done = waits ? await lobby.reserveSeatingTable(client) : await lobby.reserveBotTable(client);
         try {
           const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
           done(accepted.tableId);
