@@ -24,7 +24,6 @@ import type { GatewayContext } from './context.js';
 import { createMetrics } from './metrics.js';
 import { resolveLimits, type GatewayLimitSettings } from './limits.js';
 import { Lobby } from './lobby.js';
-import type { RateLimit } from './rateLimit.js';
 import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
@@ -51,10 +50,6 @@ export interface GatewayOptions {
   readonly logger?: Logger;
   /** Every limit on what a client may cost (limits.ts; the defaults there). */
   readonly limits?: GatewayLimitSettings;
-  /** The same as `limits.requests`. */
-  readonly httpRateLimit?: RateLimit;
-  /** The same as `limits.socketMessages`. */
-  readonly socketRateLimit?: RateLimit;
   /**
    * Behind a reverse proxy: whose X-Forwarded-For to believe for the client's address (Fastify's `trustProxy`: true,
    * or the proxies' addresses and CIDR ranges). Off by default: every client is its TCP peer, and a header naming
@@ -97,11 +92,7 @@ export function defaultLogger(): Logger {
 export function createGateway(options: GatewayOptions): Gateway {
   const { host, tokens } = options;
   const logger = (options.logger ?? defaultLogger()).child({}, { serializers: { req: requestForLog } });
-  const limits = resolveLimits({
-    ...(options.httpRateLimit === undefined ? {} : { requests: options.httpRateLimit }),
-    ...(options.socketRateLimit === undefined ? {} : { socketMessages: options.socketRateLimit }),
-    ...options.limits,
-  });
+  const limits = resolveLimits(options.limits);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: options.trustProxy ?? false,
