@@ -16,7 +16,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
 import { isTableQuarantined } from '../host/quarantine.js';
@@ -24,6 +24,7 @@ import { TableHost } from '../host/tableHost.js';
 import type { Accepted } from '../host/tableService.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
+import { isNoResponders } from '../nats/natsErrors.js';
 import {
   decodeRequest,
   encode,
@@ -428,10 +429,6 @@ function unavailableOf(error: unknown): Error {
   if (isTableRefusal(error) || isVersionConflict(error)) return error as Error;
   if (error instanceof NoLease) return new TableUnavailable(`${error.message}; try again`);
   return new TableUnavailable(`the table could not be served now (${(error as Error)?.message ?? String(error)}); try again`);
-}
-
-function isNoResponders(error: unknown): boolean {
-  return error instanceof RequestError && error.isNoResponders();
 }
 
 /** A holder from the wire; anything but a string is a tenure no seat has, so it is refused, never skipped. */
