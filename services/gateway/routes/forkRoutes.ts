@@ -9,9 +9,7 @@ import { hashToken, newToken } from '../../tokens/seatTokens.js';
 import type { GatewayContext } from '../context.js';
 import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
-import { ErrorBody, ForkBody, ForkedTable, TableParams } from '../schemas.js';
-
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+import { ForkBody, ForkedTable, refusals, TableParams } from '../schemas.js';
 
 export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, tokens } = context;
