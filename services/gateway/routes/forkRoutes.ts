@@ -10,9 +10,7 @@ import { clientOf } from '../clientIdentity.js';
 import type { GatewayContext } from '../context.js';
 import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
-import { ErrorBody, ForkBody, ForkedTable, TableParams } from '../schemas.js';
-
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+import { ForkBody, ForkedTable, refusals, TableParams } from '../schemas.js';
 
 export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, tokens, lobby, limits } = context;
