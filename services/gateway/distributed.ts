@@ -13,7 +13,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
+import { openKvSeatTokens } from '../tokens/kvSeatTokens.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';

@@ -14,9 +14,8 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { tableToken } from '../eventstore/jetstream/index.js';
 import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
-import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
-import { bucketNames } from './deploymentNames.js';
-import { TableUnavailable } from './protocol.js';
+import { TableUnavailable } from '../nats/unavailable.js';
+import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from './seatTokens.js';
 
 export interface KvSeatTokensOptions {
   readonly replicas?: number;
@@ -26,8 +25,13 @@ export interface KvSeatTokensOptions {
   readonly namespace?: string;
 }
 
+/** The bucket of the deployment whose event stream is `namespace` (bus/deploymentNames.ts lists it with the others). */
+export function seatTokensBucket(namespace: string): string {
+  return `${namespace}-seat-tokens`;
+}
+
 export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokensOptions = {}): Promise<SeatTokens> {
-  const bucket = bucketNames(options.namespace ?? 'TABLE_EVENTS').seatTokens;
+  const bucket = seatTokensBucket(options.namespace ?? 'TABLE_EVENTS');
   const jsm = await jetstreamManager(nc);
   const kv: KV = await new Kvm(nc).create(bucket, {
     history: 1,
@@ -67,7 +71,8 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
         if ((await surely('read', () => kv.get(mark)))?.operation !== 'PUT') continue;
         const hash = mark.slice(prefix.length + 1);
         const entry = await surely('read', () => kv.get(`h.${hash}`));
-        if (entry !== null && entry.operation === 'PUT') {
+        // A token recorded again for another seat keeps its mark here, but holds that seat now: it is not this seat's.
+        if (entry !== null && entry.operation === 'PUT' && holdsSeat(entry.json<SeatGrant>(), grant)) {
           await surely('revoked', () => kv.purge(`h.${hash}`));
           revoked++;
         }
@@ -85,6 +90,10 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
       // The connection is the caller's.
     },
   };
+}
+
+function holdsSeat(held: SeatGrant, seat: SeatGrant): boolean {
+  return held.tableId === seat.tableId && held.seat === seat.seat;
 }
 
 /** The keys under `prefix` that have a message in the bucket (their latest may be a deletion). */
