@@ -23,6 +23,11 @@ export interface KvSeatTokensOptions {
   readonly retryForMs?: number;
   /** The bucket is `<namespace>-seat-tokens`: the event stream's name, so deployments stay apart. */
   readonly namespace?: string;
+  /**
+   * Whether opening creates the bucket when it is missing (default true; an existing bucket keeps its own settings).
+   * False binds to it without asking: the CLI, which reads only logs, changes nothing on NATS by opening.
+   */
+  readonly createMissing?: boolean;
 }
 
 /** The bucket of the deployment whose event stream is `namespace` (bus/deploymentNames.ts lists it with the others). */
@@ -33,12 +38,11 @@ export function seatTokensBucket(namespace: string): string {
 export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokensOptions = {}): Promise<SeatTokens> {
   const bucket = seatTokensBucket(options.namespace ?? 'TABLE_EVENTS');
   const jsm = await jetstreamManager(nc);
-  const kv: KV = await new Kvm(nc).create(bucket, {
-    history: 1,
-    replicas: options.replicas ?? 1,
-    // Reads go to the leader: a token issued a moment ago resolves at once.
-    allow_direct: false,
-  });
+  // Reads go to the leader: a token issued a moment ago resolves at once.
+  const kv: KV =
+    options.createMissing === false
+      ? await new Kvm(nc).open(bucket, { allow_direct: false })
+      : await new Kvm(nc).create(bucket, { history: 1, replicas: options.replicas ?? 1, allow_direct: false });
   const seatPrefix = ({ tableId, seat }: SeatGrant) => `s.${tableToken(tableId)}.${seat}`;
   const retryForMs = options.retryForMs ?? 5000;
   /** NATS trouble outlasting the retries is the service being unavailable (503), not failing (500). */
