@@ -213,6 +213,13 @@ export const SETTINGS = {
     'replays waiting for one of those; the next is refused 503 with Retry-After',
   ),
   // The embedded service (`npm start`) and the CLI.
+  SUITORS_STORAGE: optionalText(
+    'SUITORS_STORAGE',
+    'sqlite (the CLI: nats when NATS_URL is set)',
+    "where tables and seat tokens are kept (services/storage): sqlite (the file SUITORS_DB names), memory (nothing survives the process; the embedded service only) or nats (the distributed service's JetStream log and KV bucket; the CLI only)",
+    (value) =>
+      STORAGE_KINDS.includes(value as StorageKind) ? null : `must be one of ${STORAGE_KINDS.join(', ')}, not ${JSON.stringify(value)}`,
+  ),
   SUITORS_DB: text(
     'SUITORS_DB',
     DEFAULT_DATABASE,
@@ -292,6 +299,14 @@ function layoutComplaint(layout: { streamName?: string; prefix?: string }): stri
   } catch (error) {
     return `is refused by the JetStream layout: ${(error as Error).message}`;
   }
+}
+
+export const STORAGE_KINDS = ['sqlite', 'memory', 'nats'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** SUITORS_STORAGE, else `fallback` (what the process runs on when the operator names nothing). */
+export function storageKind(fallback: StorageKind, env: Environment = process.env): StorageKind {
+  return (SETTINGS.SUITORS_STORAGE.read(env) as StorageKind | undefined) ?? fallback;
 }
 
 /** The SQLite file of the embedded service: `override` (the CLI's --db), else SUITORS_DB, else ./data/suitors.db. */
