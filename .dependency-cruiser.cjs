@@ -3,7 +3,7 @@
  * never import higher ones; within a layer, anything but a cycle goes.
  *
  *   machines/                      the pure game core: xstate and itself, nothing else
- *   services/ foundations          eventstore, tokens, nats, tableQueues, simulator, diagram,
+ *   services/ foundations          eventstore, tokens, storage, nats, tableQueues, simulator, diagram,
  *                                  wholeNumber.ts, settings.ts (every setting from the environment)
  *   services/ table owner          host, with its bots and turn clock (bots, clock)
  *   services/bus                   what gateways and workers say to each other over NATS
@@ -18,7 +18,7 @@
  * reached from a process the service runs.
  */
 const TESTS = '(\\.test\\.ts|\\.contract\\.ts|/fixtures/[^/]+)$';
-const FOUNDATIONS = '^services/((eventstore|tokens|nats|tableQueues|simulator|diagram)/|(wholeNumber|settings)\\.ts$)';
+const FOUNDATIONS = '^services/((eventstore|tokens|storage|nats|tableQueues|simulator|diagram)/|(wholeNumber|settings)\\.ts$)';
 const TABLE_OWNER = '^services/(host|bots|clock)/';
 const BUS = '^services/bus/';
 const ROLES = '^services/(worker|gateway)/';
@@ -30,17 +30,13 @@ const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.t
 /**
  * Production modules no import reaches, each for its reason:
  * - worker threads, started by URL (new Worker(new URL(...))), which the check cannot follow;
- * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads;
- * - the in-memory adapters of the event store and the seat tokens: the interfaces' third
- *   implementations, on which the tests and the fuzzer run the service.
+ * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads.
  */
 const UNREACHED_ON_PURPOSE = [
   '^services/eventstore/sqliteWriterThread\\.mjs$',
   '^services/eventstore/sqliteGroupCommit\\.d\\.mts$',
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
   '^services/lab/play/playWorker\\.ts$',
-  '^services/eventstore/memoryEventStore\\.ts$',
-  '^services/tokens/memorySeatTokens\\.ts$',
 ].join('|');
 
 /** A rule that an import from `from` to `to` is an error. */

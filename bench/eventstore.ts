@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFlags, text } from '../drivers/flags.js';
 import type { NewEvent } from '../services/eventstore/eventStore.js';
-import { openSqliteEventStore, type GroupCommit } from '../services/eventstore/sqliteEventStore.js';
+import type { GroupCommit } from '../services/eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 
 const TABLES = 1_000;
 const APPENDS = 10_000;
@@ -22,7 +23,8 @@ function played(table: number, version: number): NewEvent {
 /** Issues APPENDS single-event appends over TABLES tables, `perBatch` at a time, awaiting each batch. */
 async function measure(label: string, perBatch: number): Promise<void> {
   const commits: GroupCommit[] = [];
-  const store = openSqliteEventStore(join(directory, `${perBatch}.db`), { onCommit: (commit) => commits.push(commit) });
+  const storage = openLocalStorage({ kind: 'sqlite', path: join(directory, `${perBatch}.db`), onCommit: (commit) => commits.push(commit) });
+  const { store } = storage;
   const versions = new Array<number>(TABLES).fill(0);
   const started = performance.now();
   for (let issued = 0; issued < APPENDS; ) {
@@ -34,7 +36,7 @@ async function measure(label: string, perBatch: number): Promise<void> {
     await Promise.all(batch);
   }
   const seconds = (performance.now() - started) / 1000;
-  await store.close();
+  await storage.close();
   const commitMs = commits.map((commit) => commit.durationMs).sort((a, b) => a - b);
   const median = commitMs[Math.floor(commitMs.length / 2)];
   console.log(
@@ -45,11 +47,12 @@ async function measure(label: string, perBatch: number): Promise<void> {
 
 /** Awaits every append before the next: one fsync per append, the floor group commit lifts. */
 async function measureOneByOne(appends: number): Promise<void> {
-  const store = openSqliteEventStore(join(directory, 'one-by-one.db'));
+  const storage = openLocalStorage({ kind: 'sqlite', path: join(directory, 'one-by-one.db') });
+  const { store } = storage;
   const started = performance.now();
   for (let version = 0; version < appends; version++) await store.append('table-0', [played(0, version)], version);
   const seconds = (performance.now() - started) / 1000;
-  await store.close();
+  await storage.close();
   console.log(`${`one at a time (${appends} appends)`.padEnd(34)} ${String(Math.round(appends / seconds)).padStart(7)} appends/s`);
 }
 

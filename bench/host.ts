@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { createRng } from '../machines/cards/shuffle.js';
 import { GAME_NAMES, GAMES } from '../machines/table/options.js';
 import { nextBotMove } from '../drivers/botTurns.js';
-import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
 import { foldLog } from '../services/host/replay.js';
 import { TableHost } from '../services/host/tableHost.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 import { latencySummary, megabytes } from '../drivers/figures/latency.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
@@ -32,7 +32,7 @@ const {
 );
 
 const directory = mkdtempSync(join(tmpdir(), 'suitors-bench-'));
-const store = openSqliteEventStore(join(directory, 'bench.db'));
+const { store } = openLocalStorage({ kind: 'sqlite', path: join(directory, 'bench.db') });
 const host = new TableHost({ store });
 const players = Array.from({ length: GAMES[GAME].seats }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
 

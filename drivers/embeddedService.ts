@@ -6,11 +6,10 @@
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { EventStore } from '../services/eventstore/eventStore.js';
-import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../services/gateway/gateway.js';
 import { DEFAULT_LIMITS } from '../services/gateway/limits.js';
 import { TableHost } from '../services/host/tableHost.js';
-import { createMemorySeatTokens } from '../services/tokens/memorySeatTokens.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 import type { SeatTokens } from '../services/tokens/seatTokens.js';
 
 export interface TestService {
@@ -38,8 +37,10 @@ export interface TestServiceOptions extends Omit<Partial<GatewayOptions>, 'host'
  */
 export function startService(options: TestServiceOptions = {}): TestService {
   const { botDelayMs = 0, ...gatewayOptions } = options;
-  const store = options.store ?? createMemoryEventStore();
-  const tokens = options.tokens ?? createMemorySeatTokens();
+  // In memory, unless the test brings its own: what it does not bring costs nothing to make.
+  const memory = openLocalStorage({ kind: 'memory' });
+  const store = options.store ?? memory.store;
+  const tokens = options.tokens ?? memory.tokens;
   const host = options.host ?? new TableHost({ store, autopilot: { botDelayMs } });
   let stopping = false;
   const takingUp = host

@@ -1,21 +1,21 @@
 /**
  * The embedded service (`npm start`): one process with the gateway and the
  * table host, whose tables play their bots and run their turn clocks, on the
- * SQLite file SUITORS_DB names. No other service is needed.
+ * SQLite file SUITORS_DB names (or, with SUITORS_STORAGE=memory, on nothing
+ * that outlives it). No other service is needed.
  *
  * Settings (services/settings.ts has each one's default and meaning): PORT,
- * HOST, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
+ * HOST, SUITORS_STORAGE, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
  * SUITORS_DB_MAX_MB, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
  * docs/api.md ("Limits"); all are read, and a bad one refused, before the
  * database is opened. A damaged database file is refused at start, naming it.
  */
-import { openSqliteEventStore } from './eventstore/sqliteEventStore.js';
-import { databaseMaxBytes, databasePath } from './settings.js';
+import { storageSettingsFrom } from './storage/fromEnvironment.js';
+import { openStorage } from './storage/storage.js';
 import { isStorageFull, StorageFullNotices } from './storageFull.js';
 import { createGateway } from './gateway/gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';
-import { openSqliteSeatTokens } from './tokens/sqliteSeatTokens.js';
 
 /** Tables under way taken up at once when the service starts. */
 const TAKE_UP_CONCURRENCY = 8;
@@ -23,11 +23,18 @@ const TAKE_UP_CONCURRENCY = 8;
 async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
   const { logger } = settings;
-  const path = databasePath();
+  const storageSettings = storageSettingsFrom({
+    fallback: 'sqlite',
+    refused: {
+      nats: 'the embedded service owns its tables alone; on NATS they are served by table workers (npm run start:worker) behind gateways (npm run start:gateway)',
+    },
+  });
   // One account of a full storage for the store, the host's own moves and the gateway: one log line a minute.
   const storageFull = new StorageFullNotices(logger);
-  const store = openSqliteEventStore(path, { maxBytes: databaseMaxBytes(), onCommit: () => storageFull.wrote() });
-  const tokens = openSqliteSeatTokens(path);
+  const storage = await openStorage(
+    storageSettings.kind === 'sqlite' ? { ...storageSettings, onCommit: () => storageFull.wrote() } : storageSettings,
+  );
+  const { store, tokens } = storage;
   const host = new TableHost({
     store,
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
@@ -52,7 +59,7 @@ async function main(): Promise<void> {
     storageFull,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
-  logger.info({ database: path, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
+  logger.info({ database: storage.where, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
   // After listening: a service with many tables answers at once while it takes them up in the background.
   let stopping = false;
   const takingUp = host
@@ -69,8 +76,7 @@ async function main(): Promise<void> {
     },
     () => closeGateway(app),
     () => host.close(),
-    () => tokens.close(),
-    () => store.close(),
+    () => storage.close(),
   ]);
 }
 

@@ -64,6 +64,8 @@ describe('the settings from the environment', () => {
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
         seatingTablesInAll: DEFAULT_LIMITS.seatingTablesInAll,
         seatingIdleSeconds: DEFAULT_LIMITS.seatingIdleSeconds,
+        botTablesPerClient: DEFAULT_LIMITS.botTablesPerClient,
+        botTablesInAll: DEFAULT_LIMITS.botTablesInAll,
         finishedInLobbySeconds: DEFAULT_LIMITS.finishedInLobbySeconds,
         minTurnSeconds: DEFAULT_LIMITS.minTurnSeconds,
         maxEventLoopDelayMs: DEFAULT_LIMITS.loadShedding.maxEventLoopDelayMs,

@@ -171,6 +171,13 @@ export const SETTINGS = {
     { min: 1 },
   ),
   SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
+  SUITORS_BOT_TABLES_PER_CLIENT: wholeNumber(
+    'SUITORS_BOT_TABLES_PER_CLIENT',
+    10,
+    'tables of bots alone in play (made so, or forked with nobody taking a seat) one client may have made',
+    { min: 1 },
+  ),
+  SUITORS_BOT_TABLES: wholeNumber('SUITORS_BOT_TABLES', 100, 'tables of bots alone in play in all, per gateway', { min: 1 }),
   SUITORS_SEATING_IDLE_SECONDS: wholeNumber(
     'SUITORS_SEATING_IDLE_SECONDS',
     600,
@@ -206,6 +213,13 @@ export const SETTINGS = {
     'replays waiting for one of those; the next is refused 503 with Retry-After',
   ),
   // The embedded service (`npm start`) and the CLI.
+  SUITORS_STORAGE: optionalText(
+    'SUITORS_STORAGE',
+    'sqlite (the CLI: nats when NATS_URL is set)',
+    "where tables and seat tokens are kept (services/storage): sqlite (the file SUITORS_DB names), memory (nothing survives the process; the embedded service only) or nats (the distributed service's JetStream log and KV bucket; the CLI only)",
+    (value) =>
+      STORAGE_KINDS.includes(value as StorageKind) ? null : `must be one of ${STORAGE_KINDS.join(', ')}, not ${JSON.stringify(value)}`,
+  ),
   SUITORS_DB: text(
     'SUITORS_DB',
     DEFAULT_DATABASE,
@@ -287,6 +301,14 @@ function layoutComplaint(layout: { streamName?: string; prefix?: string }): stri
   }
 }
 
+export const STORAGE_KINDS = ['sqlite', 'memory', 'nats'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** SUITORS_STORAGE, else `fallback` (what the process runs on when the operator names nothing). */
+export function storageKind(fallback: StorageKind, env: Environment = process.env): StorageKind {
+  return (SETTINGS.SUITORS_STORAGE.read(env) as StorageKind | undefined) ?? fallback;
+}
+
 /** The SQLite file of the embedded service: `override` (the CLI's --db), else SUITORS_DB, else ./data/suitors.db. */
 export function databasePath(override?: string, env: Environment = process.env): string {
   return override ?? SETTINGS.SUITORS_DB.read(env);
@@ -313,6 +335,8 @@ export interface GatewayEnvironment {
     readonly seatingTablesPerClient: number;
     readonly seatingTablesInAll: number;
     readonly seatingIdleSeconds: number;
+    readonly botTablesPerClient: number;
+    readonly botTablesInAll: number;
     readonly finishedInLobbySeconds: number;
     readonly minTurnSeconds: number;
     readonly maxEventLoopDelayMs: number;
@@ -337,6 +361,8 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),
+      botTablesPerClient: s.SUITORS_BOT_TABLES_PER_CLIENT.read(env),
+      botTablesInAll: s.SUITORS_BOT_TABLES.read(env),
       finishedInLobbySeconds: s.SUITORS_FINISHED_IN_LOBBY_SECONDS.read(env),
       minTurnSeconds: s.SUITORS_MIN_TURN_SECONDS.read(env),
       maxEventLoopDelayMs: s.SUITORS_SHED_LAG_MS.read(env),

@@ -16,8 +16,8 @@ import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { GAMES, type GameName } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import { STATUS_OF } from '../../services/gateway/refusals.js';
 import { CommandBody, SocketMessage } from '../../services/gateway/schemas.js';
 import type { ErrorKind, SocketReply } from '../../services/gateway/socketProtocol.js';
@@ -45,7 +45,8 @@ interface TableSeats {
 }
 
 export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEvery' | 'createHost'>): Promise<FuzzPath> {
-  const store = createMemoryEventStore();
+  const storage = openLocalStorage({ kind: 'memory' });
+  const { store } = storage;
   const options: TableHostOptions = { store, snapshotEvery: settings.snapshotEvery ?? FUZZ_SNAPSHOT_EVERY };
   const host = settings.createHost?.(options) ?? new TableHost(options);
   // Bots only ever stand in for a moment, while a seat changes hands: they must not move in between, so the host
@@ -353,7 +354,7 @@ export async function openGatewayPath(settings: Pick<FuzzSettings, 'snapshotEver
     async close() {
       if (seats !== null) await closeSockets(seats);
       await service.close();
-      await store.close();
+      await storage.close();
     },
   };
 }

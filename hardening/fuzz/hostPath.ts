@@ -9,16 +9,16 @@ import type { TableEvent } from '../../machines/table/events.js';
 import { GAMES } from '../../machines/table/options.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
-import { openSqliteEventStore } from '../../services/eventstore/sqliteEventStore.js';
 import { isTableRefusal } from '../../services/host/errors.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import { FUZZ_SNAPSHOT_EVERY, type Answer, type Expected, type FuzzPath, type FuzzSettings } from './fuzzPath.js';
 import type { FuzzCommand } from './malformedCommands.js';
 
 export async function openHostPath(settings: Pick<FuzzSettings, 'store' | 'snapshotEvery' | 'createHost'>): Promise<FuzzPath> {
   const folder = settings.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'suitors-fuzz-')) : null;
-  const store = folder === null ? createMemoryEventStore() : openSqliteEventStore(join(folder, 'fuzz.db'));
+  const storage = openLocalStorage(folder === null ? { kind: 'memory' } : { kind: 'sqlite', path: join(folder, 'fuzz.db') });
+  const { store } = storage;
   const options: TableHostOptions = { store, snapshotEvery: settings.snapshotEvery ?? FUZZ_SNAPSHOT_EVERY };
   const host = settings.createHost?.(options) ?? new TableHost(options);
   return {
@@ -38,7 +38,7 @@ export async function openHostPath(settings: Pick<FuzzSettings, 'store' | 'snaps
     },
     async close() {
       await host.close();
-      await store.close();
+      await storage.close();
       if (folder !== null) rmSync(folder, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@
  * cannot drift apart.
  */
 import { jetstreamLayout, type JetStreamLayout } from '../eventstore/jetstream/index.js';
+import { seatTokensBucket } from '../tokens/kvSeatTokens.js';
 import { tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface DeploymentNames {
@@ -30,7 +31,7 @@ export function bucketNames(namespace: string): BucketNames {
     snapshots: jetstreamLayout({ streamName: namespace }).snapshotsBucket,
     workerLives: `${namespace}-worker-leases`,
     tableOwners: `${namespace}-table-owners`,
-    seatTokens: `${namespace}-seat-tokens`,
+    seatTokens: seatTokensBucket(namespace),
   };
 }
 

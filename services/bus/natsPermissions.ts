@@ -60,7 +60,7 @@ function keepBucket(bucket: string): string[] {
  * The seat tokens, read and written by gateways. No consumer on their stream:
  * a gateway writes what it holds, and a push consumer would deliver it to any
  * subject, permissions or not (nats-server#8274), so the gateway finds a
- * seat's tokens with the stream's subject list instead (kvSeatTokens.ts).
+ * seat's tokens with the stream's subject list instead (tokens/kvSeatTokens.ts).
  */
 function keepSeatTokens(bucket: string): string[] {
   const stream = kvStream(bucket);

@@ -11,6 +11,7 @@ import { isTableRefusal, TableRefusal, type RefusalKind } from '../host/errors.j
 import { isTableQuarantined, TableQuarantined, type Quarantine } from '../host/quarantine.js';
 import type { Accepted, CreateTableRequest } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
+import { isTableUnavailable, TableUnavailable } from '../nats/unavailable.js';
 
 interface CommandRouting {
   readonly tableId: string;
@@ -61,22 +62,8 @@ export type TableReply =
     }
   | { readonly ok: false; readonly worker: string; readonly kind: 'unavailable' | 'failed'; readonly message: string };
 
-/**
- * No worker could take the command now (the table is between owners, or no
- * worker is running), or none answered in time. When it comes from a timeout
- * the command may have been accepted: read the table to find out.
- */
-export class TableUnavailable extends Error {
-  readonly kind = 'unavailable' as const;
-  constructor(message: string) {
-    super(message);
-    this.name = 'TableUnavailable';
-  }
-}
-
-export function isTableUnavailable(error: unknown): error is TableUnavailable {
-  return error instanceof TableUnavailable;
-}
+// Below the bus, as the seat tokens in KV raise it too (services/nats/unavailable.ts).
+export { isTableUnavailable, TableUnavailable };
 
 const COMMAND_OPS: readonly string[] = ['submit', 'repairTable'];
 const NEW_TABLE_OPS: readonly string[] = ['createTable', 'importRecord', 'forkTable'];

@@ -13,7 +13,8 @@
  * has passed. A command nobody answered within `requestTimeoutMs` is not
  * sent again (it may have been accepted): it fails with TableUnavailable.
  */
-import { ClosedConnectionError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { isNoResponders, isRequestTrouble } from '../nats/natsErrors.js';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
@@ -242,8 +243,8 @@ export class RemoteTables implements TableService {
     try {
       return decodeReply(await this.requests.request(subject, encode(request), { timeoutMs: this.requestTimeoutMs }));
     } catch (error) {
-      if (error instanceof RequestError && error.isNoResponders()) return null;
-      if (!isNatsTrouble(error)) throw error;
+      if (isNoResponders(error)) return null;
+      if (!isRequestTrouble(error)) throw error;
       throw new TableUnavailable(
         `no answer on ${subject} (${(error as Error).message}); the ${request.op} may or may not have been taken: read the table to see`,
       );
@@ -262,9 +263,4 @@ export class RemoteTables implements TableService {
 
 function isRepaired(accepted: Accepted): accepted is Repaired {
   return Array.isArray((accepted as Partial<Repaired>).voided);
-}
-
-/** A timeout or a lost connection: whether a worker took the request is unknown. */
-function isNatsTrouble(error: unknown): boolean {
-  return error instanceof TimeoutError || error instanceof RequestError || error instanceof ClosedConnectionError;
 }

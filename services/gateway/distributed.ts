@@ -13,12 +13,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { openKvSeatTokens } from '../bus/kvSeatTokens.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore } from '../eventstore/eventStore.js';
-import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom } from '../settings.js';
+import { openStorage } from '../storage/storage.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';
@@ -54,12 +53,12 @@ async function main(): Promise<void> {
     );
   }
   const settings = gatewaySettingsFromEnv();
-  const { replicas, streamName, prefix } = nats;
+  const { prefix } = nats;
   settings.logger.info({ servers: nats.servers }, `connecting to NATS ${describeAccess(nats, 'gateway')}`);
   const nc = await connectAs(nats, 'gateway');
   // The workers make the stream and the snapshots bucket: a gateway may not (docs/distributed.md, "Securing NATS").
-  const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix, createMissing: false });
-  const tokens = await openKvSeatTokens(nc, { replicas, namespace: streamName });
+  const storage = await openStorage({ kind: 'nats', nats, role: 'gateway', connection: nc, createMissing: { eventStream: false } });
+  const { store, tokens } = storage;
   const { app, tables } = createDistributedGateway({
     nc,
     store,
@@ -72,13 +71,7 @@ async function main(): Promise<void> {
     trustProxy: settings.trustProxy,
   });
   console.log(`Seven Suitors gateway on ${await listen(app, settings)} (NATS ${nats.servers.join(',')})`);
-  runUntilSignalled(settings, tables, [
-    () => closeGateway(app),
-    () => tables.close(),
-    () => tokens.close(),
-    () => store.close(),
-    () => nc.drain(),
-  ]);
+  runUntilSignalled(settings, tables, [() => closeGateway(app), () => tables.close(), () => storage.close(), () => nc.drain()]);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -135,7 +135,8 @@ describe('the turn clock', () => {
   it('answers at once when it starts over many tables under way, and takes them all up in the background', async () => {
     const store = createMemoryEventStore();
     const tables = 40;
-    const before = service({ store, botDelayMs: 60_000 });
+    // Forty tables of bots alone from one address: over the default cap of what one client may run, by design.
+    const before = service({ store, botDelayMs: 60_000, limits: { ...TEST_LIMITS, botTablesPerClient: tables, botTablesInAll: tables } });
     const tableIds: string[] = [];
     for (let i = 0; i < tables; i++) {
       const created = await before.app.inject({

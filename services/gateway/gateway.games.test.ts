@@ -27,7 +27,7 @@ const GAMES = [
 
 describe.each(GAMES)('a whole game of $game through the API', ({ game, options, seats, bots }) => {
   it('is played to the end by a socket client and bots; nothing hidden reaches the seat or the spectator; the record verifies', async () => {
-    running = startService({ socketRateLimit: { perSecond: 1000, burst: 1000 } });
+    running = startService({ limits: { socketMessages: { perSecond: 1000, burst: 1000 } } });
     const { app } = running;
     const base = await listen(app);
     const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game, options, bots } });

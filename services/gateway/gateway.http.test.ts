@@ -437,7 +437,7 @@ describe('every refusal, with its status and a precise message', () => {
 
   it('429: too many requests from one client, while other clients are served', async () => {
     // Five requests in each window of 50 s: none comes back while the test runs, however slow the machine.
-    const { app } = service({ httpRateLimit: { perSecond: 0.1, burst: 5 } });
+    const { app } = service({ limits: { requests: { perSecond: 0.1, burst: 5 } } });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++)
       statuses.push((await app.inject({ method: 'GET', url: '/api/tables', remoteAddress: '10.0.0.1' })).statusCode);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { urlForLog } from './gateway.js';
+import { urlForLog } from './requestLog.js';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
 import { bearer, httpBaseOf } from '../../drivers/embeddedService.js';

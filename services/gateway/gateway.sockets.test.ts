@@ -227,7 +227,7 @@ describe('table sockets', () => {
   });
 
   it('refuse a flood from one socket and then close it, while every other table and client is served', async () => {
-    const { app, open } = await setUp({ socketRateLimit: { perSecond: 2, burst: 5 } });
+    const { app, open } = await setUp({ limits: { socketMessages: { perSecond: 2, burst: 5 } } });
     const flooded = await tableWithSeat(app);
     const calm = await tableWithSeat(app);
     const flooder = await open(`/api/tables/${flooded.tableId}/socket?token=${flooded.token}`);

@@ -7,8 +7,6 @@
  */
 import type { TableService } from '../host/tableService.js';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -19,28 +17,32 @@ import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { defaultLogLevel } from '../settings.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
+import { registerApiDocs } from './apiDocs.js';
 import { createAuthenticator } from './auth.js';
 import type { GatewayContext } from './context.js';
+import { registerErrorReplies, unreadablePathReply } from './errorReplies.js';
 import { createMetrics } from './metrics.js';
-import { resolveLimits, type GatewayLimitSettings } from './limits.js';
+import { resolveLimits, type GatewayLimits, type GatewayLimitSettings } from './limits.js';
 import { Lobby } from './lobby.js';
-import type { RateLimit } from './rateLimit.js';
-import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
-import { refusalOf, STATUS_OF } from './refusals.js';
-import { machineRoutes } from './routes/machineRoutes.js';
-import { recordRoutes } from './routes/recordRoutes.js';
+import { registerRequestLimits } from './requestLimits.js';
+import { requestForLog } from './requestLog.js';
 import { forkRoutes } from './routes/forkRoutes.js';
+import { gameLogRoutes } from './routes/gameLogRoutes.js';
+import { machineRoutes } from './routes/machineRoutes.js';
+import { metricsRoutes } from './routes/metricsRoutes.js';
+import { recordRoutes } from './routes/recordRoutes.js';
 import { repairRoutes } from './routes/repairRoutes.js';
+import { replayRoutes } from './routes/replayRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
 import { labRoutes } from './routes/labRoutes.js';
+import { viewRoutes } from './routes/viewRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
-import { parseWholeNumber } from '../wholeNumber.js';
 import { StorageFullNotices } from '../storageFull.js';
 import { registerWorkBudgets } from './costlyWork.js';
 
@@ -52,10 +54,6 @@ export interface GatewayOptions {
   readonly logger?: Logger;
   /** Every limit on what a client may cost (limits.ts; the defaults there). */
   readonly limits?: GatewayLimitSettings;
-  /** The same as `limits.requests`. */
-  readonly httpRateLimit?: RateLimit;
-  /** The same as `limits.socketMessages`. */
-  readonly socketRateLimit?: RateLimit;
   /**
    * Behind a reverse proxy: whose X-Forwarded-For to believe for the client's address (Fastify's `trustProxy`: true,
    * or the proxies' addresses and CIDR ranges). Off by default: every client is its TCP peer, and a header naming
@@ -86,8 +84,6 @@ export type Gateway = FastifyInstance<
 >;
 
 const DEFAULT_BODY_LIMIT = 16 * 1024;
-/** A full storage is made room on by an operator, not in a second: a client need not ask again sooner. */
-const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -96,13 +92,48 @@ export function defaultLogger(): Logger {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { host, tokens } = options;
   const logger = (options.logger ?? defaultLogger()).child({}, { serializers: { req: requestForLog } });
-  const limits = resolveLimits({
-    ...(options.httpRateLimit === undefined ? {} : { requests: options.httpRateLimit }),
-    ...(options.socketRateLimit === undefined ? {} : { socketMessages: options.socketRateLimit }),
-    ...options.limits,
+  const limits = resolveLimits(options.limits);
+  const app = newFastify(options, logger);
+  const storageFull = options.storageFull ?? new StorageFullNotices(logger);
+  const { context, stopListening } = wireContext(app, options, limits, storageFull);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
+  registerRequestLimits(app, limits);
+  registerWorkBudgets(app, limits.budgets);
+  registerErrorReplies(app, storageFull);
+  registerApiDocs(app);
+  app.register(fastifyWebsocket, { options: { maxPayload: options.socketMessageLimit ?? DEFAULT_BODY_LIMIT } });
+  for (const routes of [
+    tableRoutes,
+    viewRoutes,
+    gameLogRoutes,
+    replayRoutes,
+    seatRoutes,
+    recordRoutes,
+    forkRoutes,
+    repairRoutes,
+    socketRoute,
+    labRoutes,
+  ]) {
+    app.register(routes(context));
+  }
+  app.register(machineRoutes());
+  app.register(metricsRoutes(context.metrics));
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
+
+  app.addHook('preClose', async () => {
+    stopListening();
+    context.watchers.closeAll(GATEWAY_GOING_AWAY, 'this gateway is stopping: connect again, here or to another gateway');
+  });
+  return app as unknown as Gateway;
+}
+
+/** Fastify as the gateway runs it: request ids, body limit, proxies believed, JSON only, TypeBox-validated. */
+function newFastify(options: GatewayOptions, logger: Logger): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: options.trustProxy ?? false,
@@ -111,17 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    frameworkErrors: (error, request, reply) => {
-      // A path the router cannot read (bad percent-encoding, a part over 100 characters) never reaches a hook: an
-      // upgrade refused here must have its socket closed by hand, and Fastify's own answer repeated the whole URL,
-      // a socket's seat token with it.
-      closeIfUpgrade(request, reply as FastifyReply);
-      const message =
-        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? 'a part of the path is over 100 characters; table ids are much shorter (GET /api/tables lists them)'
-          : 'the path is not a valid URL (a % must start an escape like %20)';
-      return (reply as FastifyReply).code(STATUS_OF.badRequest).header('x-request-id', request.id).send({ error: 'badRequest', message });
-    },
+    frameworkErrors: (error, request, reply) => unreadablePathReply(error, request, reply as FastifyReply),
   })
     .withTypeProvider<TypeBoxTypeProvider>()
     .setValidatorCompiler(validatorCompiler)
@@ -129,8 +150,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     .setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Every body is JSON; Fastify would otherwise hand a text/plain body to the routes as a string.
   app.removeContentTypeParser('text/plain');
+  return app as unknown as FastifyInstance;
+}
 
-  const storageFull = options.storageFull ?? new StorageFullNotices(logger);
+/**
+ * What the routes share (context.ts), wired to the tables' owner: the feed
+ * this gateway changes tables through, the sockets and the lobby it
+ * announces every change to, wherever it was made, and the metrics.
+ */
+function wireContext(
+  app: FastifyInstance,
+  options: GatewayOptions,
+  limits: GatewayLimits,
+  storageFull: StorageFullNotices,
+): { context: GatewayContext; stopListening: () => void } {
+  const { host, tokens } = options;
   const metrics = createMetrics({
     storage: storageFull,
     residentTables: () => host.residentTables,
@@ -171,104 +205,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     lobby,
     storageFull,
   };
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  registerRequestLimits(app as unknown as FastifyInstance, limits);
-  registerWorkBudgets(app as unknown as FastifyInstance, limits.budgets);
-
-  app.setErrorHandler((error, request, reply) => {
-    const refusal = refusalOf(error);
-    if (refusal?.error === 'storageFull') {
-      // Every write fails while the storage is full: one line a minute, not one a request.
-      storageFull.refusedWrite(`${request.method} ${request.routeOptions.url ?? 'unknown path'}`);
-      return reply.code(STATUS_OF.storageFull).header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS)).send(refusal);
-    }
-    if (refusal !== null) {
-      request.log.info({ refusal: refusal.error }, refusal.message);
-      // Unavailable is for now only (a table between owners, imports all busy): say when to come back.
-      if (refusal.error === 'unavailable' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
-      return reply.code(STATUS_OF[refusal.error]).send(refusal);
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .send({ error: 'internal', message: `the service failed (request ${request.id}); the operator can find it in the log` });
-  });
-
-  app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Seven Suitors service',
-        description: 'Tables of Seven Suitors, Anti-Cupid and A Traitor of Love (docs/api.md).',
-        version: '0.1.0',
-      },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
+  return {
+    context,
+    stopListening: () => {
+      stopRelaying();
+      stopCountingOwnMoves();
     },
-  });
-  app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  app.register(fastifyWebsocket, { options: { maxPayload: options.socketMessageLimit ?? DEFAULT_BODY_LIMIT } });
-  app.register(tableRoutes(context));
-  app.register(seatRoutes(context));
-  app.register(recordRoutes(context));
-  app.register(forkRoutes(context));
-  app.register(repairRoutes(context));
-  app.register(socketRoute(context));
-  app.register(machineRoutes());
-  app.register(labRoutes(context));
-  // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.
-  app.register(async (operations) => {
-    operations.get('/metrics', { schema: { summary: 'Prometheus metrics', tags: ['operations'] } }, async (_, reply) => {
-      reply.header('content-type', metrics.registry.contentType);
-      return metrics.registry.metrics();
-    });
-  });
-  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
-  if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
-
-  app.addHook('preClose', async () => {
-    stopRelaying();
-    stopCountingOwnMoves();
-    watchers.closeAll(GATEWAY_GOING_AWAY, 'this gateway is stopping: connect again, here or to another gateway');
-  });
-  return app as unknown as Gateway;
-}
-
-/** Requests as logged: socket URLs carry seat tokens, which must never reach a log. */
-function requestForLog(request: { method: string; url: string; ip?: string; id?: string }) {
-  return { method: request.method, url: urlForLog(request.url), remoteAddress: request.ip };
-}
-
-/** Query keys the API defines whose values, whole numbers, hold nothing secret; every other value is logged as <redacted>. */
-const PLAIN_QUERY_KEYS = new Set(['after', 'at', 'seat', 'page', 'limit']);
-
-/**
- * A URL with every query value redacted unless its key, decoded as the
- * router decodes it, is one of PLAIN_QUERY_KEYS and the value a whole number
- * as the API takes it: a token sent under any spelling of "token"
- * (`%74oken`, `tok%65n`), under any other key, or in the place of a number
- * (`after=<token>`) is never written out.
- */
-export function urlForLog(url: string): string {
-  const start = url.indexOf('?');
-  if (start < 0) return url;
-  const parts = url
-    .slice(start + 1)
-    .split('&')
-    .map((part) => {
-      const equals = part.indexOf('=');
-      const key = equals < 0 ? part : part.slice(0, equals);
-      if (PLAIN_QUERY_KEYS.has(decodedQueryKey(key)) && parseWholeNumber(part.slice(equals + 1)) !== null) return part;
-      return equals < 0 ? '<redacted>' : `${key}=<redacted>`;
-    });
-  return `${url.slice(0, start)}?${parts.join('&')}`;
-}
-
-function decodedQueryKey(key: string): string {
-  try {
-    return decodeURIComponent(key.replace(/\+/g, ' '));
-  } catch {
-    return key;
-  }
+  };
 }

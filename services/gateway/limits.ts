@@ -56,6 +56,10 @@ export interface GatewayLimits {
   readonly seatingTablesInAll: number;
   /** A table still seating players, with no person at it and no event for this long, is closed. */
   readonly seatingIdleSeconds: number;
+  /** Tables of bots alone in play (made so, or forked with nobody seated) that one client may have made (the rest are 429). */
+  readonly botTablesPerClient: number;
+  /** Tables of bots alone in play, in all (the rest are 503): each plays at bot pace with nobody at it. */
+  readonly botTablesInAll: number;
   /** A finished game stays in the lobby this long after its last event; after that only in the recent games. */
   readonly finishedInLobbySeconds: number;
   /** Lobby pages: `default` tables unless the client asks for fewer or more, at most `max`. */
@@ -97,6 +101,8 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   seatingTablesPerClient: 10,
   seatingTablesInAll: 1_000,
   seatingIdleSeconds: 600,
+  botTablesPerClient: 10,
+  botTablesInAll: 100,
   finishedInLobbySeconds: 600,
   lobbyPage: { default: 50, max: 100 },
   loadShedding: { maxEventLoopDelayMs: 500, sampleMs: 500, retryAfterSeconds: 1 },

@@ -11,6 +11,11 @@
  *   so every gateway, before or after a restart, agrees on it.
  * - Tables seating players are capped per client (429) and in all (503), so
  *   nobody can fill the service with tables nobody plays.
+ * - Tables of bots alone (made so, or forked with nobody taking a seat) play
+ *   themselves at bot pace until the game ends: a CPU and storage cost with
+ *   nobody at the table, so those in play are capped per client (429) and in
+ *   all (503) too. Counted per gateway, as the budgets are, until the listing
+ *   shows them finished or quarantined.
  *
  * The store is listed at most once every LISTING_MS whoever asks; the
  * changes made through this gateway are laid over that listing, so they show
@@ -29,6 +34,8 @@ const LISTING_MS = 1_000;
 const LOOKUPS_AT_ONCE = 4;
 /** Tables with people waiting a full cap's refusal names. */
 const PEOPLE_WAITING_SHOWN = 3;
+/** Tables of bots alone a full cap's refusal names, to watch instead. */
+const BOT_TABLES_SHOWN = 3;
 
 export interface LobbyTable {
   readonly tableId: string;
@@ -92,8 +99,10 @@ export class Lobby {
   /** Who created each table still seating players, by client address. */
   private readonly creators = new Map<string, string>();
   /** Creations under way, per client and in all, counted against the caps until they are done. */
-  private readonly reserved = new Map<string, number>();
-  private reservedInAll = 0;
+  private readonly reserved = new Reservations();
+  /** Tables of bots alone made through this gateway, by creator, until the listing shows them over. */
+  private readonly botTables = new Map<string, string>();
+  private readonly reservedBotTables = new Reservations();
   private readonly lookups = new Set<string>();
   private readonly lookupQueue: string[] = [];
   private lookingUp = 0;
@@ -153,7 +162,7 @@ export class Lobby {
     for (const [tableId, seating] of this.seating)
       if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds))
         open.add(tableId);
-    let mine = this.reserved.get(client) ?? 0;
+    let mine = this.reserved.of(client);
     for (const [tableId, creator] of this.creators) {
       if (creator !== client) continue;
       if (open.has(tableId)) mine++;
@@ -166,7 +175,7 @@ export class Lobby {
         `${client} has ${perClient} tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`,
       );
     }
-    if (open.size + this.reservedInAll >= inAll) {
+    if (open.size + this.reserved.inAll >= inAll) {
       const withPeople = this.tablesPeopleWaitAt(open);
       const where =
         withPeople.length === 0
@@ -177,18 +186,47 @@ export class Lobby {
         `the service has ${inAll} tables waiting for players, the most it keeps; ${where}, or try again later`,
       );
     }
-    this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
-    this.reservedInAll++;
-    let done = false;
-    return (tableId) => {
-      if (done) return;
-      done = true;
-      const left = (this.reserved.get(client) ?? 1) - 1;
-      if (left <= 0) this.reserved.delete(client);
-      else this.reserved.set(client, left);
-      this.reservedInAll--;
-      if (tableId !== undefined && this.seating.has(tableId)) this.creators.set(tableId, client);
-    };
+    return this.reserved.take(client, (tableId) => {
+      if (this.seating.has(tableId)) this.creators.set(tableId, client);
+    });
+  }
+
+  /**
+   * Makes room for a new table of bots alone by `client` (created so, or a
+   * fork nobody takes a seat at), or refuses: 429 past the client's cap, 503
+   * past the cap in all, naming tables of bots to watch instead. Called with
+   * the new table's id once it is made, or with nothing if it was not.
+   */
+  async reserveBotTable(client: string): Promise<(tableId?: string) => void> {
+    const playing = await this.botTablesInPlay();
+    const mine = this.reservedBotTables.of(client) + playing.filter(([, creator]) => creator === client).length;
+    const { botTablesPerClient: perClient, botTablesInAll: inAll } = this.limits;
+    if (mine >= perClient) {
+      throw new GatewayRefusal(
+        'rateLimited',
+        `${client} has ${perClient} tables of bots alone in play, the most one client may; watch one, or wait until one of them ends`,
+      );
+    }
+    if (playing.length + this.reservedBotTables.inAll >= inAll) {
+      const watch = playing.slice(0, BOT_TABLES_SHOWN).map(([tableId]) => `table ${tableId}`);
+      throw new GatewayRefusal(
+        'unavailable',
+        `the service has ${inAll} tables of bots alone in play, the most it runs at once; watch ${watch.join(', ')}, or try again later`,
+      );
+    }
+    return this.reservedBotTables.take(client, (tableId) => this.botTables.set(tableId, client));
+  }
+
+  /** The tables of bots alone made here that are still in play (not finished, not quarantined, not gone), oldest first. */
+  private async botTablesInPlay(): Promise<[tableId: string, creator: string][]> {
+    if (this.botTables.size === 0) return [];
+    const listed = new Map((await this.tables()).map((table) => [table.tableId, table]));
+    for (const tableId of this.botTables.keys()) {
+      // Not listed: made since the listing, so in play.
+      const status = listed.get(tableId)?.status;
+      if (status?.finished === true || status?.phase === 'quarantined') this.botTables.delete(tableId);
+    }
+    return [...this.botTables];
   }
 
   /**
@@ -290,6 +328,36 @@ export class Lobby {
     } finally {
       this.lookingUp--;
     }
+  }
+}
+
+/** Creations under way, counted per client and in all until each is done. */
+class Reservations {
+  private readonly perClient = new Map<string, number>();
+  private count = 0;
+
+  get inAll(): number {
+    return this.count;
+  }
+
+  of(client: string): number {
+    return this.perClient.get(client) ?? 0;
+  }
+
+  /** Counts one for `client`; the function returned ends it, once, calling `made` with the new table's id if there is one. */
+  take(client: string, made: (tableId: string) => void): (tableId?: string) => void {
+    this.perClient.set(client, this.of(client) + 1);
+    this.count++;
+    let done = false;
+    return (tableId) => {
+      if (done) return;
+      done = true;
+      const left = this.of(client) - 1;
+      if (left <= 0) this.perClient.delete(client);
+      else this.perClient.set(client, left);
+      this.count--;
+      if (tableId !== undefined) made(tableId);
+    };
   }
 }
 

@@ -40,6 +40,11 @@ export const ErrorBody = Type.Object(
   { $id: 'Refusal' },
 );
 
+/** A route's refusals, for its schema: each status answered with an ErrorBody. */
+export function refusals(...statuses: number[]): Record<number, typeof ErrorBody> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+}
+
 export const TableParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const SeatParams = Type.Object({ tableId: Type.String({ minLength: 1, maxLength: 64 }), seat: Seat });
 

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
+import { isAuthorizationRefused, isCertificateRefused } from './natsErrors.js';
 import { inboxPrefixOf, type NatsRole } from './security/roles.js';
 import { publicKeyOfSeedFile } from './security/secrets.js';
 
@@ -73,10 +74,10 @@ export async function connectAs(
 
 function refusalOf(error: unknown, access: NatsAccess, role: NatsRole): string {
   const text = describeCauses(error);
-  if (/authorization violation|authentication|user authentication/i.test(text)) {
+  if (isAuthorizationRefused(error)) {
     return `NATS refused this ${role}'s credentials: Authorization Violation; check NATS_CREDS (${access.credsFile ?? 'unset: no credentials were sent'})`;
   }
-  if (/certificate|self.signed|unable to verify|tls/i.test(text)) {
+  if (isCertificateRefused(error)) {
     return `NATS's TLS was not accepted (${text}); check NATS_CA (${access.caFile ?? 'unset'}) and that the servers' certificate names the host in NATS_URL`;
   }
   return `could not connect to NATS at ${access.servers.join(',')}: ${text}`;

@@ -1,20 +1,13 @@
 /**
- * NATS trouble that asking again later can cure: a reconnect, a JetStream
- * leader election, a node restarting. The event store retries its requests
- * through it, and the seat tokens theirs.
+ * Asking again through NATS trouble that asking again later can cure (a
+ * reconnect, a JetStream leader election, a node restarting; natsErrors.ts
+ * tells it). The event store retries its requests through it, and the seat
+ * tokens theirs.
  */
-import { JetStreamApiError } from '@nats-io/jetstream';
+import { isTransient } from './natsErrors.js';
 
-/** What a reconnect or a leader election answers, which asking again later can cure. */
-export function isTransient(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (['TimeoutError', 'NoResponders', 'JetStreamNotEnabled'].includes(cause.name)) return true;
-    if (cause.name === 'RequestError' && /no responders|timeout/i.test(cause.message)) return true;
-    // 503: "JetStream system temporarily unavailable" (no leader yet).
-    if (cause instanceof JetStreamApiError && cause.status === 503) return true;
-  }
-  return false;
-}
+// The seat tokens import isTransient from here; they move with the storage root (issue 29), and import it from natsErrors.ts then.
+export { isTransient };
 
 /** Runs `request` until it is answered, asking again (backing off) after transient trouble for up to `retryForMs`. */
 export async function retryWhileTransient<T>(

@@ -4,10 +4,11 @@
  * expire, and one for tables' claims, which do not; what a claim holds; and
  * the compare-and-set writes both are kept with.
  */
-import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { bucketNames, presenceSubject } from '../bus/deploymentNames.js';
+import { isWrongLastSequence } from '../nats/natsErrors.js';
 
 /** The buckets are named after the event stream (`TABLE_EVENTS-worker-leases`), so two deployments on one NATS stay apart. */
 export const DEFAULT_LEASE_NAMESPACE = 'TABLE_EVENTS';
@@ -87,20 +88,12 @@ export function claimOf(entry: KvEntry | null): Claim | null {
   }
 }
 
-/** Whether a compare-and-set write failed because another writer got there first. */
-export function isWrongRevision(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
-  );
-}
-
 /** The write's revision, or 0 when another writer got there first. */
 export async function orRaced(write: Promise<number>): Promise<number> {
   try {
     return await write;
   } catch (error) {
-    if (isWrongRevision(error)) return 0;
+    if (isWrongLastSequence(error)) return 0;
     throw error;
   }
 }

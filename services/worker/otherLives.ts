@@ -15,9 +15,10 @@
  * delete makes the delete fail, and a worker that comes back finds its life
  * gone before it serves a table (workerLife.ts).
  */
-import { RequestError, type NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { isNoResponders, isWrongLastSequence } from '../nats/natsErrors.js';
 import type { KV } from '@nats-io/kv';
-import { isWrongRevision, lifeSubject, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
+import { lifeSubject, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 
 /**
  * The share of the TTL after a life's last renewal was stored at which the
@@ -96,7 +97,7 @@ export class OtherLives {
       this.absent.delete(workerId);
       return false;
     } catch (error) {
-      if (!(error instanceof RequestError && error.isNoResponders())) return false;
+      if (!isNoResponders(error)) return false;
     }
     const now = Date.now();
     const before = this.absent.get(workerId);
@@ -110,7 +111,7 @@ export class OtherLives {
       log(`${this.options.workerId}: ${workerId} missed its renewal and is not connected; its life is over`);
       return true;
     } catch (error) {
-      if (!isWrongRevision(error)) return false;
+      if (!isWrongLastSequence(error)) return false;
       // Renewed, or ended by another worker a moment ago: only the second means gone.
       const now = await this.lives.get(workerId).catch(() => null);
       return now !== null && now.operation !== 'PUT';

@@ -17,7 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { KV } from '@nats-io/kv';
-import { isWrongRevision, lifeSubject, orRaced, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
+import { isWrongLastSequence } from '../nats/natsErrors.js';
+import { lifeSubject, orRaced, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 
 /**
  * The share of the TTL a worker trusts its life for after sending its last
@@ -184,7 +185,7 @@ export class WorkerLife {
       life.suspended = false;
       this.lastTry = { at: sentAt, ok: true };
     } catch (error) {
-      if (isWrongRevision(error)) {
+      if (isWrongLastSequence(error)) {
         // A renewal whose answer was lost (a timeout) may have been stored all the same: the life is still ours.
         const entry = await this.lives.get(workerId).catch(() => null);
         if (entry !== null && entry.operation === 'PUT' && entry.string() === life.incarnation) life.revision = entry.revision;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
 import pino from 'pino';
 import { verifyRecord } from '../../machines/record/verify.js';
-import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
+import { openKvSeatTokens } from '../../services/tokens/kvSeatTokens.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';

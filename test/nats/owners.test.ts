@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { awaitedActions } from '../../machines/table/refusal.js';
-import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
+import { openKvSeatTokens } from '../../services/tokens/kvSeatTokens.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';
 import { hashToken, newToken } from '../../services/tokens/seatTokens.js';
 import pino from 'pino';

@@ -22,7 +22,7 @@ import { natsSecretsCommand } from '../../services/cli/commands/natsSecrets.js';
 import { parseArgs } from '../../services/cli/args.js';
 import { natsServerProgram } from '../../services/settings.js';
 import { bucketNames, deploymentNames } from '../../services/bus/deploymentNames.js';
-import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
+import { openKvSeatTokens } from '../../services/tokens/kvSeatTokens.js';
 import { WORKER_QUEUE } from '../../services/bus/subjects.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { waitFor } from '../../drivers/polling.js';
-import { openKvSeatTokens } from '../../services/bus/kvSeatTokens.js';
+import { openKvSeatTokens } from '../../services/tokens/kvSeatTokens.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway } from '../../services/gateway/distributed.js';

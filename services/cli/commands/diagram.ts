@@ -7,10 +7,10 @@ import {
   isDiagramFormat,
   modelOfGame,
   renderDiagram,
-  toMermaid,
   withMermaidBlocks,
   type DiagramFormat,
-} from '../../diagram/index.js';
+} from '../../diagram/files.js';
+import { toMermaid } from '../../diagram/mermaid.js';
 import { optionalStringFlag, stringFlag, UsageError, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 

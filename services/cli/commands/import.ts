@@ -17,7 +17,6 @@ export const importCommand: Command = {
     } catch (error) {
       throw new UsageError(`cannot read a JSON record from ${file}: ${(error as Error).message}`);
     }
-    const mayCreateStore = true;
     return withHost(
       args,
       async (host) => {
@@ -25,7 +24,7 @@ export const importCommand: Command = {
         console.log(`imported ${file} as table ${tableId} (${version} events)`);
         return 0;
       },
-      mayCreateStore,
+      { ifMissing: 'create' },
     );
   },
 };

@@ -23,7 +23,8 @@ import { VersionConflict, type NewEvent, type TableStatus } from '../eventStore.
 import { checkAppend, toJson } from '../storeChecks.js';
 import { EMPTY_HEAD, type Head, type TableHeads } from './heads.js';
 import { subjectOfTable, tableToken, type JetStreamLayout } from './layout.js';
-import { isWrongLastSequence, type Expectation, type ServerRequests } from './serverRequests.js';
+import type { Expectation, ServerRequests } from './serverRequests.js';
+import { isWrongLastSequence } from '../../nats/natsErrors.js';
 import { appendBody, appendHeaders, checkFitsInMessage, eventsJsonOf } from './wireFormat.js';
 
 /**

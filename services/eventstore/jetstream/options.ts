@@ -24,8 +24,6 @@ export interface JetStreamEventStoreOptions {
   readonly retryForMs?: number;
   /** Messages a read fetches one by one, walking back from the table's last, before it reads the rest forward in parallel (default 24). */
   readonly walkLimit?: number;
-  /** @deprecated Ignored: long reads no longer use consumers (they use direct gets). */
-  readonly consumerTimeoutMs?: number;
   /**
    * Whether opening creates the stream and the snapshots bucket when they are missing (default true). A reader
    * whose permissions do not let it create them (a gateway) opens with false: it waits for them to exist.

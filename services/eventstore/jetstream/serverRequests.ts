@@ -82,9 +82,3 @@ export class ServerRequests {
     return { seq: ack.seq!, duplicate: ack.duplicate === true };
   }
 }
-
-/** The server's refusal of a stale expectation: someone else wrote the subject (or key) since. */
-export function isWrongLastSequence(error: unknown): boolean {
-  // 10071: wrong last sequence; 10164: wrong last sequence, unknown (newer servers).
-  return error instanceof JetStreamApiError && (error.code === 10071 || error.code === 10164);
-}

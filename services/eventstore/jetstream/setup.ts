@@ -5,7 +5,6 @@
  */
 import {
   DiscardPolicy,
-  JetStreamApiError,
   jetstreamManager,
   RetentionPolicy,
   StorageType,
@@ -15,6 +14,7 @@ import {
 import { Kvm, type KV } from '@nats-io/kv';
 import { nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
+import { isStreamNameInUse, isStreamNotFound } from '../../nats/natsErrors.js';
 import type { JetStreamLayout } from './layout.js';
 import type { JetStreamEventStoreOptions } from './options.js';
 
@@ -146,12 +146,12 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
   try {
     info = await jsm.streams.info(layout.streamName);
   } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === 10059)) throw error; // 10059: stream not found
+    if (!isStreamNotFound(error)) throw error;
     try {
       info = await jsm.streams.add(config);
     } catch (addError) {
-      // 10058: created meanwhile by another process with another configuration; look at what is there.
-      if (!(addError instanceof JetStreamApiError && addError.code === 10058)) throw addError;
+      // Created meanwhile by another process with another configuration: look at what is there.
+      if (!isStreamNameInUse(addError)) throw addError;
       info = await jsm.streams.info(layout.streamName);
     }
   }

@@ -9,7 +9,8 @@ import type { StoredSnapshot } from '../eventStore.js';
 import { checkSnapshot, toJson } from '../storeChecks.js';
 import type { TableHeads } from './heads.js';
 import { tableToken, type JetStreamLayout } from './layout.js';
-import { isWrongLastSequence, type ServerRequests } from './serverRequests.js';
+import type { ServerRequests } from './serverRequests.js';
+import { isWrongLastSequence } from '../../nats/natsErrors.js';
 import { checkFitsInMessage } from './wireFormat.js';
 
 /** Compare-and-set attempts before a save gives up on a key other writers keep changing. */

@@ -6,15 +6,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { standInName } from '../../host/standIns.js';
 import { hashToken, newToken } from '../../tokens/seatTokens.js';
+import { clientOf } from '../clientIdentity.js';
 import type { GatewayContext } from '../context.js';
 import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
-import { ErrorBody, ForkBody, ForkedTable, TableParams } from '../schemas.js';
-
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+import { ForkBody, ForkedTable, refusals, TableParams } from '../schemas.js';
 
 export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, tokens } = context;
+  const { feed, tokens, lobby, limits } = context;
   return async (app) => {
     app.post(
       '/api/tables/:tableId/fork',
@@ -27,7 +26,7 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
           tags: ['tables'],
           params: TableParams,
           body: ForkBody,
-          response: { 201: ForkedTable, ...refusals(400, 404, 409, 413, 422, 429) },
+          response: { 201: ForkedTable, ...refusals(400, 404, 409, 413, 422, 429, 503) },
         },
       },
       async (request, reply) => {
@@ -39,8 +38,15 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
         if (seat !== undefined && name === undefined)
           throw new GatewayRefusal('badRequest', 'body.seat needs body.name: the name the new table shows for you');
         if (seat === undefined || name === undefined) {
-          const accepted = await feed.forkTable(tableId, { at });
-          return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+          // Nobody takes a seat: the fork's bots play on by themselves.
+          const done = await lobby.reserveBotTable(clientOf(request.ip, limits.ipv6ClientPrefix));
+          try {
+            const accepted = await feed.forkTable(tableId, { at });
+            done(accepted.tableId);
+            return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
+          } finally {
+            done();
+          }
         }
         // The seat is the caller's from the new table's first append, with the token's tenure, so no bot moves for it first.
         const token = newToken();

@@ -7,9 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { GatewayContext } from '../context.js';
 import { GatewayRefusal } from '../refusals.js';
-import { ErrorBody, RepairResponse, TableParams } from '../schemas.js';
-
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+import { RepairResponse, refusals, TableParams } from '../schemas.js';
 
 export function repairRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, auth } = context;

@@ -7,9 +7,7 @@ import { phaseOf } from '../../../machines/table/snapshot.js';
 import { hasPerson, seatingClosed } from '../lobby.js';
 import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
-import { CommandAccepted, CommandBody, ErrorBody, JoinSeatBody, JoinedSeat, LeftSeat, SeatParams, TableParams } from '../schemas.js';
-
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+import { CommandAccepted, CommandBody, JoinSeatBody, JoinedSeat, LeftSeat, refusals, SeatParams, TableParams } from '../schemas.js';
 
 export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed, auth, seating, limits } = context;

@@ -1,25 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { isTableUnavailable } from '../nats/unavailable.js';
 import { openKvSeatTokens } from './kvSeatTokens.js';
-import { isTableUnavailable } from './protocol.js';
+import { describeSeatTokensContract } from './seatTokens.contract.js';
 
 describe('seat tokens in JetStream KV', () => {
   let nats: LocalNats;
   const connections: NatsConnection[] = [];
+  let operator: NatsConnection;
 
   beforeAll(async () => {
     nats = await startLocalNats(1);
     for (let i = 0; i < 2; i++) connections.push(await nats.connect('gateway'));
+    operator = await nats.connect('admin');
   });
 
   afterAll(async () => {
-    await Promise.all(connections.map((nc) => nc.close()));
+    await Promise.all([...connections, operator].map((nc) => nc?.close()));
     await nats?.stop();
   });
 
+  // Each place a deployment of its own on one server, its bucket named after it: as the operator (admin), whom the
+  // permissions let at every deployment's names; the gateway's own are tested below and in test/nats/permissions.
+  describeSeatTokensContract('JetStream KV', {
+    open: (place) => openKvSeatTokens(operator, { namespace: place }),
+    persists: true,
+  });
+
   it('issues unguessable tokens bound to one table and seat, known to every gateway, and revokes a seat', async () => {
-    const [here, there] = await Promise.all(connections.map((nc) => openKvSeatTokens(nc)));
+    const [here, there] = await Promise.all(connections.slice(0, 2).map((nc) => openKvSeatTokens(nc)));
     const first = await here.issue({ tableId: 't-1', seat: 2 });
     const again = await here.issue({ tableId: 't-1', seat: 2 });
     const second = await here.issue({ tableId: 't-1', seat: 3 });

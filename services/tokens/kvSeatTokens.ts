@@ -14,9 +14,8 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { tableToken } from '../eventstore/jetstream/index.js';
 import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
-import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from '../tokens/seatTokens.js';
-import { bucketNames } from './deploymentNames.js';
-import { TableUnavailable } from './protocol.js';
+import { TableUnavailable } from '../nats/unavailable.js';
+import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from './seatTokens.js';
 
 export interface KvSeatTokensOptions {
   readonly replicas?: number;
@@ -24,17 +23,26 @@ export interface KvSeatTokensOptions {
   readonly retryForMs?: number;
   /** The bucket is `<namespace>-seat-tokens`: the event stream's name, so deployments stay apart. */
   readonly namespace?: string;
+  /**
+   * Whether opening creates the bucket when it is missing (default true; an existing bucket keeps its own settings).
+   * False binds to it without asking: the CLI, which reads only logs, changes nothing on NATS by opening.
+   */
+  readonly createMissing?: boolean;
+}
+
+/** The bucket of the deployment whose event stream is `namespace` (bus/deploymentNames.ts lists it with the others). */
+export function seatTokensBucket(namespace: string): string {
+  return `${namespace}-seat-tokens`;
 }
 
 export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokensOptions = {}): Promise<SeatTokens> {
-  const bucket = bucketNames(options.namespace ?? 'TABLE_EVENTS').seatTokens;
+  const bucket = seatTokensBucket(options.namespace ?? 'TABLE_EVENTS');
   const jsm = await jetstreamManager(nc);
-  const kv: KV = await new Kvm(nc).create(bucket, {
-    history: 1,
-    replicas: options.replicas ?? 1,
-    // Reads go to the leader: a token issued a moment ago resolves at once.
-    allow_direct: false,
-  });
+  // Reads go to the leader: a token issued a moment ago resolves at once.
+  const kv: KV =
+    options.createMissing === false
+      ? await new Kvm(nc).open(bucket, { allow_direct: false })
+      : await new Kvm(nc).create(bucket, { history: 1, replicas: options.replicas ?? 1, allow_direct: false });
   const seatPrefix = ({ tableId, seat }: SeatGrant) => `s.${tableToken(tableId)}.${seat}`;
   const retryForMs = options.retryForMs ?? 5000;
   /** NATS trouble outlasting the retries is the service being unavailable (503), not failing (500). */
@@ -67,7 +75,8 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
         if ((await surely('read', () => kv.get(mark)))?.operation !== 'PUT') continue;
         const hash = mark.slice(prefix.length + 1);
         const entry = await surely('read', () => kv.get(`h.${hash}`));
-        if (entry !== null && entry.operation === 'PUT') {
+        // A token recorded again for another seat keeps its mark here, but holds that seat now: it is not this seat's.
+        if (entry !== null && entry.operation === 'PUT' && holdsSeat(entry.json<SeatGrant>(), grant)) {
           await surely('revoked', () => kv.purge(`h.${hash}`));
           revoked++;
         }
@@ -85,6 +94,10 @@ export async function openKvSeatTokens(nc: NatsConnection, options: KvSeatTokens
       // The connection is the caller's.
     },
   };
+}
+
+function holdsSeat(held: SeatGrant, seat: SeatGrant): boolean {
+  return held.tableId === seat.tableId && held.seat === seat.seat;
 }
 
 /** The keys under `prefix` that have a message in the bucket (their latest may be a deletion). */

@@ -1,0 +1,62 @@
+/**
+ * The SQLite event store's reads: one indexed query each, on the event
+ * loop's own connection (in WAL mode it sees every commit already
+ * answered). The writes are the writer's (sqliteGroupCommit.mjs).
+ */
+import type Database from 'better-sqlite3';
+import type { StoredEvent, TableStatus, TableSummary } from './eventStore.js';
+import { withFileNamed } from './sqliteFile.js';
+import type { EncodedEvent } from './sqliteWrites.js';
+
+export interface SqliteReads {
+  version(tableId: string): number;
+  read(tableId: string, afterVersion: number): StoredEvent[];
+  listTables(): TableSummary[];
+}
+
+interface EventRow {
+  readonly seq: number;
+  readonly type: string;
+  readonly at: string;
+  readonly data: string;
+}
+
+interface TableRow {
+  readonly table_id: string;
+  readonly version: number;
+  readonly status: string | null;
+  readonly last_event_at: string;
+}
+
+export function prepareReads(db: Database.Database, path: string): SqliteReads {
+  const version = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?').pluck();
+  const readAfter = db.prepare('SELECT seq, type, at, data FROM events WHERE table_id = ? AND seq > ? ORDER BY seq');
+  // The last event's time from the log itself, one primary-key lookup per table.
+  const listTables = db.prepare(
+    `SELECT tables.table_id, tables.version, tables.status, events.at AS last_event_at
+     FROM tables JOIN events ON events.table_id = tables.table_id AND events.seq = tables.version
+     ORDER BY tables.table_id`,
+  );
+  return {
+    version: (tableId) => withFileNamed(path, () => version.get(tableId) as number),
+    read(tableId, afterVersion) {
+      const rows = withFileNamed(path, () => readAfter.all(tableId, afterVersion) as EventRow[]);
+      return rows.map((row) => storedEvent(row.seq, { type: row.type, at: row.at, dataJson: row.data }));
+    },
+    listTables() {
+      const rows = withFileNamed(path, () => listTables.all() as TableRow[]);
+      return rows.map(
+        (row): TableSummary => ({
+          tableId: row.table_id,
+          version: row.version,
+          lastEventAt: row.last_event_at,
+          status: row.status === null ? null : (JSON.parse(row.status) as TableStatus),
+        }),
+      );
+    },
+  };
+}
+
+export function storedEvent(seq: number, event: EncodedEvent): StoredEvent {
+  return { seq, type: event.type, at: event.at, data: JSON.parse(event.dataJson) as unknown };
+}
