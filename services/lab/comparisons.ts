@@ -9,7 +9,7 @@ import type { SectionTally } from './gameTally.js';
 import { meanDifferenceInterval, meanOf, shareDifferenceInterval, type Interval } from './statistics/intervals.js';
 import type { Tally } from './tally.js';
 
-export interface FigureDifference {
+interface FigureDifference {
   readonly figure: string;
   readonly from: number;
   readonly to: number;

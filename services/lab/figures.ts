@@ -25,14 +25,14 @@ export interface MeanFigure {
   readonly ci95: Interval;
 }
 
-export interface HandsPerGameFigure extends MeanFigure {
+interface HandsPerGameFigure extends MeanFigure {
   readonly median: number | null;
   readonly p90: number | null;
   readonly histogram: Histogram;
 }
 
 /** The seat test: over teams where a team wins, else over seats, counting the games one seat won alone. */
-export interface SeatTestFigure extends ChiSquaredTest {
+interface SeatTestFigure extends ChiSquaredTest {
   readonly over: 'teams' | 'seats';
   readonly wins: readonly number[];
 }
@@ -76,11 +76,11 @@ export interface SectionFigures {
   };
 }
 
-export function shareFigure(count: number, of: number): ShareFigure {
+function shareFigure(count: number, of: number): ShareFigure {
   return { count, of, share: of === 0 ? 0 : count / of, ci95: wilsonInterval(count, of) };
 }
 
-export function meanFigure(tally: Tally): MeanFigure {
+function meanFigure(tally: Tally): MeanFigure {
   return { count: tally.count, mean: meanOf(tally), sd: Math.sqrt(varianceOf(tally)), ci95: meanInterval(tally) };
 }
 

@@ -19,13 +19,13 @@ export interface FinishedGamesSource {
   record(tableId: string): Promise<GameRecord>;
 }
 
-export interface FinishedGamesLabLimits {
+interface FinishedGamesLabLimits {
   readonly mostGames: number;
   readonly newPerRequest: number;
   readonly freshMs: number;
 }
 
-export const DEFAULT_LAB_LIMITS: FinishedGamesLabLimits = { mostGames: 500, newPerRequest: 25, freshMs: 5_000 };
+const DEFAULT_LAB_LIMITS: FinishedGamesLabLimits = { mostGames: 500, newPerRequest: 25, freshMs: 5_000 };
 
 export class FinishedGamesLab {
   private readonly folded = new Map<string, SectionTally>();

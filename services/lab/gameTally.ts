@@ -27,7 +27,7 @@ import {
 export const BOTS_NOT_RECORDED = 'not recorded';
 
 /** What sets a corpus section apart: figures are only ever combined within one. */
-export interface SectionKey {
+interface SectionKey {
   readonly game: GameName;
   /** The rules version (machines/games/rulebooks.ts); 1 for a record that names none. */
   readonly rules: number;
@@ -37,7 +37,7 @@ export interface SectionKey {
   readonly bots: string;
 }
 
-export interface LoneRoleTally {
+interface LoneRoleTally {
   readonly names: LoneRoleNames;
   /** Completed hands with the role. */
   readonly hands: number;
@@ -50,7 +50,7 @@ export interface LoneRoleTally {
 }
 
 /** Where the trump the first lead made ended: married by the leader's side, by another, or by nobody. */
-export interface FirstLeadTally {
+interface FirstLeadTally {
   readonly hands: number;
   readonly trumpMarriedByLeaderSide: number;
   readonly trumpMarriedByOtherSide: number;
@@ -93,7 +93,7 @@ export interface SectionTally extends SectionKey {
 }
 
 /** The section a record belongs to. */
-export function sectionKeyOf(record: GameRecord, bots: string): SectionKey {
+function sectionKeyOf(record: GameRecord, bots: string): SectionKey {
   const rules = record.rules ?? 1;
   const { options } = rulesOptionsIn(record.game, rules, record.options);
   const sorted = Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -106,13 +106,13 @@ export function sectionIdOf(key: SectionKey): string {
 }
 
 /** The fixed teams of a game (seat by seat), or null where sides change each hand. */
-export function fixedTeamsOf(game: GameName, seats: number): Side[] | null {
+function fixedTeamsOf(game: GameName, seats: number): Side[] | null {
   const rules = rulesOf(game);
   if (rules.words.fixedTeam(0) === null) return null;
   return Array.from({ length: seats }, (_, seat) => rules.sideOf(seat, { seatCount: seats, antiCupid: null }));
 }
 
-export function emptyTally(key: SectionKey, seats: number): SectionTally {
+function emptyTally(key: SectionKey, seats: number): SectionTally {
   const teams = fixedTeamsOf(key.game, seats);
   return {
     ...key,

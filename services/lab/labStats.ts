@@ -3,7 +3,7 @@ import { comparisonsOf, type Comparison } from './comparisons.js';
 import { sectionsInOrder, type CorpusTally } from './corpus.js';
 import { figuresOf, type SectionFigures } from './figures.js';
 
-export const LAB_STATS_FORMAT = 'seven-suitors-lab/1';
+const LAB_STATS_FORMAT = 'seven-suitors-lab/1';
 
 export interface LabStats {
   readonly format: typeof LAB_STATS_FORMAT;

@@ -16,7 +16,7 @@ export interface LoneRoleNames {
   readonly others: string;
 }
 
-export interface LoneRole {
+interface LoneRole {
   readonly seat: Seat;
   readonly names: LoneRoleNames;
 }

@@ -11,7 +11,7 @@ import { verifyRecord } from '../../machines/record/verify.js';
 import { withGame, type CorpusTally } from './corpus.js';
 import { BOTS_NOT_RECORDED } from './gameTally.js';
 
-export interface RecordsRead {
+interface RecordsRead {
   readonly corpus: CorpusTally;
   readonly read: number;
   readonly skipped: { readonly file: string; readonly problem: string }[];
@@ -29,7 +29,7 @@ export function recordFilesIn(directory: string): string[] {
 }
 
 /** A record from a file, or why it is not one. */
-export function readRecordFile(file: string): { record: GameRecord } | { problem: string } {
+function readRecordFile(file: string): { record: GameRecord } | { problem: string } {
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(file, 'utf8'));

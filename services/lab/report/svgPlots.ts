@@ -69,7 +69,7 @@ export function shareBarsSvg(rows: readonly ShareRow[], { label }: { label: stri
   return `<svg class="plot shares" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escaped(label)}"><title>${escaped(label)}</title>${drawn}${axis}</svg>`;
 }
 
-export interface DifferenceRow {
+interface DifferenceRow {
   readonly label: string;
   readonly difference: number;
   readonly ci95: Interval;

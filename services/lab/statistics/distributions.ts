@@ -8,7 +8,7 @@ export function chiSquaredSurvival(x: number, degreesOfFreedom: number): number 
 }
 
 /** P(T ≤ t) for T Student's t with `degreesOfFreedom` (which need not be whole: Welch's are not). */
-export function studentTDistribution(t: number, degreesOfFreedom: number): number {
+function studentTDistribution(t: number, degreesOfFreedom: number): number {
   const tail = regularizedBeta(degreesOfFreedom / (degreesOfFreedom + t * t), degreesOfFreedom / 2, 0.5) / 2;
   return t >= 0 ? 1 - tail : tail;
 }
