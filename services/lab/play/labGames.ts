@@ -5,6 +5,7 @@
  * same seeds, and a run is the same games whoever plays it and however it
  * is cut.
  */
+import { CURRENT_RULES } from '../../../machines/games/index.js';
 import type { GameName, TableOptions } from '../../../machines/table/options.js';
 import { botMove, type BotKind } from '../../bots/botRunner.js';
 import { simulateGame, type BotMove } from '../../simulator/simulate.js';
@@ -52,7 +53,9 @@ export function playShare(share: LabShare, onGame: () => void = () => undefined)
   const move: BotMove = (snapshot, seat, action, rng) => botMove(snapshot, seat, action, share.bots, rng);
   let corpus: CorpusTally = new Map();
   for (let i = share.from; i <= share.to; i++) {
+    // The rules named, so the record says which it was played under (a record that names none is read as rules 1).
     const { record } = simulateGame({
+      rules: CURRENT_RULES,
       game: share.game,
       options: share.options,
       seed: `${share.seed}-${i}`,
