@@ -99,7 +99,7 @@ function sectionHtml(section: SectionFigures): string {
   const unfinished = section.count - section.finished;
   return `<section class="section" data-game="${escaped(section.game)}">
 <h2>${escaped(section.title)} <span class="options">${escaped(optionsInWords(section.options))}</span></h2>
-<p class="meta">${section.count} games${unfinished > 0 ? ` (${unfinished} unfinished, left out of the win shares and game lengths)` : ''} · rules ${section.rules} · played by ${escaped(BOTS_IN_WORDS[section.bots] ?? section.bots)}</p>
+<p class="meta">${section.count} game${section.count === 1 ? '' : 's'}${unfinished > 0 ? ` (${unfinished} unfinished, left out of the win shares and game lengths)` : ''} · rules ${section.rules} · played by ${escaped(BOTS_IN_WORDS[section.bots] ?? section.bots)}</p>
 <h3>Hands per game</h3>
 ${histogramSvg(section.handsPerGame.histogram, { label: `Hands per game in ${section.finished} finished games` })}
 <p class="note">Mean ${meanText(section.handsPerGame)}, median ${section.handsPerGame.median ?? '—'}, p90 ${section.handsPerGame.p90 ?? '—'}.</p>
