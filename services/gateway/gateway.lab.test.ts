@@ -90,9 +90,17 @@ describe("the lab over the service's finished games", () => {
     const started = service();
     const records = await finishedGames(started);
 
-    const answer = await started.app.inject({ method: 'GET', url: '/api/lab' });
-    expect(answer.statusCode, answer.body).toBe(200);
-    const stats = answer.json() as LabStats;
+    // The lobby's listing may be a second old, and the lab's figures five: wait until they hold every game.
+    const stats = await waitFor(
+      async () => {
+        const answer = await started.app.inject({ method: 'GET', url: '/api/lab' });
+        expect(answer.statusCode, answer.body).toBe(200);
+        const figures = answer.json() as LabStats;
+        return figures.sections.reduce((games, section) => games + section.count, 0) === GAMES.length && figures;
+      },
+      'the lab to hold every finished game',
+      { everyMs: 250 },
+    );
     expect(stats.source).toBe('this service’s 6 finished games');
     expectFigures(stats, records);
 

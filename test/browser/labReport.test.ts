@@ -2,7 +2,8 @@
  * report.html in a real headless Chromium on a phone's width: the plots are
  * drawn (bars of real height, one per seat and team, a difference per
  * figure), nothing reaches the network, nothing scrolls sideways at 390 px,
- * and the page runs no script. Screenshot: test-artifacts/browser/lab-report.png.
+ * and the page runs no script; and the service's own page, GET /lab, drawn
+ * from its finished games. Screenshot: test-artifacts/browser/lab-report.png.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, pageErrors } from '../../drivers/browser/chromium.js';
+import { httpBaseOf, listen, startService } from '../../drivers/embeddedService.js';
+import { waitFor } from '../../drivers/polling.js';
 import { combinedCorpora } from '../../services/lab/corpus.js';
 import { labStatsOf } from '../../services/lab/labStats.js';
 import { playShare } from '../../services/lab/play/labGames.js';
@@ -79,5 +82,49 @@ describe('report.html in Chromium', () => {
     expect(requests).toEqual([pathToFileURL(file).href]);
     expect(errors).toEqual([]);
     await screenshot(page, 'lab-report');
+  });
+
+  it("draws the service's own finished games at GET /lab", async () => {
+    const service = startService();
+    try {
+      const base = httpBaseOf(await listen(service.app));
+      const tableIds: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await service.app.inject({
+          method: 'POST',
+          url: '/api/tables',
+          payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
+        });
+        tableIds.push(created.json().tableId);
+      }
+      for (const tableId of tableIds) {
+        await waitFor(
+          async () => (await service.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
+          `table ${tableId} to finish`,
+        );
+      }
+      // The lobby's listing may be a second old, and the lab's figures five: wait until they hold the three games.
+      await waitFor(
+        async () => (await service.app.inject({ method: 'GET', url: '/api/lab' })).json().sections[0]?.count === 3,
+        'the lab to hold the three finished games',
+        { everyMs: 250 },
+      );
+      browser ??= launchChromium();
+      const page = await (await browser).newPage({ viewport: { width: 390, height: 844 } });
+      const errors = pageErrors(page);
+      await page.goto(`${base}/lab`);
+      expect(await page.locator('header .meta').textContent()).toContain('this service’s 3 finished games');
+      expect(await page.locator('section.section').count()).toBe(1);
+      // Three games of one hand each: one bar, the height of the plot.
+      const bars = await page
+        .locator('svg.histogram rect.bar')
+        .evaluateAll((rects) => rects.map((rect) => rect.getBoundingClientRect().height));
+      expect(bars).toHaveLength(1);
+      expect(bars[0]).toBeGreaterThan(50);
+      expect(await page.locator('svg.shares .share-row').count()).toBe(6);
+      expect(errors).toEqual([]);
+    } finally {
+      await service.close();
+    }
   });
 });
