@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simulateGame } from '../../simulator/simulate.js';
 import type { LabStats } from '../../lab/labStats.js';
+import { parseArgs, UsageError } from '../args.js';
+import { labCommand } from './lab.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = join(ROOT, 'services', 'cli', 'bin.js');
@@ -66,19 +68,33 @@ describe('suitors lab --game', () => {
     expect(readFileSync(join(scratch, 'two', 'report.html'), 'utf8')).toBe(readFileSync(join(scratch, 'one', 'report.html'), 'utf8'));
   });
 
-  // Concurrently: each is a process start, and they are independent.
-  it.concurrent.each([
-    [['--game', 'antiCupid', '--specials', 'off'], 'specials "off" is impossible in antiCupid'],
+  it('refuses a usage mistake with exit status 2 and the usage, writing nothing', async () => {
+    const out = join(scratch, 'refused');
+    const run = await suitors('lab', '--game', 'antiCupid', '--specials', 'off', '--games', '1', '--seed', 's', '--out', out);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^suitors lab: specials "off" is impossible in antiCupid.*\nusage: suitors lab /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  // In this process: main.ts turns a UsageError into exit status 2 and the usage, as the test above shows.
+  it.each([
     [['--game', 'sevenSuitors', '--bots', 'random,clever'], '--bots must list heuristic or random, not "clever"'],
     [['--game', 'chess'], '--game must be sevenSuitors, antiCupid, traitorOfLove or firstLesson, not "chess"'],
     [['--game', 'sevenSuitors', '--games', '0'], '--games must be at least 1'],
+    [['--game', 'sevenSuitors', '--workers', '0'], '--workers must be at least 1'],
+    [
+      ['--game', 'sevenSuitors', '--games', '400000', '--specials', 'off,plain,powers'],
+      '1200000 games in all is more than the 1000000 one run plays; ask for fewer',
+    ],
     [['--game', 'sevenSuitors', '--records', 'somewhere'], 'give --records DIR or --game G, not both'],
     [['--records', join(scratch, 'nowhere')], `${join(scratch, 'nowhere')} does not exist; name a directory of game records (.json)`],
   ])('refuses %j: %s', async (given, message) => {
-    const out = join(scratch, `refused-${Math.random()}`);
-    const run = await suitors('lab', '--games', '1', '--seed', 's', ...given, '--out', out);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(message);
+    const out = join(scratch, `refused-${given.join('-')}`);
+    const refusal = await labCommand
+      .run(parseArgs(['--games', '1', '--seed', 's', ...given, '--out', out]))
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UsageError);
+    expect((refusal as UsageError).message).toBe(message);
     expect(existsSync(out)).toBe(false);
   });
 });
