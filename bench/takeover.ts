@@ -136,7 +136,7 @@ try {
     `per table: claim ${(claimMs / tableIds.length).toFixed(1)} ms, reads ${(counts.ms / tableIds.length).toFixed(1)} ms waited ` +
       `(${counts.snapshots} snapshot loads, ${counts.reads} log reads, ${(counts.events / tableIds.length).toFixed(1)} events read a table)`,
   );
-  await leases.stop(true);
+  await leases.stop({ endLife: true });
   await taker.close();
   await store.close();
   await nc.close();
