@@ -97,7 +97,7 @@ try {
   const { counted, counts } = countingReads(store);
   const taker = new TableHost({ store: counted });
   const leases = await TableLeases.start({
-    buckets: await openLeaseBuckets(nc, 10_000, 3),
+    buckets: await openLeaseBuckets(nc, { ttlMs: 10_000, replicas: 3 }),
     workerId: 'bench-taker',
     ttlMs: 10_000,
     onLost: () => undefined,

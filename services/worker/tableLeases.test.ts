@@ -22,7 +22,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
   beforeAll(async () => {
     nats = await startLocalNats(1);
     nc = await nats.connect('worker');
-    buckets = await openLeaseBuckets(nc, TTL_MS);
+    buckets = await openLeaseBuckets(nc, { ttlMs: TTL_MS });
   });
 
   afterAll(async () => {
@@ -123,7 +123,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     const own = await nats.connect('worker');
     const logged: string[] = [];
     const a = await TableLeases.start({
-      buckets: await openLeaseBuckets(own, TTL_MS),
+      buckets: await openLeaseBuckets(own, { ttlMs: TTL_MS }),
       workerId: 'a-cut-off',
       ttlMs: TTL_MS,
       onLost: () => undefined,
@@ -149,7 +149,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     beforeAll(async () => {
       presenceNats = await startLocalNats(1, { streamName: 'PRESENCE_TEST' });
       presenceNc = await presenceNats.connect('worker');
-      longBuckets = await openLeaseBuckets(presenceNc, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      longBuckets = await openLeaseBuckets(presenceNc, { ttlMs: LONG_TTL_MS, namespace: 'PRESENCE_TEST' });
     });
 
     afterAll(async () => {
@@ -159,7 +159,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
 
     /** A worker's leases on its own connection, as a worker has them: its renewals and its presence die together. */
     async function presentLeases(workerId: string, connection: NatsConnection, lost: string[] = [], renewEveryMs = RENEW_EVERY_MS) {
-      const buckets = await openLeaseBuckets(connection, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      const buckets = await openLeaseBuckets(connection, { ttlMs: LONG_TTL_MS, namespace: 'PRESENCE_TEST' });
       return TableLeases.start({
         buckets,
         workerId,

@@ -142,7 +142,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     expect(await kindOf(tables.createTable({ game: 'chess' }))).toMatch(/^malformed: game must be/);
     expect(await kindOf(tables.importRecord({ game: 'sevenSuitors' }))).toMatch(/^invalidRecord: the record does not verify/);
     // A lease for a table that does not exist is given back at once.
-    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
     expect((await kv.get('t-no-such-table'))?.operation ?? 'none').not.toBe('PUT');
     expect(await store.version(tableId)).toBe(6);
 
@@ -248,7 +248,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
-    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
     // The claim vanishes under its owner (an operator removed it), and the other worker takes the table.
     await kv.delete(tableId);
     const nc = gatewayNc;

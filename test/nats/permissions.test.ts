@@ -73,7 +73,7 @@ describe('NATS with credentials, permissions and TLS', () => {
     const worker = await as('worker');
     const store = await openJetStreamEventStore({ connection: worker });
     stores.push(store);
-    await openLeaseBuckets(worker, 5000);
+    await openLeaseBuckets(worker, { ttlMs: 5000 });
     await openKvSeatTokens(await as('gateway'));
     tableId = 't-permissions';
     await store.append(tableId, [{ type: 'table.created', at: new Date().toISOString(), data: { game: 'sevenSuitors' } }], 0);
