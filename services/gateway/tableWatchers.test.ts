@@ -41,7 +41,7 @@ describe('a seat’s socket', () => {
     expect([sent.length, closed]).toEqual([1, []]);
 
     // Ann leaves and Cy sits down before Ann's socket hears of it (no dismissSeat reached it).
-    await host.submit(tableId, { type: 'seat.left', seat: 0 }, ANN);
+    await host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ANN });
     await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Cy', bot: false }, holder: CY });
     watchers.watch(tableId, socket(CY));
     sent.length = 0;
@@ -115,7 +115,11 @@ describe('a socket that asked for changes', () => {
 
     // Ann's passes: a change of one version after the one her sockets hold.
     const cards: string[] = firstView.view.hand.cards;
-    await host.submit(tableId, { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to, i) => ({ to, card: cards[i] })) }, ANN);
+    await host.submit(
+      tableId,
+      { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to, i) => ({ to, card: cards[i] })) },
+      { holder: ANN },
+    );
     const second = await changeNow();
     // A socket that opened holding the first version, and one that holds an older version than the first.
     const [resuming, behind] = [socket(first.version), socket(first.version - 1)];

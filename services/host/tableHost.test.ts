@@ -318,9 +318,9 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
       .map(({ seat, action }) => randomMove(snapshot, seat, action, createRng('tenure')));
     // Sent in this order, as a busy gateway would: her leaving, Bob joining, then her pass, resolved before she left.
     const [left, joined, pass] = await Promise.allSettled([
-      host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE),
+      host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ALICE }),
       host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bob', bot: false }, holder: BOB }),
-      host.submit(tableId, alicesPass, ALICE),
+      host.submit(tableId, alicesPass, { holder: ALICE }),
     ]);
     expect([left.status, joined.status]).toEqual(['fulfilled', 'fulfilled']);
     expect(pass.status).toBe('rejected');
@@ -331,9 +331,11 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     const log = await store.read(tableId);
     expect(log.at(-1)).toMatchObject({ type: 'seat.joined', data: { seat: 0, holder: BOB } });
     // Bob's token acts; Alice's stays refused, whatever it sends, and so does any token for a bot's seat.
-    await host.submit(tableId, alicesPass, BOB);
-    expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE))).toMatchObject({ kind: 'notHolder' });
-    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, BOB))).toMatchObject({ kind: 'notHolder' });
+    await host.submit(tableId, alicesPass, { holder: BOB });
+    expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ALICE }))).toMatchObject({ kind: 'notHolder' });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, { holder: BOB }))).toMatchObject({
+      kind: 'notHolder',
+    });
   });
 
   it('refuses a bot’s move for a seat a person took between the bot’s look and its move', async () => {
@@ -343,8 +345,8 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     const botsPass = randomMove(snapshot, 0, 'pass', createRng('bot-look'));
     await host.submit(tableId, { type: 'seat.left', seat: 0 });
     await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Dee', bot: false }, holder: ALICE });
-    expect(await refusalOf(host.submit(tableId, botsPass, HELD_BY_A_BOT))).toMatchObject({ kind: 'notHolder' });
-    await host.submit(tableId, randomMove(snapshot, 1, 'pass', createRng('bot-look')), HELD_BY_A_BOT);
+    expect(await refusalOf(host.submit(tableId, botsPass, { holder: HELD_BY_A_BOT }))).toMatchObject({ kind: 'notHolder' });
+    await host.submit(tableId, randomMove(snapshot, 1, 'pass', createRng('bot-look')), { holder: HELD_BY_A_BOT });
   });
 
   it('refuses a joining seat whose tenure is not a token hash, or a bot with one', async () => {
