@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withChanges } from '../../machines/viewChanges.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from '../host/tableHost.js';
 import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
@@ -11,7 +11,7 @@ const CY = 'c'.repeat(64);
 
 /** A Seven Suitors table with Ann in seat 0 (holding it with ANN) and bots in the others, and its change as it stands. */
 async function annsTable() {
-  const host = new TableHost({ store: createMemoryEventStore() });
+  const host = new TableHost({ store: openLocalStorage({ kind: 'memory' }).store });
   const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
   const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
   await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });

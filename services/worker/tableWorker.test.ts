@@ -7,7 +7,7 @@ import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
 import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
 import { foldLog } from '../host/replay.js';
@@ -61,7 +61,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
   });
 
   async function setUp(workerIds = ['w-a', 'w-b']): Promise<void> {
-    store = createMemoryEventStore();
+    store = openLocalStorage({ kind: 'memory' }).store;
     for (const workerId of workerIds) await startWorker(workerId);
     gatewayNc = await connection('gateway');
     tables = new RemoteTables({ nc: gatewayNc, store, requestTimeoutMs: 3000, retryForMs: 5000 });
