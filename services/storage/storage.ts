@@ -20,12 +20,12 @@ import type { SeatTokens } from '../tokens/seatTokens.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 
 /** In this process only: nothing survives it (tests, throwaway services). */
-export interface MemoryStorageSettings {
+interface MemoryStorageSettings {
   readonly kind: 'memory';
 }
 
 /** One SQLite file holding the event logs and the seat tokens: the embedded service's. */
-export interface SqliteStorageSettings {
+interface SqliteStorageSettings {
   readonly kind: 'sqlite';
   readonly path: string;
   /** A file that is not there: made (the default), or refused with a MissingStorage that names it. */
@@ -39,7 +39,7 @@ export interface SqliteStorageSettings {
 }
 
 /** The distributed service's: the JetStream event stream and the seat tokens' KV bucket of one deployment. */
-export interface NatsStorageSettings {
+interface NatsStorageSettings {
   readonly kind: 'nats';
   /** The deployment: its servers and this process's credentials, and the names it keeps its things under. */
   readonly nats: NatsAccess & { readonly streamName: string; readonly prefix: string; readonly replicas: number };
@@ -56,7 +56,7 @@ export interface NatsStorageSettings {
   readonly openTimeoutMs?: number;
 }
 
-export type LocalStorageSettings = MemoryStorageSettings | SqliteStorageSettings;
+type LocalStorageSettings = MemoryStorageSettings | SqliteStorageSettings;
 export type StorageSettings = LocalStorageSettings | NatsStorageSettings;
 
 export interface Storage {
