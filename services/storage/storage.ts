@@ -2,8 +2,9 @@
  * The one place storage is opened: the event store and the seat tokens a
  * process runs on, chosen by one setting (SUITORS_STORAGE;
  * fromEnvironment.ts reads it), opened together and closed together. The
- * service, the CLI, the drivers, the benchmarks and the tests open storage
- * here, so a new adapter is wired in once (README.md, "Adding an adapter").
+ * embedded service, the CLI, the distributed gateway, the test service, the
+ * SQLite benchmarks, the fuzzer and the tests open storage here, so a new
+ * adapter is wired in once (README.md, "Adding an adapter").
  */
 import { existsSync } from 'node:fs';
 import type { NatsConnection } from '@nats-io/nats-core';
