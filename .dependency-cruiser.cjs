@@ -36,6 +36,7 @@ const UNREACHED_ON_PURPOSE = [
   '^services/eventstore/sqliteWriterThread\\.mjs$',
   '^services/eventstore/sqliteGroupCommit\\.d\\.mts$',
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
+  '^services/lab/play/playWorker\\.ts$',
 ].join('|');
 
 /** A rule that an import from `from` to `to` is an error. */

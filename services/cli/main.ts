@@ -5,6 +5,7 @@
 import { parseArgs, UsageError } from './args.js';
 import { isTableRefusal } from '../host/errors.js';
 import { simulateCommand } from './commands/simulate.js';
+import { labCommand } from './commands/lab.js';
 import { checkCommand } from './commands/check.js';
 import { diagramCommand } from './commands/diagram.js';
 import { replayCommand } from './commands/replay.js';
@@ -17,6 +18,7 @@ import type { Command } from './command.js';
 
 const COMMANDS: readonly Command[] = [
   simulateCommand,
+  labCommand,
   checkCommand,
   replayCommand,
   exportCommand,

@@ -36,6 +36,7 @@ import { replayRoutes } from './routes/replayRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
+import { labRoutes } from './routes/labRoutes.js';
 import { viewRoutes } from './routes/viewRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
@@ -115,6 +116,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     forkRoutes,
     repairRoutes,
     socketRoute,
+    labRoutes,
   ]) {
     app.register(routes(context));
   }

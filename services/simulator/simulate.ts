@@ -1,6 +1,7 @@
 /**
- * Plays whole games with random bots through the real machines, taking the
- * host's part too (seating the bots and dealing). A simulation has no one to
+ * Plays whole games with bots (random ones unless told otherwise) through
+ * the real machines, taking the host's part too (seating the bots and
+ * dealing). A simulation has no one to
  * hide its deals from, so each hand's seed is drawn from the seeded rng: the
  * same seed plays the same games, and every deal is still provable.
  */
@@ -9,15 +10,20 @@ import { noteEvent, recordOf, type GameRecord, type RecordedHand } from '../../m
 import { fairDeal } from '../../machines/fragments/dealing.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import type { TableInput } from '../../machines/table/context.js';
-import type { TableEvent } from '../../machines/table/events.js';
-import { awaitedActions } from '../../machines/table/refusal.js';
+import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
+import { awaitedActions, type Action } from '../../machines/table/refusal.js';
+import type { Seat } from '../../machines/rules/trick.js';
 import { offer, phaseOf, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 
 export interface SimulationSettings extends TableInput {
   readonly seed: number | string;
   /** Stop before dealing this many hands more; the game is then unfinished. */
   readonly maxHands?: number;
+  /** How the bots choose a move: at random unless told otherwise (the lab plays the heuristic bot too). */
+  readonly move?: BotMove;
 }
+
+export type BotMove = (snapshot: TableSnapshot, seat: Seat, action: Action, rng: Rng) => PlayerCommand;
 
 export interface SimulatedGame {
   readonly events: TableEvent[];
@@ -27,7 +33,7 @@ export interface SimulatedGame {
 }
 
 /** The next event the host or a bot would send, or null when the game has nothing more to do. */
-export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands = Infinity): TableEvent | null {
+export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands = Infinity, move: BotMove = randomMove): TableEvent | null {
   const phase = phaseOf(snapshot);
   if (phase === 'gameOver') return null;
   const { context } = snapshot;
@@ -38,7 +44,7 @@ export function nextSimulatedEvent(snapshot: TableSnapshot, rng: Rng, maxHands =
   if (phase === 'dealing') return context.handResults.length >= maxHands ? null : fairDeal(context, seedFrom(rng));
   const awaited = awaitedActions(snapshot);
   const { seat, action } = awaited[rng.below(awaited.length)];
-  return randomMove(snapshot, seat, action, rng);
+  return move(snapshot, seat, action, rng);
 }
 
 export function simulateGame(settings: SimulationSettings): SimulatedGame {
@@ -46,11 +52,11 @@ export function simulateGame(settings: SimulationSettings): SimulatedGame {
   const table = startTable(settings);
   const events: TableEvent[] = [];
   const hands: RecordedHand[] = [];
-  for (let event = nextSimulatedEvent(table.getSnapshot(), rng, settings.maxHands); event !== null; ) {
+  for (let event = nextSimulatedEvent(table.getSnapshot(), rng, settings.maxHands, settings.move); event !== null; ) {
     if (!offer(table, event)) throw new Error(`the machine refused a simulated ${event.type}: ${JSON.stringify(event)}`);
     events.push(event);
     noteEvent(hands, table.getSnapshot(), event);
-    event = nextSimulatedEvent(table.getSnapshot(), rng, settings.maxHands);
+    event = nextSimulatedEvent(table.getSnapshot(), rng, settings.maxHands, settings.move);
   }
   table.stop();
   const snapshot = table.getSnapshot();
