@@ -97,7 +97,7 @@ try {
   const { counted, counts } = countingReads(store);
   const taker = new TableHost({ store: counted });
   const leases = await TableLeases.start({
-    buckets: await openLeaseBuckets(nc, 10_000, 3),
+    buckets: await openLeaseBuckets(nc, { ttlMs: 10_000, replicas: 3 }),
     workerId: 'bench-taker',
     ttlMs: 10_000,
     onLost: () => undefined,
@@ -136,7 +136,7 @@ try {
     `per table: claim ${(claimMs / tableIds.length).toFixed(1)} ms, reads ${(counts.ms / tableIds.length).toFixed(1)} ms waited ` +
       `(${counts.snapshots} snapshot loads, ${counts.reads} log reads, ${(counts.events / tableIds.length).toFixed(1)} events read a table)`,
   );
-  await leases.stop(true);
+  await leases.stop({ endLife: true });
   await taker.close();
   await store.close();
   await nc.close();

@@ -42,7 +42,7 @@ export async function createRemoteTable(
 
 /** `move`, sent as its seat's holder. */
 export function submitRemoteMove(tables: TableService, tableId: string, move: PlayerCommand): Promise<Accepted> {
-  return tables.submit(tableId, move, remoteHolder(tableId, move.seat));
+  return tables.submit(tableId, move, { holder: remoteHolder(tableId, move.seat) });
 }
 
 /** A random legal move for one of the seats the table awaits, or null when it awaits none (the game is over). */

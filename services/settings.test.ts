@@ -253,6 +253,14 @@ describe('a bad setting stops a process at its start', () => {
     expect(existsSync(database)).toBe(false);
   });
 
+  it('the embedded service, named a storage it cannot run on, before it opens any', async () => {
+    const database = join(directory, 'never-either.db');
+    const { status, stderr } = await run('services/main.ts', { SUITORS_DB: database, PORT: '0', SUITORS_STORAGE: 'nats' });
+    expect(status).toBe(1);
+    expect(stderr).toContain('SUITORS_STORAGE=nats will not do here: the embedded service owns its tables alone');
+    expect(existsSync(database)).toBe(false);
+  });
+
   it('a table worker, before it connects (nothing listens at its NATS_URL)', async () => {
     const { status, stderr } = await run('services/worker/main.ts', { NATS_URL: 'nats://127.0.0.1:9', SUITORS_BOT_DELAY_MS: 'soon' });
     expect(status).toBe(2);

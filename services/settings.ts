@@ -301,7 +301,7 @@ function layoutComplaint(layout: { streamName?: string; prefix?: string }): stri
   }
 }
 
-export const STORAGE_KINDS = ['sqlite', 'memory', 'nats'] as const;
+const STORAGE_KINDS = ['sqlite', 'memory', 'nats'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 /** SUITORS_STORAGE, else `fallback` (what the process runs on when the operator names nothing). */

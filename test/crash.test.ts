@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../machines/cards/shuffle.js';
 import { verifyRecord } from '../machines/record/verify.js';
-import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 import { foldLog, recordOfLog } from '../services/host/replay.js';
 
 const WORKER = join(import.meta.dirname, 'crash', 'botWorker.ts');
@@ -59,7 +59,8 @@ function runWorker(database: string, killAfterMs: number | null): Promise<Run> {
 }
 
 async function expectLogsHoldEveryAck(database: string, acks: Map<string, number>): Promise<void> {
-  const store = openSqliteEventStore(database);
+  const storage = openLocalStorage({ kind: 'sqlite', path: database });
+  const { store } = storage;
   try {
     for (const [tableId, version] of acks) {
       const events = await store.read(tableId);
@@ -68,7 +69,7 @@ async function expectLogsHoldEveryAck(database: string, acks: Map<string, number
       foldLog(tableId, events).actor.stop();
     }
   } finally {
-    await store.close();
+    await storage.close();
   }
 }
 
@@ -85,7 +86,8 @@ describe('crash safety', () => {
     expect(acknowledged).toBeGreaterThan(KILLS * 10);
     const last = await runWorker(database, null);
     expect(last.finished).toBe(true);
-    const store = openSqliteEventStore(database);
+    const storage = openLocalStorage({ kind: 'sqlite', path: database });
+    const { store } = storage;
     try {
       const tables = await store.listTables();
       expect(tables).toHaveLength(TABLES);
@@ -95,7 +97,7 @@ describe('crash safety', () => {
         expect(verifyRecord(JSON.parse(JSON.stringify(record))).problems).toEqual([]);
       }
     } finally {
-      await store.close();
+      await storage.close();
     }
   });
 });

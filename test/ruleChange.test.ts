@@ -26,7 +26,7 @@ import { differences, outcomeOf } from './golden/outcome.js';
 import { nextPersonMove } from './golden/cases.js';
 import { hostsOverLogs, readGolden as golden } from './golden/goldenHosts.js';
 import { servicesClosedAfterEach } from './servicesPerTest.js';
-import { createMemoryEventStore } from '../services/eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 import { EVENT_SCHEMA } from '../services/host/upcasters.js';
 import { waitFor } from '../drivers/polling.js';
 import { RULES_TWO_END_SCORE } from './nextRelease/rulesTwo.js';
@@ -176,7 +176,7 @@ describe('a table written by a newer release, met by this one', () => {
   const startService = servicesClosedAfterEach();
 
   it('is refused with 503 naming the rules version or event schema it lacks, never a 500, while other tables play on', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const { log } = golden('current/traitorOfLove-plain-midPass.json');
     const [created, ...rest] = log.map(({ type, at, data }) => ({ type, at, data }));
     // A table created under rules 3, which only a later release has.

@@ -16,7 +16,7 @@ import { startGatewayProcess, type GatewayProcess } from '../drivers/gatewayProc
 import { httpRequest } from '../drivers/httpClient.js';
 import { waitFor } from '../drivers/polling.js';
 import { SocketClient } from '../drivers/socketClient.js';
-import { openSqliteEventStore } from '../services/eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../services/storage/storage.js';
 import { foldLog } from '../services/host/replay.js';
 import { expectAcknowledgedInLogs, nextMoveOf, playSeat, sendMove, type Seat, type SeatPlay } from './seatPlayer.js';
 
@@ -109,7 +109,8 @@ describe('npm start, stopped with SIGTERM and started again', () => {
     for (const socket of sockets) expect(socket.closed?.code).toBe(1012);
 
     // What it wrote before it exited, read from its file: every acknowledged command, in gapless logs that fold.
-    const store = openSqliteEventStore(join(directory, 'gateway-bench.db'));
+    const storage = openLocalStorage({ kind: 'sqlite', path: join(directory, 'gateway-bench.db') });
+    const { store } = storage;
     const versionsAtStop = new Map<string, number>();
     try {
       for (const tableId of allTables) {
@@ -120,7 +121,7 @@ describe('npm start, stopped with SIGTERM and started again', () => {
       }
       await expectAcknowledgedInLogs(store, acknowledged);
     } finally {
-      await store.close();
+      await storage.close();
     }
 
     const second = await startService();

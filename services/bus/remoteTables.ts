@@ -25,7 +25,7 @@ import { NatsRequests } from '../nats/natsRequests.js';
 import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js';
 import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { ForkRequest } from '../host/tableFork.js';
-import type { Accepted, CreateTableRequest, Repaired, TableService } from '../host/tableService.js';
+import type { Accepted, CreateTableRequest, Repaired, SubmitOptions, TableService } from '../host/tableService.js';
 import {
   decodeReply,
   encode,
@@ -103,7 +103,7 @@ export class RemoteTables implements TableService {
     return this.newTable({ op: 'forkTable', args: [tableId, request] });
   }
 
-  async submit(tableId: string, command: unknown, holder?: string): Promise<Accepted> {
+  async submit(tableId: string, command: unknown, { holder }: SubmitOptions = {}): Promise<Accepted> {
     return this.command({ op: 'submit', tableId, args: holder === undefined ? [command] : [command, holder], ...this.seen(tableId) });
   }
 

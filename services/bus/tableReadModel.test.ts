@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { viewFor } from '../../machines/view.js';
 import { nextBotMove, playBotTurns } from '../../drivers/botTurns.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
 import { isTableQuarantined, type TableQuarantined } from '../host/quarantine.js';
@@ -14,7 +14,7 @@ const BOTS = Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot:
 
 /** A finished game's log, written by a host the read model knows nothing of. */
 async function finishedGame() {
-  const store = createMemoryEventStore();
+  const store = openLocalStorage({ kind: 'memory' }).store;
   const host = new TableHost({ store });
   const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS, seed: 'read-model' });
   await playBotTurns(host, tableId, createRng('read-model'));
@@ -61,7 +61,7 @@ describe("a gateway's read model", () => {
 
 /** A table some moves into its first hand, with an event the machine refuses appended behind its host's back. */
 async function tableWithARefusedEvent() {
-  const store = createMemoryEventStore();
+  const store = openLocalStorage({ kind: 'memory' }).store;
   const host = new TableHost({ store, onQuarantined: () => undefined });
   const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS, seed: 'read-model-quarantine' });
   const rng = createRng('read-model-quarantine');

@@ -90,7 +90,7 @@ export class TableReadModel {
       const table = this.followed.get(tableId);
       if (table === undefined) {
         // A whole new table costs no read to follow; a later part of one not followed is only passed on.
-        if (events[0].seq === 1) this.follow(tableId, events, true);
+        if (events[0].seq === 1) this.follow(tableId, events, { announce: true });
         else this.announce(tableId, events);
         return;
       }
@@ -163,10 +163,11 @@ export class TableReadModel {
     if (standing !== null) throw standing;
     const events = await this.store.read(tableId);
     if (events.length === 0) throw new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
-    return this.follow(tableId, events, false);
+    return this.follow(tableId, events, { announce: false });
   }
 
-  private follow(tableId: string, events: readonly StoredEvent[], announce: boolean): FollowedTable {
+  /** Folds a table's whole log into the copy this gateway reads; with `announce`, its listeners hear each event. */
+  private follow(tableId: string, events: readonly StoredEvent[], { announce }: { announce: boolean }): FollowedTable {
     const version = events[events.length - 1].seq;
     let actor: TableActor;
     try {

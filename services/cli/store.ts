@@ -13,7 +13,7 @@ import { storageSettingsFrom } from '../storage/fromEnvironment.js';
 import { MissingStorage, openStorage, type StorageSettings } from '../storage/storage.js';
 import { optionalStringFlag, UsageError, type ParsedArgs } from './args.js';
 
-export interface HostOptions {
+interface HostOptions {
   /**
    * What a command does about an SQLite file that is not there: refuse (the default: a mistyped --db must not
    * start an empty store) or create it (import, whose table is the first of a new store).

@@ -11,7 +11,7 @@ import type { EncodedEvent, WriteOutcome } from './sqliteWrites.js';
 import { checkAppend, toJson } from './storeChecks.js';
 import type { Subscribers } from './subscribers.js';
 
-export type Append = (tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus) => Promise<number>;
+type Append = (tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus) => Promise<number>;
 
 /** `checkOpen` throws once the store is closed: the append is refused before anything is queued. */
 export function sqliteAppends(queue: CommitQueue, subscribers: Subscribers, checkOpen: () => void): Append {

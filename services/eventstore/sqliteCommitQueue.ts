@@ -21,7 +21,7 @@ export interface GroupCommit {
 }
 
 /** A write waiting for its commit, and how its caller is answered. */
-export interface PendingWrite {
+interface PendingWrite {
   readonly write: Write;
   /** Called once the batch is committed, with what became of this write. */
   readonly settle: (outcome: WriteOutcome) => void;

@@ -8,7 +8,7 @@ import type { StoredEvent, TableStatus, TableSummary } from './eventStore.js';
 import { withFileNamed } from './sqliteFile.js';
 import type { EncodedEvent } from './sqliteWrites.js';
 
-export interface SqliteReads {
+interface SqliteReads {
   version(tableId: string): number;
   read(tableId: string, afterVersion: number): StoredEvent[];
   listTables(): TableSummary[];

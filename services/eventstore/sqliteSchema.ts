@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { checkIntegrity, namedStorageError, withFileNamed } from './sqliteFile.js';
 import { migrate, type SchemaSteps } from './sqliteMigrations.js';
 
-export const EVENT_STORE_STEPS: SchemaSteps = {
+const EVENT_STORE_STEPS: SchemaSteps = {
   adapter: 'event store',
   migrations: [
     {

@@ -10,7 +10,7 @@ import { withFileNamed } from './sqliteFile.js';
 import type { WriteOutcome } from './sqliteWrites.js';
 import { checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 
-export interface SqliteSnapshots {
+interface SqliteSnapshots {
   save(tableId: string, snapshot: StoredSnapshot): Promise<void>;
   load(tableId: string): StoredSnapshot | null;
 }

@@ -11,7 +11,7 @@ import type { TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 import { DEFAULT_LIMITS, liftedRateLimits } from './limits.js';
 import { WorkQueue } from './costlyWork.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from '../host/tableHost.js';
 
 const service = servicesClosedAfterEach();
@@ -32,7 +32,7 @@ async function finishedGame(started: TestService): Promise<string> {
 
 describe('the budgets of costly routes', () => {
   it('take so many forks at once and so many waiting, refuse the next 503 with Retry-After and make nothing for it, and leave new tables their own budget', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
     // Forks held until the test lets them go, so that six are sent while the first is under way.
     let letGo!: () => void;

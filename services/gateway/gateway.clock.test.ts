@@ -7,11 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
-import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from '../host/tableHost.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
-import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 import { waitFor } from '../../drivers/polling.js';
 import { ADMIN, bearer, startService, type TestService } from '../../drivers/embeddedService.js';
 import { EVENT_SCHEMA } from '../host/upcasters.js';
@@ -77,15 +75,13 @@ describe('the turn clock', () => {
   it('keeps bots playing, seat tokens and deadlines across restarts of the service on its SQLite file', async () => {
     const path = join(dir, 'restart.db');
     const run = async <T>(options: Parameters<typeof startService>[0], work: (service: TestService) => Promise<T>): Promise<T> => {
-      const store = openSqliteEventStore(path);
-      const tokens = openSqliteSeatTokens(path);
-      const started = startService({ limits: TEST_LIMITS, ...options, store, tokens });
+      const storage = openLocalStorage({ kind: 'sqlite', path });
+      const started = startService({ limits: TEST_LIMITS, ...options, store: storage.store, tokens: storage.tokens });
       try {
         return await work(started);
       } finally {
         await started.close();
-        await tokens.close();
-        await store.close();
+        await storage.close();
       }
     };
     // Bots too slow to move before the first restart, so the next service must take their game up.
@@ -133,7 +129,7 @@ describe('the turn clock', () => {
   });
 
   it('answers at once when it starts over many tables under way, and takes them all up in the background', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const tables = 40;
     // Forty tables of bots alone from one address: over the default cap of what one client may run, by design.
     const before = service({ store, botDelayMs: 60_000, limits: { ...TEST_LIMITS, botTablesPerClient: tables, botTablesInAll: tables } });

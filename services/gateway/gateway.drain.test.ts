@@ -9,11 +9,11 @@ import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
 import { bearer } from '../../drivers/embeddedService.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 
 describe('a gateway stopping', () => {
   it('answers the commands sent before it stopped, keeps them in the log, and closes its sockets with the reconnect hint', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const service = startService({ store, botDelayMs: 5 });
     const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
     const { tableId } = (

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../machines/table/snapshot.js';
-import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { waitFor } from '../../drivers/polling.js';
 import { ADMIN, bearer, type TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
@@ -39,7 +39,7 @@ async function midTrick(started: TestService, tableId: string): Promise<{ at: nu
 
 describe('playing on from an event of a finished game', () => {
   it('gives the caller’s seat to a stand-in bot when its token cannot be indexed, so the new table is never stuck on a seat nobody can play', async () => {
-    const tokens = createMemorySeatTokens();
+    const tokens = openLocalStorage({ kind: 'memory' }).tokens;
     const started = service({ tokens: { ...tokens, issue: () => Promise.reject(new Error('the token store is down')) } });
     const tableId = await finishedGame(started);
     const { at, turn } = await midTrick(started, tableId);

@@ -12,13 +12,12 @@ import { verifyRecord } from '../../machines/record/verify.js';
 import { ADMIN, bearer, startService, type TestService } from '../../drivers/embeddedService.js';
 import { waitFor } from '../../drivers/polling.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import type { TableQuarantined } from '../host/quarantine.js';
 import { recordOfLog, replayLog } from '../host/replay.js';
 import { TableHost } from '../host/tableHost.js';
 import { withSchema } from '../host/upcasters.js';
-import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 
 const service = servicesClosedAfterEach();
 
@@ -53,7 +52,7 @@ async function quarantinedGauge(app: App): Promise<number> {
  * for, and in its log, behind the service's back, seat 1 playing a card
  * in the passing: the machine refuses it. Returns the forged event's seq.
  */
-async function tableWithARefusedEvent(store: EventStore, tokens = createMemorySeatTokens()) {
+async function tableWithARefusedEvent(store: EventStore, tokens = openLocalStorage({ kind: 'memory' }).tokens) {
   const first = startService({ store, tokens });
   const tableId = await createTable(first.app, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] });
   const joined = await first.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } });
@@ -68,7 +67,7 @@ async function tableWithARefusedEvent(store: EventStore, tokens = createMemorySe
 
 describe('a quarantined table', () => {
   it('answers 503 naming the refused event, changes nothing, and shows in the lobby and the metrics; the admin repairs it and it plays on', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const { tableId, ann, tokens, bad } = await tableWithARefusedEvent(store);
     const told: TableQuarantined[] = [];
     const host = new TableHost({ store, autopilot: { botDelayMs: 0 }, onQuarantined: (verdict) => told.push(verdict) });
@@ -173,8 +172,8 @@ describe('a quarantined table', () => {
   });
 
   it('is found when a refused event reaches the log of a table the service holds: the next command meets the conflict, the ones after 503', async () => {
-    const store = createMemoryEventStore();
-    const tokens = createMemorySeatTokens();
+    const store = openLocalStorage({ kind: 'memory' }).store;
+    const tokens = openLocalStorage({ kind: 'memory' }).tokens;
     const { app } = service({ store, tokens });
     const tableId = await createTable(app, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] });
     const ann = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json().token;

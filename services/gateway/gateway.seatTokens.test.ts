@@ -5,7 +5,7 @@
  * its answer was lost finds the seat its own.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { hashToken, newToken, type SeatTokens } from '../tokens/seatTokens.js';
 import { bearer, type TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
@@ -42,7 +42,7 @@ describe('seat tokens: the log holds the seat, the store only indexes it', () =>
   });
 
   it('serves seat holders from the log while the index cannot be asked', async () => {
-    const memory = createMemorySeatTokens();
+    const memory = openLocalStorage({ kind: 'memory' }).tokens;
     let indexDown = false;
     const flaky: SeatTokens = {
       ...memory,

@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventStore } from '../eventstore/eventStore.js';
-import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { StorageFullNotices } from '../storageFull.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 import { liftedRateLimits } from './limits.js';
@@ -57,8 +56,9 @@ describe('a full storage', () => {
     const { logger, lines } = keptLog();
     const storageFull = new StorageFullNotices(logger);
     // A cap of 1 byte holds the file at the size it has: every page a write needs beyond it is refused.
-    const store: EventStore = openSqliteEventStore(path, { maxBytes: 1, onCommit: () => storageFull.wrote() });
-    cleanups.push(() => store.close());
+    const storage = openLocalStorage({ kind: 'sqlite', path, maxBytes: 1, onCommit: () => storageFull.wrote() });
+    cleanups.push(() => storage.close());
+    const { store } = storage;
     const started = service({
       store,
       logger,

@@ -4,7 +4,7 @@
  * the recent games.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { GatewayLimitSettings } from './limits.js';
 import { waitFor } from '../../drivers/polling.js';
 import { startService, type TestService } from '../../drivers/embeddedService.js';
@@ -15,7 +15,7 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((service) => service.close()));
 });
 
-function service(limits: GatewayLimitSettings = {}, store = createMemoryEventStore()): TestService {
+function service(limits: GatewayLimitSettings = {}, store = openLocalStorage({ kind: 'memory' }).store): TestService {
   const started = startService({ store, limits: { routes: { createTable: MANY, joinSeat: MANY }, ...limits } });
   services.push(started);
   return started;
@@ -110,7 +110,7 @@ describe('the lobby', () => {
   });
 
   it('closes them after a restart too, from the log alone', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const before = service({}, store);
     const empty = (await create(before.app)).json().tableId;
     await before.close();

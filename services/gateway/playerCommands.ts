@@ -14,5 +14,5 @@ export async function submitForSeat(feed: TableFeed, hold: SeatHold, command: Co
     throw new GatewayRefusal('forbidden', `this token holds seat ${seat}; it cannot act for seat ${command.seat}`);
   }
   // Whether the token still holds the seat is decided by the table, in its queue (TableHost.submit).
-  return feed.submit(tableId, { ...command, seat }, 'player', holder);
+  return feed.submit(tableId, { ...command, seat }, { source: 'player', holder });
 }

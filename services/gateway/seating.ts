@@ -54,7 +54,7 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
         }
         if (occupant !== null) {
           // Only if the bot still holds it: through another gateway someone may have taken the seat meanwhile.
-          await table.submit({ type: 'seat.left', seat }, HELD_BY_A_BOT).catch((error: unknown) => {
+          await table.submit({ type: 'seat.left', seat }, { holder: HELD_BY_A_BOT }).catch((error: unknown) => {
             throw isTableRefusal(error) && error.kind === 'notHolder'
               ? new GatewayRefusal('notNow', `seat ${seat} was taken by someone else just now`)
               : error;
@@ -94,7 +94,7 @@ export function createSeating(feed: TableFeed, tokens: SeatTokens, watchers: Tab
         // A finished game keeps its players on record; leaving it only gives the token up.
         if (phase !== 'gameOver') {
           // The table checks the tenure again in its own queue: another gateway may have seated someone since.
-          await table.submit({ type: 'seat.left', seat }, holder);
+          await table.submit({ type: 'seat.left', seat }, { holder });
           if (phase !== 'seating') {
             await table.submit({ type: 'seat.joined', seat, player: { name: standInName(occupant.name), bot: true } });
           }

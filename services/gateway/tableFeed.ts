@@ -10,7 +10,7 @@
  */
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
-import type { Accepted, CreateTableRequest, Repaired } from '../host/tableService.js';
+import type { Accepted, CreateTableRequest, Repaired, SubmitOptions } from '../host/tableService.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { TableService } from '../host/tableService.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
@@ -32,8 +32,11 @@ export type ChangeListener = (change: TableChange) => void;
 /** A table held for a sequence of changes no other writer may come between (a seat changing hands). */
 export interface TableAtHand {
   readonly current: TableChange;
-  /** `holder`: the token hash the command's seat must still be held with (TableHost.submit). */
-  submit(command: unknown, holder?: string): Promise<Accepted>;
+  submit(command: unknown, options?: Pick<SubmitOptions, 'holder'>): Promise<Accepted>;
+}
+
+export interface FeedCommandOptions extends Pick<SubmitOptions, 'holder'> {
+  readonly source: CommandSource;
 }
 
 export interface TableFeedOptions {
@@ -85,9 +88,10 @@ export class TableFeed {
     });
   }
 
-  async submit(tableId: string, command: unknown, source: CommandSource, holder?: string): Promise<Accepted> {
+  /** A command from `source` (counted in the metrics by it), sent on with its `holder` (TableService.submit). */
+  async submit(tableId: string, command: unknown, { source, holder }: FeedCommandOptions): Promise<Accepted> {
     const { accepted } = await this.queues.run(tableId, () =>
-      this.measured(source, () => this.host.submit(tableId, command, holder), tableId),
+      this.measured(source, () => this.host.submit(tableId, command, { holder }), tableId),
     );
     return accepted;
   }
@@ -100,8 +104,8 @@ export class TableFeed {
         get current() {
           return current;
         },
-        submit: async (command, holder) => {
-          const done = await this.measured(source, () => this.host.submit(tableId, command, holder), tableId);
+        submit: async (command, { holder } = {}) => {
+          const done = await this.measured(source, () => this.host.submit(tableId, command, { holder }), tableId);
           current = done.change ?? (await this.current(tableId));
           return done.accepted;
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withChanges } from '../../machines/viewChanges.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from '../host/tableHost.js';
 import { SEAT_CHANGED_HANDS } from './socketProtocol.js';
 import type { TableChange } from './tableFeed.js';
@@ -11,7 +11,7 @@ const CY = 'c'.repeat(64);
 
 /** A Seven Suitors table with Ann in seat 0 (holding it with ANN) and bots in the others, and its change as it stands. */
 async function annsTable() {
-  const host = new TableHost({ store: createMemoryEventStore() });
+  const host = new TableHost({ store: openLocalStorage({ kind: 'memory' }).store });
   const bots = [1, 2, 3].map((seat) => ({ name: `Bot ${seat}`, bot: true }));
   const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [null, ...bots] });
   await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Ann', bot: false }, holder: ANN });
@@ -41,7 +41,7 @@ describe('a seat’s socket', () => {
     expect([sent.length, closed]).toEqual([1, []]);
 
     // Ann leaves and Cy sits down before Ann's socket hears of it (no dismissSeat reached it).
-    await host.submit(tableId, { type: 'seat.left', seat: 0 }, ANN);
+    await host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ANN });
     await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Cy', bot: false }, holder: CY });
     watchers.watch(tableId, socket(CY));
     sent.length = 0;
@@ -115,7 +115,11 @@ describe('a socket that asked for changes', () => {
 
     // Ann's passes: a change of one version after the one her sockets hold.
     const cards: string[] = firstView.view.hand.cards;
-    await host.submit(tableId, { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to, i) => ({ to, card: cards[i] })) }, ANN);
+    await host.submit(
+      tableId,
+      { type: 'cards.passed', seat: 0, passes: [1, 2, 3].map((to, i) => ({ to, card: cards[i] })) },
+      { holder: ANN },
+    );
     const second = await changeNow();
     // A socket that opened holding the first version, and one that holds an older version than the first.
     const [resuming, behind] = [socket(first.version), socket(first.version - 1)];

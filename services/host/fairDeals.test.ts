@@ -14,7 +14,7 @@ import type { HandDealt } from '../../machines/table/events.js';
 import { offer, phaseOf, startTable } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import { nextBotMove } from '../../drivers/botTurns.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from './tableHost.js';
 import { HAND_REVEALED, TABLE_CREATED } from './tableLog.js';
 import { upcast } from './upcasters.js';
@@ -23,7 +23,7 @@ const BOTS = (count: number) => Array.from({ length: count }, (_, seat) => ({ na
 
 describe('fair deals at the host', () => {
   it('deals every hand from a fresh seed, shows its commitment from the deal on and its seed only once the hand is scored', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store });
     const { tableId } = await host.createTable({ game: 'traitorOfLove', options: {}, players: BOTS(6) });
     const rng = createRng('fair-host');
@@ -69,7 +69,7 @@ describe('fair deals at the host', () => {
   });
 
   it('exports a record whose every deal verifies against its seed', async () => {
-    const host = new TableHost({ store: createMemoryEventStore() });
+    const host = new TableHost({ store: openLocalStorage({ kind: 'memory' }).store });
     const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:2' }, players: BOTS(4) });
     const rng = createRng('fair-record');
     for (let { snapshot } = await host.snapshot(tableId); phaseOf(snapshot) !== 'gameOver'; { snapshot } = await host.snapshot(tableId)) {
@@ -89,7 +89,7 @@ describe('fair deals at the host', () => {
   it('derives every hand’s seed from a fixed table seed, so a seeded table deals the same every time', async () => {
     const deals = await Promise.all(
       [1, 2].map(async () => {
-        const host = new TableHost({ store: createMemoryEventStore() });
+        const host = new TableHost({ store: openLocalStorage({ kind: 'memory' }).store });
         const { tableId } = await host.createTable({ game: 'antiCupid', players: BOTS(5), seed: 'fixed' });
         return (await host.snapshot(tableId)).snapshot.context.hand!.fairness;
       }),
@@ -98,7 +98,7 @@ describe('fair deals at the host', () => {
   });
 
   it('takes up a log written before deals were provable: its unproven hand replays and plays on, and the next deal is proven', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const at = new Date().toISOString();
     const options = { end: 'hands:2', specials: 'off' };
     const legacy = startTable({ game: 'sevenSuitors', options: options as TableOptions });

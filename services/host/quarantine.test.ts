@@ -11,7 +11,7 @@ import { recordFromEvents } from '../../machines/record/record.js';
 import { verifyRecord } from '../../machines/record/verify.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { nextBotMove, playBotTurns } from '../../drivers/botTurns.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore, type NewEvent } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';
 import { isTableQuarantined, type TableQuarantined } from './quarantine.js';
@@ -72,7 +72,7 @@ async function refusalOf(work: Promise<unknown>): Promise<TableQuarantined> {
 
 describe('a table whose log the machine refuses', () => {
   it('is quarantined: every command and read refused naming the event, the log unchanged, folded once, the operator told once', async () => {
-    const memory = createMemoryEventStore();
+    const memory = openLocalStorage({ kind: 'memory' }).store;
     const writer = new TableHost({ store: memory });
     const rng = createRng('quarantine');
     const { tableId, snapshot } = await tableInPlay(writer, 'quarantine', rng);
@@ -106,7 +106,7 @@ describe('a table whose log the machine refuses', () => {
   });
 
   it('is quarantined by an event of a type no machine takes, read through a snapshot and the events after it', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, onQuarantined: () => undefined });
     const { tableId } = await tableInPlay(host, 'unknown-type', createRng('unknown-type'));
     await host.passivate(tableId); // a snapshot as of now: the forged event comes after it
@@ -117,7 +117,7 @@ describe('a table whose log the machine refuses', () => {
   });
 
   it('is quarantined by an event no release could read (a schema never written), which a repair voids like any refused one', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, onQuarantined: () => undefined });
     const rng = createRng('bad-schema');
     const { tableId, snapshot } = await tableInPlay(host, 'bad-schema', rng);
@@ -132,7 +132,7 @@ describe('a table whose log the machine refuses', () => {
   });
 
   it('is repaired by voiding exactly the refused events, to the end of the log; it then plays on and its record verifies', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const told: number[] = [];
     const host = new TableHost({ store, onQuarantined: (verdict) => told.push(verdict.seq) });
     const rng = createRng('repair');
@@ -178,7 +178,7 @@ describe('a table whose log the machine refuses', () => {
   });
 
   it('replays at, between and after the refused and the repair events, and is played on from any of them once over', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, onQuarantined: () => undefined });
     const rng = createRng('replays');
     const { tableId, snapshot } = await tableInPlay(host, 'replays', rng);
@@ -201,7 +201,7 @@ describe('a table whose log the machine refuses', () => {
   });
 
   it('is repaired only at the version it was read at: a writer that appends first has the repair refused, nothing written', async () => {
-    const memory = createMemoryEventStore();
+    const memory = openLocalStorage({ kind: 'memory' }).store;
     const writer = new TableHost({ store: memory });
     const { tableId, snapshot } = await tableInPlay(writer, 'race', createRng('race'));
     await writer.close();

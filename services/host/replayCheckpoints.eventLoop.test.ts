@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../machines/table/options.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { simulateGame } from '../simulator/simulate.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { TableHost } from './tableHost.js';
 
 describe('the first replay of a long table', () => {
   it('lets the event loop turn between two checkpoints of its fold, and gives the table the log folds to', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store });
     const parsed = parseOptions('sevenSuitors', { end: 'hands:3' });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../machines/cards/shuffle.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { playBotTurns } from '../../drivers/botTurns.js';
 import { replayLog } from './replay.js';
@@ -29,7 +29,7 @@ function countingReads(store: EventStore): { store: EventStore; readsFrom: numbe
 
 describe('replays from checkpoints', () => {
   it('give the same table as folding the whole log, at every event, in any order, and fold at most `every` events once laid', async () => {
-    const memory = createMemoryEventStore();
+    const memory = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store: memory });
     const { tableId } = await host.createTable({ game: 'traitorOfLove', options: {}, players: BOTS(6), seed: 'checkpoints' });
     await playBotTurns(host, tableId, createRng('checkpoints'));
@@ -60,7 +60,7 @@ describe('replays from checkpoints', () => {
   });
 
   it('lets concurrent replays of a table wait for the first, which lays the checkpoints they start from', async () => {
-    const memory = createMemoryEventStore();
+    const memory = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store: memory });
     const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:3' }, players: BOTS(4), seed: 'together' });
     await playBotTurns(host, tableId, createRng('together'));
@@ -72,7 +72,7 @@ describe('replays from checkpoints', () => {
   });
 
   it('says a table is unknown when it has no log', async () => {
-    const replays = new ReplayCheckpoints(createMemoryEventStore());
+    const replays = new ReplayCheckpoints(openLocalStorage({ kind: 'memory' }).store);
     const refusal = await replays.replayAt('t-nothing', 3).catch((error: unknown) => error);
     expect(isTableRefusal(refusal) && refusal.kind).toBe('unknownTable');
   });

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../machines/table/options.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { simulateGame } from '../simulator/simulate.js';
 import { TableHost } from './tableHost.js';
 
 describe('a fork of a long game', () => {
   it('folds off the event loop, which turns meanwhile, and starts the new table where the original stood', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store });
     const parsed = parseOptions('sevenSuitors', { end: 'hands:3' });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));

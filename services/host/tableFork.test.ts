@@ -8,7 +8,7 @@ import { createRng } from '../../machines/cards/shuffle.js';
 import { seatHeldBy, type TableContext } from '../../machines/table/context.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { playBotTurns } from '../../drivers/botTurns.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { StoredEvent } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';
 import { TableHost } from './tableHost.js';
@@ -35,7 +35,7 @@ function gameOf(context: TableContext) {
 
 /** A finished two-hand game of Seven Suitors whose seat 1 changed hands during the first hand. */
 async function finishedGame() {
-  const store = createMemoryEventStore();
+  const store = openLocalStorage({ kind: 'memory' }).store;
   const host = new TableHost({ store });
   const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:2' }, players: BOTS(4), seed: 'fork' });
   await host.submit(tableId, { type: 'seat.left', seat: 1 });

@@ -5,7 +5,7 @@ import { awaitedActions } from '../../machines/table/refusal.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { shuffleDeal } from '../../machines/fragments/dealing.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { nextBotMove, playBotTurns } from '../../drivers/botTurns.js';
 import { TableHost } from './tableHost.js';
@@ -17,7 +17,7 @@ import { isTableRefusal } from './errors.js';
 
 const BOTS = (count: number) => Array.from({ length: count }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
 
-function newHost(store: EventStore = createMemoryEventStore(), snapshotEvery = 100) {
+function newHost(store: EventStore = openLocalStorage({ kind: 'memory' }).store, snapshotEvery = 100) {
   return { store, host: new TableHost({ store, snapshotEvery }) };
 }
 
@@ -112,7 +112,7 @@ describe('the table host', () => {
     ['from the whole log', 10_000],
     ['from a snapshot and the events after it', 7],
   ])('passivates and rehydrates a table to the identical state (%s)', async (_, snapshotEvery) => {
-    const { host, store } = newHost(createMemoryEventStore(), snapshotEvery);
+    const { host, store } = newHost(openLocalStorage({ kind: 'memory' }).store, snapshotEvery);
     const { tableId } = await host.createTable({ game: 'antiCupid', options: { passing: 'oneEach' }, players: BOTS(5), seed: 'passivate' });
     const rng = createRng('passivate');
     for (let i = 0; i < 5; i++) {
@@ -131,7 +131,7 @@ describe('the table host', () => {
   });
 
   it('lets a finished game leave memory sooner than a table in play, and reads it back whole', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, finishedIdleMs: 0 });
     const finished = (await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: BOTS(4), seed: 'over' }))
       .tableId;
@@ -148,7 +148,7 @@ describe('the table host', () => {
   });
 
   it('answers a command without waiting for its snapshot, and lands the snapshots in the order they were taken', async () => {
-    const inner = createMemoryEventStore();
+    const inner = openLocalStorage({ kind: 'memory' }).store;
     let release = () => {};
     const firstWriteHeld = new Promise<void>((resolve) => (release = resolve));
     const written: number[] = [];
@@ -248,7 +248,7 @@ describe('the table host', () => {
   });
 
   it('a host with a stale table gets a VersionConflict, appends nothing, and recovers from the log', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const first = new TableHost({ store });
     const second = new TableHost({ store });
     const { tableId } = await first.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'stale' });
@@ -266,7 +266,7 @@ describe('the table host', () => {
   });
 
   it('lets an external dealer deal when configured so, and only then', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const host = new TableHost({ store, dealing: 'external' });
     const { tableId, version } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4) });
     expect(version).toBe(5);
@@ -286,7 +286,7 @@ describe('the table host', () => {
   });
 
   it('acknowledges a durable command even when its snapshot cannot be saved', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const failures: string[] = [];
     const failingSnapshots: EventStore = { ...store, saveSnapshot: async () => Promise.reject(new Error('snapshot too large')) };
     const host = new TableHost({
@@ -318,9 +318,9 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
       .map(({ seat, action }) => randomMove(snapshot, seat, action, createRng('tenure')));
     // Sent in this order, as a busy gateway would: her leaving, Bob joining, then her pass, resolved before she left.
     const [left, joined, pass] = await Promise.allSettled([
-      host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE),
+      host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ALICE }),
       host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Bob', bot: false }, holder: BOB }),
-      host.submit(tableId, alicesPass, ALICE),
+      host.submit(tableId, alicesPass, { holder: ALICE }),
     ]);
     expect([left.status, joined.status]).toEqual(['fulfilled', 'fulfilled']);
     expect(pass.status).toBe('rejected');
@@ -331,9 +331,11 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     const log = await store.read(tableId);
     expect(log.at(-1)).toMatchObject({ type: 'seat.joined', data: { seat: 0, holder: BOB } });
     // Bob's token acts; Alice's stays refused, whatever it sends, and so does any token for a bot's seat.
-    await host.submit(tableId, alicesPass, BOB);
-    expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, ALICE))).toMatchObject({ kind: 'notHolder' });
-    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, BOB))).toMatchObject({ kind: 'notHolder' });
+    await host.submit(tableId, alicesPass, { holder: BOB });
+    expect(await refusalOf(host.submit(tableId, { type: 'seat.left', seat: 0 }, { holder: ALICE }))).toMatchObject({ kind: 'notHolder' });
+    expect(await refusalOf(host.submit(tableId, { type: 'card.played', seat: 1, card: '1-1' }, { holder: BOB }))).toMatchObject({
+      kind: 'notHolder',
+    });
   });
 
   it('refuses a bot’s move for a seat a person took between the bot’s look and its move', async () => {
@@ -343,8 +345,8 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
     const botsPass = randomMove(snapshot, 0, 'pass', createRng('bot-look'));
     await host.submit(tableId, { type: 'seat.left', seat: 0 });
     await host.submit(tableId, { type: 'seat.joined', seat: 0, player: { name: 'Dee', bot: false }, holder: ALICE });
-    expect(await refusalOf(host.submit(tableId, botsPass, HELD_BY_A_BOT))).toMatchObject({ kind: 'notHolder' });
-    await host.submit(tableId, randomMove(snapshot, 1, 'pass', createRng('bot-look')), HELD_BY_A_BOT);
+    expect(await refusalOf(host.submit(tableId, botsPass, { holder: HELD_BY_A_BOT }))).toMatchObject({ kind: 'notHolder' });
+    await host.submit(tableId, randomMove(snapshot, 1, 'pass', createRng('bot-look')), { holder: HELD_BY_A_BOT });
   });
 
   it('refuses a joining seat whose tenure is not a token hash, or a bot with one', async () => {
@@ -366,7 +368,7 @@ describe('seat tenure: a token acts only while its seat is held with it', () => 
 
 describe('the autopilot of an owner that may not act', () => {
   it('neither moves nor loads a table it may not act for', async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const lost: string[] = [];
     const host = new TableHost({ store, autopilot: { botDelayMs: 20, mayAct: () => false, onMoveLost: (tableId) => lost.push(tableId) } });
     const { tableId, version } = await host.createTable({ game: 'sevenSuitors', players: BOTS(4), seed: 'not mine' });
@@ -379,7 +381,7 @@ describe('the autopilot of an owner that may not act', () => {
   });
 
   it('refuses a bot move or a timeout whose turn in the queue comes after the owner lost the table', async () => {
-    const inner = createMemoryEventStore();
+    const inner = openLocalStorage({ kind: 'memory' }).store;
     let releaseAppend = () => {};
     let holdNextAppend = false;
     let appendHeld = () => {};

@@ -31,7 +31,7 @@ import { checkForkPoint, type ForkRequest } from './tableFork.js';
 import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
 import { isTableQuarantined, QuarantineVerdicts, withQuarantines, type Quarantine, type TableQuarantined } from './quarantine.js';
 import { planRepair, repairedEvent } from './tableRepair.js';
-import type { Accepted, CreateTableRequest, Repaired, TableService } from './tableService.js';
+import type { Accepted, CreateTableRequest, Repaired, SubmitOptions, TableService } from './tableService.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -186,7 +186,7 @@ export class TableHost implements TableService {
    * rebuilt from the log first. Checked in the queue too, once this host's own
    * appends under way are done, so they never look like someone else's.
    */
-  async submit(tableId: string, command: unknown, holder?: string, seenVersion?: number): Promise<Accepted> {
+  async submit(tableId: string, command: unknown, { holder, seenVersion }: SubmitOptions = {}): Promise<Accepted> {
     return this.queues.run(tableId, async () => {
       let table = await this.tables.load(tableId);
       if (seenVersion !== undefined && seenVersion > table.version) {

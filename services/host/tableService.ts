@@ -42,18 +42,22 @@ export interface Repaired extends Accepted {
   readonly reasons: readonly string[];
 }
 
+/** Who sent a command, and what they had seen. */
+export interface SubmitOptions {
+  /** A seat token's hash: the command is refused unless that token still holds the command's seat. */
+  readonly holder?: string | undefined;
+  /** The table's version the sender last saw. */
+  readonly seenVersion?: number | undefined;
+}
+
 export interface TableService {
   createTable(request: CreateTableRequest): Promise<Accepted>;
   /** A table from a finished game's record, checked against the rules first. */
   importRecord(document: unknown): Promise<Accepted>;
   /** A table that plays on from event `request.at` of a finished game. */
   forkTable(tableId: string, request: ForkRequest): Promise<Accepted>;
-  /**
-   * A command, checked against the machine, made durable and applied. With a
-   * seat token's `holder` (its hash) it is refused unless that token still
-   * holds the seat; `seenVersion` is the version the sender last saw.
-   */
-  submit(tableId: string, command: unknown, holder?: string, seenVersion?: number): Promise<Accepted>;
+  /** A command, checked against the machine, made durable and applied. */
+  submit(tableId: string, command: unknown, options?: SubmitOptions): Promise<Accepted>;
   snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }>;
   view(tableId: string, viewer: Viewer): Promise<{ version: number; view: TableView }>;
   events(tableId: string, afterVersion?: number): Promise<StoredEvent[]>;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../machines/games/fingerprint.js';
 import { CURRENT_RULES, machineFor } from '../../machines/games/index.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { TableHost } from './tableHost.js';
 import { createRng } from '../../machines/cards/shuffle.js';
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 describe('versions in the log', () => {
   it('records the rules version and machine fingerprint a table is created with, and the schema of every event', async () => {
-    store = createMemoryEventStore();
+    store = openLocalStorage({ kind: 'memory' }).store;
     const host = newHost();
     const { tableId } = await host.createTable({ game: 'sevenSuitors', players: BOTS, seed: 'v' });
     const log = await host.events(tableId);
@@ -39,7 +39,7 @@ describe('versions in the log', () => {
 describe('snapshots that cannot lie', () => {
   /** A table some events in, with a snapshot saved, and that snapshot as the store keeps it. */
   async function tableWithSnapshot() {
-    store = createMemoryEventStore();
+    store = openLocalStorage({ kind: 'memory' }).store;
     const writer = newHost();
     const { tableId } = await writer.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: BOTS, seed: 'snap' });
     const rng = createRng('snap');

@@ -27,7 +27,7 @@ import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
  * server/errors.json): a stream made meanwhile by another process with
  * another configuration.
  */
-export const STREAM_NAME_IN_USE = 10058;
+const STREAM_NAME_IN_USE = 10058;
 
 /** The HTTP-like status JetStream answers while it has no leader yet ("JetStream system temporarily unavailable"). */
 const JETSTREAM_TEMPORARILY_UNAVAILABLE = 503;

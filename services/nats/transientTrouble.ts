@@ -6,9 +6,6 @@
  */
 import { isTransient } from './natsErrors.js';
 
-// The seat tokens import isTransient from here; they move with the storage root (issue 29), and import it from natsErrors.ts then.
-export { isTransient };
-
 /** Runs `request` until it is answered, asking again (backing off) after transient trouble for up to `retryForMs`. */
 export async function retryWhileTransient<T>(
   request: () => Promise<T>,

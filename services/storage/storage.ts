@@ -2,8 +2,9 @@
  * The one place storage is opened: the event store and the seat tokens a
  * process runs on, chosen by one setting (SUITORS_STORAGE;
  * fromEnvironment.ts reads it), opened together and closed together. The
- * service, the CLI, the drivers, the benchmarks and the tests open storage
- * here, so a new adapter is wired in once (README.md, "Adding an adapter").
+ * embedded service, the CLI, the distributed gateway, the test service, the
+ * SQLite benchmarks, the fuzzer and the tests open storage here, so a new
+ * adapter is wired in once (README.md, "Adding an adapter").
  */
 import { existsSync } from 'node:fs';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -20,12 +21,12 @@ import type { SeatTokens } from '../tokens/seatTokens.js';
 import { openSqliteSeatTokens } from '../tokens/sqliteSeatTokens.js';
 
 /** In this process only: nothing survives it (tests, throwaway services). */
-export interface MemoryStorageSettings {
+interface MemoryStorageSettings {
   readonly kind: 'memory';
 }
 
 /** One SQLite file holding the event logs and the seat tokens: the embedded service's. */
-export interface SqliteStorageSettings {
+interface SqliteStorageSettings {
   readonly kind: 'sqlite';
   readonly path: string;
   /** A file that is not there: made (the default), or refused with a MissingStorage that names it. */
@@ -39,7 +40,7 @@ export interface SqliteStorageSettings {
 }
 
 /** The distributed service's: the JetStream event stream and the seat tokens' KV bucket of one deployment. */
-export interface NatsStorageSettings {
+interface NatsStorageSettings {
   readonly kind: 'nats';
   /** The deployment: its servers and this process's credentials, and the names it keeps its things under. */
   readonly nats: NatsAccess & { readonly streamName: string; readonly prefix: string; readonly replicas: number };
@@ -56,7 +57,7 @@ export interface NatsStorageSettings {
   readonly openTimeoutMs?: number;
 }
 
-export type LocalStorageSettings = MemoryStorageSettings | SqliteStorageSettings;
+type LocalStorageSettings = MemoryStorageSettings | SqliteStorageSettings;
 export type StorageSettings = LocalStorageSettings | NatsStorageSettings;
 
 export interface Storage {

@@ -13,7 +13,8 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { tableToken } from '../eventstore/jetstream/index.js';
-import { isTransient, retryWhileTransient } from '../nats/transientTrouble.js';
+import { isTransient } from '../nats/natsErrors.js';
+import { retryWhileTransient } from '../nats/transientTrouble.js';
 import { TableUnavailable } from '../nats/unavailable.js';
 import { hashToken, looksLikeToken, newToken, type SeatGrant, type SeatTokens } from './seatTokens.js';
 

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken, type SeatTokens } from './seatTokens.js';
 
-export interface SeatTokensAdapter {
+interface SeatTokensAdapter {
   /** The tokens kept at `place` (letters, digits and '-'): empty the first time it is named. */
   open(place: string): Promise<SeatTokens>;
   /** Whether tokens outlive a close: opening the same place again finds them. */

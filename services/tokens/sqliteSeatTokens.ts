@@ -10,7 +10,7 @@ import { migrate, type SchemaSteps } from '../eventstore/sqliteMigrations.js';
 import { hashToken, looksLikeToken, newToken, type SeatTokens } from './seatTokens.js';
 
 /** The seat tokens' numbered schema steps, beside the event store's in one file (sqliteMigrations.ts). */
-export const SEAT_TOKEN_STEPS: SchemaSteps = {
+const SEAT_TOKEN_STEPS: SchemaSteps = {
   adapter: 'seat tokens',
   migrations: [
     {

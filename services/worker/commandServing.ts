@@ -106,7 +106,7 @@ async function serveCommand(serving: CommandServing, msg: Msg, request: TableCom
     const accepted =
       request.op === 'repairTable'
         ? await host.repair(tableId)
-        : await host.submit(tableId, request.args[0], holderOf(request.args[1]), request.seenVersion);
+        : await host.submit(tableId, request.args[0], { holder: holderOf(request.args[1]), seenVersion: request.seenVersion });
     respond(msg, { ok: true, worker: workerId, result: accepted });
   } catch (error) {
     if (isTableRefusal(error) && error.kind === 'unknownTable') {

@@ -31,11 +31,18 @@ export interface LeaseBuckets {
 }
 
 /** Opens (creating if needed) both buckets. A lives bucket made earlier keeps its own TTL: see `leaseTtlOf`. */
+export interface LeaseBucketSettings {
+  /** How long a life outlives its last renewal (the lives bucket's max age). */
+  readonly ttlMs: number;
+  /** Replicas of each bucket when this call creates it (1 by default; 3 on a 3-node cluster). */
+  readonly replicas?: number | undefined;
+  /** Names the buckets (`<namespace>-worker-leases`, `<namespace>-table-owners`); DEFAULT_LEASE_NAMESPACE by default. */
+  readonly namespace?: string | undefined;
+}
+
 export async function openLeaseBuckets(
   nc: NatsConnection,
-  ttlMs: number,
-  replicas = 1,
-  namespace = DEFAULT_LEASE_NAMESPACE,
+  { ttlMs, replicas = 1, namespace = DEFAULT_LEASE_NAMESPACE }: LeaseBucketSettings,
 ): Promise<LeaseBuckets> {
   // A renewal that hangs through a leader election must give up well within the TTL, so the next one can be tried.
   const kvm = new Kvm(jetstream(nc, { timeout: Math.max(250, Math.min(2000, Math.floor(ttlMs / 4))) }));

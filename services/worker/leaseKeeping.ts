@@ -4,7 +4,7 @@
  * and idle tables given back so their claims do not outlive their use.
  */
 import type { NatsConnection } from '@nats-io/nats-core';
-import { leaseTtlOf, openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
+import { leaseTtlOf, openLeaseBuckets, type LeaseBucketSettings, type LeaseBuckets } from './leaseBuckets.js';
 import { TableLeases, type TableOwnership } from './tableLeases.js';
 import { giveBack, type WorkerTables } from './workerTables.js';
 
@@ -24,7 +24,7 @@ export interface LeaseKeeping {
 /** Begins the worker's life in the lease buckets and keeps its claims in it. */
 export async function keepLeases(keeping: LeaseKeeping): Promise<{ leases: TableOwnership; leaseTtlMs: number }> {
   const { nc, workerId, wantedTtlMs, log } = keeping;
-  const buckets = await openLeaseBucketsPatiently(nc, wantedTtlMs, keeping.replicas, keeping.namespace);
+  const buckets = await openLeaseBucketsPatiently(nc, { ttlMs: wantedTtlMs, replicas: keeping.replicas, namespace: keeping.namespace });
   // The lives bucket's max age is what expires leases; a bucket made earlier with another TTL keeps its own.
   const leaseTtlMs = (await leaseTtlOf(buckets)) || wantedTtlMs;
   if (leaseTtlMs !== wantedTtlMs)
@@ -42,11 +42,11 @@ export async function keepLeases(keeping: LeaseKeeping): Promise<{ leases: Table
 }
 
 /** Opens the lease buckets, waiting (up to 30 s) for a cluster that is still electing its JetStream leaders. */
-async function openLeaseBucketsPatiently(nc: NatsConnection, ttlMs: number, replicas: number, namespace?: string): Promise<LeaseBuckets> {
+async function openLeaseBucketsPatiently(nc: NatsConnection, settings: LeaseBucketSettings): Promise<LeaseBuckets> {
   const giveUpAt = Date.now() + 30_000;
   for (;;) {
     try {
-      return await openLeaseBuckets(nc, ttlMs, replicas, namespace);
+      return await openLeaseBuckets(nc, settings);
     } catch (error) {
       if (Date.now() >= giveUpAt) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));

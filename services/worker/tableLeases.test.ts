@@ -22,7 +22,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
   beforeAll(async () => {
     nats = await startLocalNats(1);
     nc = await nats.connect('worker');
-    buckets = await openLeaseBuckets(nc, TTL_MS);
+    buckets = await openLeaseBuckets(nc, { ttlMs: TTL_MS });
   });
 
   afterAll(async () => {
@@ -42,7 +42,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect([first, second].find((result) => !result.taken)).toEqual({ taken: false, owner: holder });
     expect((holder === 'a' ? a : b).holds('t-one')).toBe(true);
     expect((holder === 'a' ? b : a).holds('t-one')).toBe(false);
-    await Promise.all([a.stop(true), b.stop(true)]);
+    await Promise.all([a.stop({ endLife: true }), b.stop({ endLife: true })]);
   });
 
   it('keeps its tables well past the TTL while its life is renewed, with one renewal for all of them', async () => {
@@ -56,13 +56,13 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect(await b.take(ids[7])).toEqual({ taken: false, owner: 'a' });
     expect((await buckets.claims.status()).streamInfo.state.last_seq).toBe(claimsBefore); // claims are not rewritten to stay
     expect(lost).toEqual([]);
-    await Promise.all([a.stop(true), b.stop(true)]);
+    await Promise.all([a.stop({ endLife: true }), b.stop({ endLife: true })]);
   });
 
   it("lets another take a crashed worker's tables once its life expires, and not before", async () => {
     const [a, b] = await Promise.all([leasesOf('a'), leasesOf('b')]);
     await a.take('t-crashed');
-    await a.stop(false); // as if the worker died: no goodbye, no renewal
+    await a.stop({ endLife: false }); // as if the worker died: no goodbye, no renewal
     const stoppedAt = Date.now();
     expect(await b.take('t-crashed')).toEqual({ taken: false, owner: 'a' });
     let result = await b.take('t-crashed');
@@ -74,7 +74,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect(waited).toBeGreaterThanOrEqual(TTL_MS * 0.5);
     expect(waited).toBeLessThan(TTL_MS + 1500);
     expect(result).toEqual({ taken: true, fresh: true });
-    await b.stop(true);
+    await b.stop({ endLife: true });
   });
 
   it("gives a gracefully stopped worker's tables, or a released table, to the next taker at once", async () => {
@@ -84,9 +84,9 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     await a.release('t-released');
     expect(a.holds('t-released')).toBe(false);
     expect(await b.take('t-released')).toEqual({ taken: true, fresh: true });
-    await a.stop(true);
+    await a.stop({ endLife: true });
     expect(await b.take('t-stopped')).toEqual({ taken: true, fresh: true });
-    await b.stop(true);
+    await b.stop({ endLife: true });
   });
 
   it('gives a table up at once when anyone else changes its claim', async () => {
@@ -98,7 +98,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     expect(a.holds('t-stolen')).toBe(false);
     expect(await b.take('t-stolen')).toEqual({ taken: true, fresh: true });
     expect(await a.take('t-stolen')).toEqual({ taken: false, owner: 'b' });
-    await Promise.all([a.stop(true), b.stop(true)]);
+    await Promise.all([a.stop({ endLife: true }), b.stop({ endLife: true })]);
   });
 
   it('gives up every table when its life is lost, begins a new one, and may take its old tables back', async () => {
@@ -116,14 +116,14 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       again = await a.take('t-life-1').catch(() => null);
     }
     expect(again).toEqual({ taken: true, fresh: true });
-    await a.stop(true);
+    await a.stop({ endLife: true });
   });
 
   it('checks a claim without rejecting when NATS cannot be asked (a worker fires the check and goes on)', async () => {
     const own = await nats.connect('worker');
     const logged: string[] = [];
     const a = await TableLeases.start({
-      buckets: await openLeaseBuckets(own, TTL_MS),
+      buckets: await openLeaseBuckets(own, { ttlMs: TTL_MS }),
       workerId: 'a-cut-off',
       ttlMs: TTL_MS,
       onLost: () => undefined,
@@ -133,7 +133,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     await own.close();
     await expect(a.verify('t-cut-off')).resolves.toBeUndefined();
     expect(logged.some((line) => line.includes('could not check its claim on t-cut-off'))).toBe(true);
-    await a.stop(false);
+    await a.stop({ endLife: false });
   });
 
   describe('presence: a life whose worker is not connected ends within about a renewal', () => {
@@ -149,7 +149,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     beforeAll(async () => {
       presenceNats = await startLocalNats(1, { streamName: 'PRESENCE_TEST' });
       presenceNc = await presenceNats.connect('worker');
-      longBuckets = await openLeaseBuckets(presenceNc, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      longBuckets = await openLeaseBuckets(presenceNc, { ttlMs: LONG_TTL_MS, namespace: 'PRESENCE_TEST' });
     });
 
     afterAll(async () => {
@@ -159,7 +159,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
 
     /** A worker's leases on its own connection, as a worker has them: its renewals and its presence die together. */
     async function presentLeases(workerId: string, connection: NatsConnection, lost: string[] = [], renewEveryMs = RENEW_EVERY_MS) {
-      const buckets = await openLeaseBuckets(connection, LONG_TTL_MS, 1, 'PRESENCE_TEST');
+      const buckets = await openLeaseBuckets(connection, { ttlMs: LONG_TTL_MS, namespace: 'PRESENCE_TEST' });
       return TableLeases.start({
         buckets,
         workerId,
@@ -186,8 +186,8 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       expect(waited).toBeLessThan(LONG_TTL_MS / 2);
       expect((await longBuckets.lives.get('p-dead'))?.operation).not.toBe('PUT');
       expect(await b.take('t-presence-dead')).toEqual({ taken: true, fresh: true });
-      await a.stop(false);
-      await b.stop(true);
+      await a.stop({ endLife: false });
+      await b.stop({ endLife: true });
     });
 
     it('keeps a life that misses renewals while its worker answers, until its age ends it', async () => {
@@ -198,9 +198,9 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       await a.take('t-presence-slow');
       const waited = await orphanedAfter(b, 't-presence-slow', Date.now());
       expect(waited).toBeGreaterThanOrEqual(LONG_TTL_MS * 0.75 - RENEW_EVERY_MS);
-      await a.stop(false);
+      await a.stop({ endLife: false });
       await own.close();
-      await b.stop(true);
+      await b.stop({ endLife: true });
     });
 
     it('distrusts its own life while its connection is down, and trusts it again once back before a renewal was late', async () => {
@@ -218,7 +218,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       await statuses;
       expect(heldDuringDrop).toEqual([false]);
       await until(() => a.holds('t-presence-dropped'), 3000);
-      await a.stop(true);
+      await a.stop({ endLife: true });
       await own.close();
     });
   });

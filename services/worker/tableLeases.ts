@@ -28,7 +28,7 @@ import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { claimOf, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 import { OtherLives } from './otherLives.js';
-import { WorkerLife } from './workerLife.js';
+import { WorkerLife, type StopOptions } from './workerLife.js';
 
 export interface TableLeasesOptions {
   readonly buckets: LeaseBuckets;
@@ -68,7 +68,7 @@ export interface TableOwnership {
   release(tableId: string): Promise<void>;
   /** Tables claimed in a life that is over (the worker died or gave its life up): free for anyone to take. */
   orphans(): Promise<string[]>;
-  stop(release: boolean): Promise<void>;
+  stop(how: StopOptions): Promise<void>;
 }
 
 export class TableLeases implements TableOwnership {
@@ -205,12 +205,12 @@ export class TableLeases implements TableOwnership {
     }
   }
 
-  /** Stops renewing; with `release`, ends the life at once so every table may be taken now rather than after the TTL. */
-  async stop(release: boolean): Promise<void> {
+  /** Stops renewing; with `endLife`, ends the life at once so every table may be taken now rather than after the TTL. */
+  async stop(how: StopOptions): Promise<void> {
     this.stopped = true;
     this.watching?.stop();
     this.held.clear();
-    await this.own?.stop(release);
+    await this.own?.stop(how);
   }
 
   async orphans(): Promise<string[]> {

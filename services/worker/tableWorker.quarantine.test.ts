@@ -16,11 +16,10 @@ import { createRng } from '../../machines/cards/shuffle.js';
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { foldLog } from '../host/replay.js';
 import { RemoteTables } from '../bus/remoteTables.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { createGateway } from '../gateway/gateway.js';
 import { isTableRefusal } from '../host/errors.js';
 import { isTableQuarantined, type TableQuarantined } from '../host/quarantine.js';
-import { createMemorySeatTokens } from '../tokens/memorySeatTokens.js';
 import { startTableWorker } from './tableWorker.js';
 
 describe('a quarantined table on NATS', () => {
@@ -37,7 +36,7 @@ describe('a quarantined table on NATS', () => {
   });
 
   it("is refused by the gateway naming the event, repaired by the table's worker on the admin's request, and played on", async () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     const workerNc = await nats.connect('worker');
     const gatewayNc = await nats.connect('gateway');
     connections.push(workerNc, gatewayNc);
@@ -46,7 +45,7 @@ describe('a quarantined table on NATS', () => {
     const tables = new RemoteTables({ nc: gatewayNc, store, onQuarantined: (verdict) => told.push(verdict) });
     const app = createGateway({
       host: tables,
-      tokens: createMemorySeatTokens(),
+      tokens: openLocalStorage({ kind: 'memory' }).tokens,
       adminToken: 'admin-secret-for-tests',
       logger: pino({ level: 'silent' }),
       webRoot: '/nonexistent',

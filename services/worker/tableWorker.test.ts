@@ -7,7 +7,7 @@ import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
 import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
-import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
 import { foldLog } from '../host/replay.js';
@@ -61,7 +61,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
   });
 
   async function setUp(workerIds = ['w-a', 'w-b']): Promise<void> {
-    store = createMemoryEventStore();
+    store = openLocalStorage({ kind: 'memory' }).store;
     for (const workerId of workerIds) await startWorker(workerId);
     gatewayNc = await connection('gateway');
     tables = new RemoteTables({ nc: gatewayNc, store, requestTimeoutMs: 3000, retryForMs: 5000 });
@@ -129,18 +129,20 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
         (error: unknown) => (isTableRefusal(error) ? `${error.kind}: ${error.message}` : `other: ${(error as Error).message}`),
       );
     const holder = remoteHolder(tableId, 0);
-    expect(await kindOf(tables.submit('t-no-such-table', { type: 'card.played', seat: 0, card: '1-1' }, holder))).toBe(
+    expect(await kindOf(tables.submit('t-no-such-table', { type: 'card.played', seat: 0, card: '1-1' }, { holder }))).toBe(
       'unknownTable: there is no table "t-no-such-table"',
     );
-    expect(await kindOf(tables.submit('not a table id', { type: 'card.played', seat: 0, card: '1-1' }, holder))).toMatch(/^unknownTable/);
-    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }, holder))).toBe(
+    expect(await kindOf(tables.submit('not a table id', { type: 'card.played', seat: 0, card: '1-1' }, { holder }))).toMatch(
+      /^unknownTable/,
+    );
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '9-9' }, { holder }))).toBe(
       'malformed: "9-9" is not a card: suits are 1 to 7',
     );
-    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '1-1' }, holder))).toMatch(/^notNow: /);
+    expect(await kindOf(tables.submit(tableId, { type: 'card.played', seat: 0, card: '1-1' }, { holder }))).toMatch(/^notNow: /);
     expect(await kindOf(tables.createTable({ game: 'chess' }))).toMatch(/^malformed: game must be/);
     expect(await kindOf(tables.importRecord({ game: 'sevenSuitors' }))).toMatch(/^invalidRecord: the record does not verify/);
     // A lease for a table that does not exist is given back at once.
-    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
     expect((await kv.get('t-no-such-table'))?.operation ?? 'none').not.toBe('PUT');
     expect(await store.version(tableId)).toBe(6);
 
@@ -246,7 +248,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
-    const { claims: kv } = await openLeaseBuckets(connections[0], TTL_MS);
+    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
     // The claim vanishes under its owner (an operator removed it), and the other worker takes the table.
     await kv.delete(tableId);
     const nc = gatewayNc;
@@ -273,7 +275,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     workers = [];
     const lonely = new RemoteTables({ nc: gatewayNc, store, retryForMs: 300 });
     const error = await lonely
-      .submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }, remoteHolder(ids[0], 0))
+      .submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }, { holder: remoteHolder(ids[0], 0) })
       .catch((caught: unknown) => caught);
     expect(isTableUnavailable(error)).toBe(true);
     expect((error as Error).message).toMatch(/no worker could take the submit for 300 ms: no worker is listening on tables\..*\.cmd/);

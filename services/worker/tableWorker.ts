@@ -148,7 +148,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
       await adoption.stop();
       await server.finish();
       await host.close();
-      await tables.leases.stop(true);
+      await tables.leases.stop({ endLife: true });
       log(`${workerId} stopped`);
     },
   };

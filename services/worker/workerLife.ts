@@ -25,6 +25,15 @@ import { lifeSubject, orRaced, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets 
  * successful renewal. Renewing every fifth of the TTL, a life outlasts
  * half a TTL of NATS trouble.
  */
+/**
+ * How a worker stops keeping its life: `endLife` deletes it at once (a
+ * stop that says goodbye: its tables are free now); without, the life
+ * expires after the TTL, as a dead worker's does.
+ */
+export interface StopOptions {
+  readonly endLife: boolean;
+}
+
 export const TRUSTED_SHARE = 0.7;
 /** How soon a renewal that failed is tried again (a leader election lasts seconds; a renewal interval may be longer). */
 const RETRY_RENEWAL_MS = 200;
@@ -94,15 +103,15 @@ export class WorkerLife {
     return claim.worker === this.options.workerId && claim.incarnation === this.life?.incarnation;
   }
 
-  /** Stops renewing; with `release`, ends the life at once so every table may be taken now rather than after the TTL. */
-  async stop(release: boolean): Promise<void> {
+  /** Stops renewing; with `endLife`, ends the life at once so every table may be taken now rather than after the TTL. */
+  async stop({ endLife }: StopOptions): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     this.answering?.unsubscribe();
     await this.renewing;
     const life = this.life;
     this.life = null;
-    if (release && life !== null) {
+    if (endLife && life !== null) {
       try {
         await this.lives.delete(this.options.workerId, { previousSeq: life.revision });
       } catch {

@@ -5,7 +5,7 @@
  * Started again, it resumes every unfinished table from its log.
  */
 import { createRng } from '../../machines/cards/shuffle.js';
-import { openSqliteEventStore } from '../../services/eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import { TableHost } from '../../services/host/tableHost.js';
 import { playBotTurns } from '../../drivers/botTurns.js';
 import { GAME_NAMES } from '../../machines/table/options.js';
@@ -13,7 +13,8 @@ import { GAMES } from '../../machines/table/options.js';
 
 const [database, tableCountText, seed] = process.argv.slice(2);
 const tableCount = Number(tableCountText);
-const store = openSqliteEventStore(database);
+const storage = openLocalStorage({ kind: 'sqlite', path: database });
+const { store } = storage;
 const host = new TableHost({ store, snapshotEvery: 25 });
 
 const existing = await store.listTables();
@@ -31,5 +32,5 @@ await Promise.all(
   ),
 );
 await host.close();
-await store.close();
+await storage.close();
 process.stdout.write('done\n');

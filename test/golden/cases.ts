@@ -10,7 +10,7 @@
 import { createRng, type Rng } from '../../machines/cards/shuffle.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
 import { nextBotMove } from '../../drivers/botTurns.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import type { StoredEvent } from '../../services/eventstore/eventStore.js';
 import { TableHost } from '../../services/host/tableHost.js';
 import type { GameRecord } from '../../machines/record/record.js';
@@ -93,7 +93,7 @@ const MOVE_LIMIT = 5000;
 const RETURNING_HOLDER = 'a'.repeat(64);
 
 export async function playGoldenCase(golden: GoldenCase): Promise<PlayedCase> {
-  const store = createMemoryEventStore();
+  const store = openLocalStorage({ kind: 'memory' }).store;
   let tick = 0;
   const host = new TableHost({ store, now: () => new Date(START + 1000 * tick++) });
   try {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { GameRecord } from '../../machines/record/record.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
 import { TableHost } from '../../services/host/tableHost.js';
 import type { GoldenCase } from './cases.js';
@@ -46,7 +46,7 @@ export function hostsOverLogs(
     open = [];
   });
   return async (tableId, log = []) => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     if (log.length > 0)
       await store.append(
         tableId,

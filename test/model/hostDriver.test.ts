@@ -24,7 +24,7 @@ import type { TableInput } from '../../machines/table/context.js';
 import type { TableEvent } from '../../machines/table/events.js';
 import { GAME_NAMES, type GameName } from '../../machines/table/options.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import { isTableRefusal, TableRefusal } from '../../services/host/errors.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
 import { TABLE_CREATED, toNewEvent } from '../../services/host/tableLog.js';
@@ -172,7 +172,7 @@ type Append = EventStore['append'];
 /** A memory store whose append is changed by `wrap`. */
 function storeWith(wrap: (append: Append) => Append): () => EventStore {
   return () => {
-    const store = createMemoryEventStore();
+    const store = openLocalStorage({ kind: 'memory' }).store;
     return { ...store, append: wrap(store.append.bind(store)) };
   };
 }

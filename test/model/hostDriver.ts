@@ -24,7 +24,7 @@ import type { TableEvent } from '../../machines/table/events.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../../services/eventstore/eventStore.js';
-import { createMemoryEventStore } from '../../services/eventstore/memoryEventStore.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
 import { isTableRefusal } from '../../services/host/errors.js';
 import { TableHost, type TableHostOptions } from '../../services/host/tableHost.js';
 import type { Accepted } from '../../services/host/tableService.js';
@@ -119,7 +119,7 @@ export class HostDriver implements TableDriver {
 
   async start(input: TableInput): Promise<void> {
     await this.release();
-    this.store = this.options.createStore?.() ?? createMemoryEventStore();
+    this.store = this.options.createStore?.() ?? openLocalStorage({ kind: 'memory' }).store;
     const hostOptions: TableHostOptions = { store: this.store, dealing: 'external', snapshotEvery: this.options.snapshotEvery };
     this.host = this.options.createHost?.(hostOptions) ?? new TableHost(hostOptions);
     // No players: the path's own seat.joined events take the seats. The options are already parsed; the host parses them again.

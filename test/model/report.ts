@@ -137,7 +137,17 @@ export function onlyByTargeted(section: Pick<MachineSection, 'definition' | 'byS
   ];
 }
 
-function renderMachine(section: MachineSection, withTimes: boolean, summaryOnly = false): string[] {
+/**
+ * What a rendering shows: `withTimes`, how long each part took (the report
+ * file; the committed doc leaves them out, so it changes only with the
+ * coverage); `summaryOnly`, only the part a test file prints.
+ */
+interface Rendering {
+  readonly withTimes: boolean;
+  readonly summaryOnly?: boolean;
+}
+
+function renderMachine(section: MachineSection, { withTimes, summaryOnly = false }: Rendering): string[] {
   const { definition, counts } = section;
   const coverage = coverageOf(definition, counts);
   const lines: string[] = [];
@@ -215,7 +225,7 @@ function renderMutants(section: MutantSection): string[] {
   return lines;
 }
 
-function renderHost(section: HostSection, withTimes: boolean): string[] {
+function renderHost(section: HostSection, { withTimes }: Rendering): string[] {
   const lines = ['## Paths replayed through the table host', ''];
   lines.push(
     "The same paths as above (every generated, simple and targeted path of each game) run through the table host's command API rather than the bare actor (test/model/hostDriver.ts, hostDriver.test.ts): a `TableHost` over the memory event store with `dealing: 'external'`, so the host plays the model's own deals; each path creates a table with the path's input and no players, `hand.dealt` goes to `host.deal`, every other event to `host.submit`, a `TableRefusal` is a refusal and any other error fails the test. The runner checks the same things at every step as for the actor (acceptance, state and context against the model, refusals, invariants). The host driver adds, after every command: an accepted one grew the log by exactly the events the host reports appending, which is the command alone with its canonical fields, and nothing logged before changed; a refused one left the log untouched, and its kind and message are those of `explainRefusal` for the state it was sent in; the host's version and the store's equal the log's length. At the end of each path a second host rebuilds the table from the store, and the whole log folds (services/host/replay.ts), to the state the first host serves. Coverage here is that of the host's actor: each table's log (exactly the events that actor took) replayed through an instrumented copy of the machine.",
@@ -283,7 +293,7 @@ function renderHost(section: HostSection, withTimes: boolean): string[] {
 
 /** The part of the host section printed by its test file. */
 export function renderHostSummary(section: HostSection): string {
-  return renderHost(section, true).join('\n');
+  return renderHost(section, { withTimes: true }).join('\n');
 }
 
 const METHOD = [
@@ -300,10 +310,10 @@ const METHOD = [
 
 /** The part of a machine's section printed by its test file. */
 export function renderSummary(section: MachineSection): string {
-  return renderMachine(section, true, true).join('\n');
+  return renderMachine(section, { withTimes: true, summaryOnly: true }).join('\n');
 }
 
-export function renderReport(sections: readonly Section[], withTimes: boolean): string {
+export function renderReport(sections: readonly Section[], { withTimes }: Rendering): string {
   const machines = sections.filter((s): s is MachineSection => s.kind === 'machine');
   const lines = ['# Model-based tests: coverage of the game machines', ''];
   lines.push(
@@ -353,8 +363,8 @@ export function renderReport(sections: readonly Section[], withTimes: boolean): 
   }
   lines.push(...METHOD);
   for (const section of sections) {
-    if (section.kind === 'machine') lines.push(...renderMachine(section, withTimes));
-    else if (section.kind === 'host') lines.push(...renderHost(section, withTimes));
+    if (section.kind === 'machine') lines.push(...renderMachine(section, { withTimes }));
+    else if (section.kind === 'host') lines.push(...renderHost(section, { withTimes }));
     else lines.push(...renderMutants(section));
   }
   return lines.join('\n');
@@ -392,11 +402,11 @@ export function publish(section: Section): string {
       .map((file) => JSON.parse(readFileSync(join(SECTIONS, file), 'utf8')) as Section)
       .filter((s) => s.runId === section.runId)
       .sort((a, b) => ORDER.indexOf(a.machine) - ORDER.indexOf(b.machine));
-    const report = renderReport(sections, true);
+    const report = renderReport(sections, { withTimes: true });
     writeFileSync(REPORT_FILE, `${report}\n`);
     // The committed copy is written only from a complete run: the three machines, the host replay and the broken-machine checks.
     const complete = ORDER.every((machine) => sections.some((s) => s.machine === machine));
-    if (process.env.UPDATE_COVERAGE_DOC === '1' && complete) writeFileSync(DOC_FILE, `${renderReport(sections, false)}\n`);
+    if (process.env.UPDATE_COVERAGE_DOC === '1' && complete) writeFileSync(DOC_FILE, `${renderReport(sections, { withTimes: false })}\n`);
     return report;
   });
 }

@@ -27,6 +27,7 @@ import { WORKER_QUEUE } from '../../services/bus/subjects.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { connectAs } from '../../services/nats/connection.js';
+import { isPermissionViolation } from '../../services/nats/natsErrors.js';
 import type { NatsRole } from '../../services/nats/security/roles.js';
 import { openLeaseBuckets } from '../../services/worker/leaseBuckets.js';
 
@@ -40,8 +41,7 @@ async function answerTo(attempt: () => Promise<unknown>): Promise<string> {
     await attempt();
     return 'allowed';
   } catch (error) {
-    const message = (error as Error).message;
-    return /Permissions Violation/.test(message) ? 'refused' : `failed otherwise: ${message}`;
+    return isPermissionViolation(error) ? 'refused' : `failed otherwise: ${(error as Error).message}`;
   }
 }
 
@@ -52,7 +52,7 @@ async function subscriptionAnswer(nc: NatsConnection, subject: string, queue?: s
   const closed = await Promise.race([sub.closed, new Promise((resolve) => setTimeout(() => resolve('open'), 1000))]);
   sub.unsubscribe();
   if (closed === 'open') return 'allowed';
-  return /Permissions Violation/.test(String(closed)) ? 'refused' : `closed otherwise: ${String(closed)}`;
+  return isPermissionViolation(closed) ? 'refused' : `closed otherwise: ${String(closed)}`;
 }
 
 describe('NATS with credentials, permissions and TLS', () => {
@@ -73,7 +73,7 @@ describe('NATS with credentials, permissions and TLS', () => {
     const worker = await as('worker');
     const store = await openJetStreamEventStore({ connection: worker });
     stores.push(store);
-    await openLeaseBuckets(worker, 5000);
+    await openLeaseBuckets(worker, { ttlMs: 5000 });
     await openKvSeatTokens(await as('gateway'));
     tableId = 't-permissions';
     await store.append(tableId, [{ type: 'table.created', at: new Date().toISOString(), data: { game: 'sevenSuitors' } }], 0);

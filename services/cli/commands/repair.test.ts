@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../machines/cards/shuffle.js';
 import { nextBotMove } from '../../../drivers/botTurns.js';
-import { openSqliteEventStore } from '../../eventstore/sqliteEventStore.js';
+import { openLocalStorage } from '../../storage/storage.js';
 import { foldLog } from '../../host/replay.js';
 import { TableHost } from '../../host/tableHost.js';
 import { TABLE_REPAIRED } from '../../host/tableLog.js';
@@ -30,7 +30,8 @@ function suitors(...args: string[]): Promise<{ code: number | null; stdout: stri
 
 /** A table some moves in, in a new SQLite file, with an event the machine refuses appended behind its host's back. */
 async function quarantinedTableIn(path: string): Promise<{ tableId: string; bad: number }> {
-  const store = openSqliteEventStore(path);
+  const storage = openLocalStorage({ kind: 'sqlite', path: path });
+  const { store } = storage;
   const host = new TableHost({ store });
   const players = Array.from({ length: 4 }, (_, seat) => ({ name: `Bot ${seat}`, bot: true }));
   const { tableId } = await host.createTable({ game: 'sevenSuitors', players, seed: 'cli-repair' });
@@ -39,7 +40,7 @@ async function quarantinedTableIn(path: string): Promise<{ tableId: string; bad:
   await host.close();
   const version = await store.version(tableId);
   await store.append(tableId, [{ type: 'card.played', at: new Date().toISOString(), data: { seat: 9, card: '1-9' } }], version);
-  await store.close();
+  await storage.close();
   return { tableId, bad: version + 1 };
 }
 
@@ -61,9 +62,10 @@ describe('suitors repair', () => {
       `table ${tableId} repaired: 1 event voided, now at version ${bad + 1}\n` +
         `  voided event ${bad} (card.played): seat must be a whole number from 0 to 3, not 9\n`,
     );
-    const store = openSqliteEventStore(db);
+    const storage = openLocalStorage({ kind: 'sqlite', path: db });
+    const { store } = storage;
     const log = await store.read(tableId);
-    await store.close();
+    await storage.close();
     expect(log.map((event) => event.type).slice(-2)).toEqual(['card.played', TABLE_REPAIRED]);
     foldLog(tableId, log).actor.stop();
 

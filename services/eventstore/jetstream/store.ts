@@ -3,7 +3,7 @@
  * the EventStore interface, with the checks every call makes and the order
  * close() keeps.
  */
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { TableQueues } from '../../tableQueues/tableQueues.js';
 import type { EventStore, TableStatus, TableSummary } from '../eventStore.js';
@@ -70,17 +70,6 @@ function createStore(
     if (closed) throw new Error(`the JetStream event store (stream ${layout.streamName}) is closed`);
   }
 
-  /** The table's summary as its last message tells it: the message carries the version, status and time. */
-  async function summaryOf(tableId: string): Promise<TableSummary> {
-    const { head } = await heads.lookup(tableId);
-    return {
-      tableId,
-      version: head.version,
-      lastEventAt: head.lastEventAt,
-      status: head.statusJson === null ? null : (JSON.parse(head.statusJson) as TableStatus),
-    };
-  }
-
   return {
     append(tableId, events, expectedVersion, status) {
       return rejectingWhatThrows(() => {
@@ -105,11 +94,7 @@ function createStore(
 
     async listTables() {
       checkOpen();
-      // The stream's per-subject message counts name every table that has a log.
-      const info = await server.persist(() => jsm.streams.info(layout.streamName, { subjects_filter: layout.filter }));
-      const subjects = Object.keys(info.state.subjects ?? {});
-      const summaries = await Promise.all(subjects.map((subject) => summaryOf(tableIdOfSubject(layout, subject))));
-      return summaries.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+      return tablesInStream(jsm, layout, server, heads);
     },
 
     subscribe(listener) {
@@ -139,6 +124,30 @@ function createStore(
       server.close();
       if (ownsConnection) await nc.close();
     },
+  };
+}
+
+/** Every table that has a log, named by the stream's per-subject message counts, as its last message sums it up. */
+async function tablesInStream(
+  jsm: JetStreamManager,
+  layout: JetStreamLayout,
+  server: ServerRequests,
+  heads: TableHeads,
+): Promise<TableSummary[]> {
+  const info = await server.persist(() => jsm.streams.info(layout.streamName, { subjects_filter: layout.filter }));
+  const subjects = Object.keys(info.state.subjects ?? {});
+  const summaries = await Promise.all(subjects.map((subject) => summaryOf(heads, tableIdOfSubject(layout, subject))));
+  return summaries.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+}
+
+/** The table's summary as its last message tells it: the message carries the version, status and time. */
+async function summaryOf(heads: TableHeads, tableId: string): Promise<TableSummary> {
+  const { head } = await heads.lookup(tableId);
+  return {
+    tableId,
+    version: head.version,
+    lastEventAt: head.lastEventAt,
+    status: head.statusJson === null ? null : (JSON.parse(head.statusJson) as TableStatus),
   };
 }
 

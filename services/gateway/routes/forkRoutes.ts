@@ -56,8 +56,12 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
           await tokens.issue({ tableId: accepted.tableId, seat }, token);
         } catch (error) {
           // The caller never gets the token: the seat goes back to a stand-in bot rather than wait for nobody.
-          await feed.submit(accepted.tableId, { type: 'seat.left', seat }, 'player', holder);
-          await feed.submit(accepted.tableId, { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } }, 'player');
+          await feed.submit(accepted.tableId, { type: 'seat.left', seat }, { source: 'player', holder });
+          await feed.submit(
+            accepted.tableId,
+            { type: 'seat.joined', seat, player: { name: standInName(name), bot: true } },
+            { source: 'player' },
+          );
           throw error;
         }
         return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version, seat, token });
