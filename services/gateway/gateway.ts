@@ -26,6 +26,7 @@ import { resolveLimits, type GatewayLimitSettings } from './limits.js';
 import { Lobby } from './lobby.js';
 import type { RateLimit } from './rateLimit.js';
 import { closeIfUpgrade, registerRequestLimits } from './requestLimits.js';
+import type { LagSource } from './eventLoopLag.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
@@ -74,6 +75,8 @@ export interface GatewayOptions {
    * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
    */
   readonly storageFull?: StorageFullNotices;
+  /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
+  readonly eventLoopLag?: LagSource;
 }
 
 export type Gateway = FastifyInstance<
@@ -174,7 +177,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerRequestLimits(app as unknown as FastifyInstance, limits);
+  registerRequestLimits(app as unknown as FastifyInstance, limits, { lag: options.eventLoopLag });
   registerWorkBudgets(app as unknown as FastifyInstance, limits.budgets);
 
   app.setErrorHandler((error, request, reply) => {
