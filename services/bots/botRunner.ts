@@ -15,6 +15,7 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import type { Seat } from '../../machines/rules/trick.js';
 import { isTableRefusal, type TableRefusal } from '../host/errors.js';
+import { systemTimers, type Timer, type Timers } from '../clock/timers.js';
 
 export type BotKind = 'heuristic' | 'random';
 export const BOT_KINDS: readonly BotKind[] = ['heuristic', 'random'];
@@ -36,6 +37,8 @@ export interface BotRunnerOptions {
   readonly submit: (tableId: string, move: PlayerCommand) => Promise<unknown>;
   /** Wait before each bot move, in ms (0 in tests). */
   readonly delayMs?: number;
+  /** The timers the wait runs on (the system's; a test's own clock in tests). */
+  readonly timers?: Timers;
   readonly onError?: (error: unknown, tableId: string) => void;
 }
 
@@ -52,7 +55,7 @@ export interface BotRunner {
 
 interface TableLane {
   kindOf: (seat: Seat) => BotKind;
-  timer?: NodeJS.Timeout;
+  timer?: Timer;
   running?: Promise<void>;
   /** A change arrived while a move was scheduled or under way: look again afterwards. */
   again: boolean;
@@ -62,12 +65,13 @@ interface TableLane {
 
 export function createBotRunner(options: BotRunnerOptions): BotRunner {
   const delayMs = options.delayMs ?? 0;
+  const timers = options.timers ?? systemTimers;
   const onError = options.onError ?? ((error, tableId) => console.error(`bot move at table ${tableId} failed:`, error));
   const lanes = new Map<string, TableLane>();
   let closed = false;
 
   function schedule(tableId: string, lane: TableLane): void {
-    lane.timer = setTimeout(() => {
+    lane.timer = timers.after(delayMs, () => {
       lane.timer = undefined;
       lane.running = playOneMove(tableId, lane).finally(() => {
         lane.running = undefined;
@@ -78,7 +82,7 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
           lanes.delete(tableId);
         }
       });
-    }, delayMs);
+    });
   }
 
   async function playOneMove(tableId: string, lane: TableLane): Promise<void> {
@@ -122,7 +126,7 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
       if (lane === undefined) return;
       lanes.delete(tableId);
       lane.dropped = true;
-      if (lane.timer !== undefined) clearTimeout(lane.timer);
+      lane.timer?.cancel();
     },
 
     isPlaying(tableId) {
@@ -133,7 +137,7 @@ export function createBotRunner(options: BotRunnerOptions): BotRunner {
       closed = true;
       const running: Promise<void>[] = [];
       for (const lane of lanes.values()) {
-        if (lane.timer !== undefined) clearTimeout(lane.timer);
+        lane.timer?.cancel();
         if (lane.running !== undefined) running.push(lane.running);
       }
       await Promise.allSettled(running);

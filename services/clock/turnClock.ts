@@ -15,6 +15,7 @@ import { awaitedActions, type AwaitedAction } from '../../machines/table/refusal
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import { isTableRefusal } from '../host/errors.js';
+import { systemTimers, type Timer, type Timers } from './timers.js';
 
 /** The awaited actions the clock runs for: those of seats not held by a bot (bots move by themselves). */
 export function clockedActions(snapshot: TableSnapshot): AwaitedAction[] {
@@ -32,7 +33,10 @@ export interface TurnClockOptions {
   readonly snapshot: (tableId: string) => Promise<{ version: number; snapshot: TableSnapshot }>;
   /** Records a timeout and the move made for the seat, if the table is still at `version`. */
   readonly timeOut: (tableId: string, version: number, move: PlayerCommand) => Promise<{ version: number }>;
+  /** The clock deadlines are read against (the host's; `timers.now` by default). */
   readonly now?: () => number;
+  /** The timers that wait for the deadlines (the system's; a test's own clock in tests). */
+  readonly timers?: Timers;
   readonly onError?: (error: unknown, tableId: string) => void;
 }
 
@@ -47,9 +51,10 @@ export interface TurnClock {
 }
 
 export function createTurnClock(options: TurnClockOptions): TurnClock {
-  const now = options.now ?? Date.now;
+  const timers = options.timers ?? systemTimers;
+  const now = options.now ?? timers.now;
   const onError = options.onError ?? ((error, tableId) => console.error(`turn clock of table ${tableId} failed:`, error));
-  const timers = new Map<string, NodeJS.Timeout>();
+  const waiting = new Map<string, Timer>();
   const expiring = new Set<Promise<void>>();
   const expiringTables = new Set<string>();
   let closed = false;
@@ -75,17 +80,17 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
 
   return {
     tableChanged(tableId, version, deadline) {
-      const previous = timers.get(tableId);
-      if (previous !== undefined) clearTimeout(previous);
-      timers.delete(tableId);
+      waiting.get(tableId)?.cancel();
+      waiting.delete(tableId);
       if (deadline === null || closed) return;
       const due = Date.parse(deadline);
       const arm = () => {
-        const timer = setTimeout(
+        const timer = timers.after(
+          due - now(),
           () => {
             // A timer may fire a millisecond before the wall clock reaches its deadline: the timeout is never early.
             if (now() < due) return arm();
-            timers.delete(tableId);
+            waiting.delete(tableId);
             expiringTables.add(tableId);
             const run = expire(tableId, version)
               .catch((error: unknown) => onError(error, tableId))
@@ -95,26 +100,26 @@ export function createTurnClock(options: TurnClockOptions): TurnClock {
               });
             expiring.add(run);
           },
-          Math.max(0, due - now()),
+          // A deadline is kept in the log, not in the timer: a process may end before it.
+          { keepsProcessAlive: false },
         );
-        timer.unref();
-        timers.set(tableId, timer);
+        waiting.set(tableId, timer);
       };
       arm();
     },
 
     isRunning(tableId) {
-      return timers.has(tableId) || expiringTables.has(tableId);
+      return waiting.has(tableId) || expiringTables.has(tableId);
     },
 
     get running() {
-      return timers.size;
+      return waiting.size;
     },
 
     async close() {
       closed = true;
-      for (const timer of timers.values()) clearTimeout(timer);
-      timers.clear();
+      for (const timer of waiting.values()) timer.cancel();
+      waiting.clear();
       await Promise.allSettled([...expiring]);
     },
   };

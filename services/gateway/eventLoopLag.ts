@@ -9,7 +9,13 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 const RESOLUTION_MS = 10;
 
-export class EventLoopLag {
+/** How late the loop runs, as load shedding reads it: this process's (EventLoopLag), or one a test sets. */
+export interface LagSource {
+  /** The longest lag of the last sample period, in whole ms. */
+  readonly currentMs: number;
+}
+
+export class EventLoopLag implements LagSource {
   private lagMs = 0;
   private readonly histogram: IntervalHistogram;
   private readonly timer: NodeJS.Timeout;

@@ -110,7 +110,8 @@ describe('the turn clock', () => {
       return { ...seated, lastBefore };
     });
 
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Restarted late enough that the timeout falls due after the restart, well within the 1.4 s checked below.
+    await waitFor(() => Date.now() - Date.parse(lastBefore.at) >= 700, 'the clock to pass 0.7 s after the last event', { everyMs: 20 });
     const restartedAt = Date.now();
     await run({}, async ({ app }) => {
       const seatView = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) });

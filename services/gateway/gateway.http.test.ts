@@ -26,12 +26,15 @@ async function join(app: TestService['app'], tableId: string, seat: number, name
 }
 
 async function waitUntilFinished(app: TestService['app'], tableId: string): Promise<void> {
-  await waitFor(async () => {
+  await waitFor(
+    async () => {
+      const { tables } = (await app.inject({ method: 'GET', url: '/api/tables', headers: ADMIN })).json();
+      return tables.find((table: { tableId: string }) => table.tableId === tableId)?.finished === true;
+    },
+    `table ${tableId} to finish`,
     // The lobby hears of the bots' moves from the store's listing, taken about once a second: no need to ask more often.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const { tables } = (await app.inject({ method: 'GET', url: '/api/tables', headers: ADMIN })).json();
-    return tables.find((table: { tableId: string }) => table.tableId === tableId)?.finished === true;
-  }, `table ${tableId} to finish`);
+    { everyMs: 100 },
+  );
 }
 
 describe('tables, seats and views over HTTP', () => {

@@ -23,6 +23,7 @@ import type { GatewayContext } from './context.js';
 import { registerErrorReplies, unreadablePathReply } from './errorReplies.js';
 import { createMetrics } from './metrics.js';
 import { resolveLimits, type GatewayLimits, type GatewayLimitSettings } from './limits.js';
+import type { LagSource } from './eventLoopLag.js';
 import { Lobby } from './lobby.js';
 import { registerRequestLimits } from './requestLimits.js';
 import { requestForLog } from './requestLog.js';
@@ -73,6 +74,8 @@ export interface GatewayOptions {
    * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
    */
   readonly storageFull?: StorageFullNotices;
+  /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
+  readonly eventLoopLag?: LagSource;
 }
 
 export type Gateway = FastifyInstance<
@@ -101,7 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerRequestLimits(app, limits);
+  registerRequestLimits(app, limits, { lag: options.eventLoopLag });
   registerWorkBudgets(app, limits.budgets);
   registerErrorReplies(app, storageFull);
   registerApiDocs(app);

@@ -16,7 +16,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientOf } from './clientIdentity.js';
-import { EventLoopLag } from './eventLoopLag.js';
+import { EventLoopLag, type LagSource } from './eventLoopLag.js';
 import { windowOf, type CostlyRoute, type GatewayLimits } from './limits.js';
 import { GatewayRefusal, STATUS_OF } from './refusals.js';
 
@@ -27,8 +27,13 @@ declare module 'fastify' {
   }
 }
 
+export interface RequestLimitParts {
+  /** What load shedding reads the loop's lag from: this process's loop by default, measured every `sampleMs`. */
+  readonly lag?: LagSource;
+}
+
 /** Registers the limits on `app`; call before any route is added. */
-export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimits): void {
+export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimits, parts: RequestLimitParts = {}): void {
   // Every route gets its own count per client: the plugin shares one count among routes without a config.
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { cost?: CostlyRoute; rateLimit?: unknown };
@@ -65,8 +70,7 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
   });
 
   const { maxEventLoopDelayMs, sampleMs, retryAfterSeconds } = limits.loadShedding;
-  const lag = new EventLoopLag(sampleMs);
-  app.addHook('onClose', async () => lag.stop());
+  const lag = parts.lag ?? ownLag(app, sampleMs);
   // Before the route's rate limit (route hooks run after these), so a shed request is not counted against its client.
   let shedSinceWarning = 0;
   let warnedAt = -Infinity;
@@ -88,6 +92,13 @@ export function registerRequestLimits(app: FastifyInstance, limits: GatewayLimit
       .header('retry-after', String(retryAfterSeconds))
       .send({ error: 'unavailable', message: `the service is overloaded (it lags ${lagMs} ms); try again in ${retryAfterSeconds} s` });
   });
+}
+
+/** The loop's lag measured for `app`, for as long as it is open. */
+function ownLag(app: FastifyInstance, sampleMs: number): LagSource {
+  const lag = new EventLoopLag(sampleMs);
+  app.addHook('onClose', async () => lag.stop());
+  return lag;
 }
 
 /** A refused WebSocket upgrade answered before the WebSocket plugin saw it: its socket is closed once answered. */

@@ -5,10 +5,13 @@
 import { ClosedConnectionError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { waitFor } from '../../drivers/polling.js';
 import { NatsRequests } from './natsRequests.js';
 
 let nats: LocalNats;
 let nc: NatsConnection;
+/** How many requests the slow responder answered. */
+let asked = 0;
 
 beforeAll(async () => {
   nats = await startLocalNats(1);
@@ -17,7 +20,6 @@ beforeAll(async () => {
     callback: (_, message) => void message.respond(`echo ${message.string()} ${message.headers?.get('Who') ?? ''}`.trim()),
   });
   // Answers the first request late, the rest at once.
-  let asked = 0;
   nc.subscribe('slow', { callback: (_, message) => void setTimeout(() => message.respond(`answer ${++asked}`), asked === 0 ? 300 : 0) });
   nc.subscribe('silent', { callback: () => undefined });
   await nc.flush();
@@ -50,7 +52,7 @@ describe('NatsRequests', () => {
   it('times out with a TimeoutError, and a late answer is dropped without disturbing the next request', async () => {
     const requests = new NatsRequests(nc);
     await expect(requests.request('slow', '', { timeoutMs: 50 })).rejects.toBeInstanceOf(TimeoutError);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await waitFor(() => asked === 1, 'the late answer to be sent');
     expect((await requests.request('slow', '', { timeoutMs: 5000 })).string()).toBe('answer 2');
     requests.close();
   });

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { waitFor } from '../../drivers/polling.js';
 import { openLeaseBuckets, type LeaseBuckets } from './leaseBuckets.js';
 import { TableLeases } from './tableLeases.js';
 
 const TTL_MS = 600;
-
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('table leases: worker lives and table claims in JetStream KV', () => {
   let nats: LocalNats;
@@ -65,11 +58,14 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     await a.stop({ endLife: false }); // as if the worker died: no goodbye, no renewal
     const stoppedAt = Date.now();
     expect(await b.take('t-crashed')).toEqual({ taken: false, owner: 'a' });
-    let result = await b.take('t-crashed');
-    while (!result.taken) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      result = await b.take('t-crashed');
-    }
+    const result = await waitFor(
+      async () => {
+        const taken = await b.take('t-crashed');
+        return taken.taken && taken;
+      },
+      "the crashed worker's table to be free",
+      { everyMs: 25 },
+    );
     const waited = Date.now() - stoppedAt;
     expect(waited).toBeGreaterThanOrEqual(TTL_MS * 0.5);
     expect(waited).toBeLessThan(TTL_MS + 1500);
@@ -94,7 +90,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     const [a, b] = await Promise.all([leasesOf('a', lost), leasesOf('b')]);
     await a.take('t-stolen');
     await buckets.claims.delete('t-stolen'); // the claim vanishes under a (an operator, say)
-    await until(() => lost.includes('t-stolen'));
+    await waitFor(() => lost.includes('t-stolen'), 'a to give the table up', { timeoutMs: 3000 });
     expect(a.holds('t-stolen')).toBe(false);
     expect(await b.take('t-stolen')).toEqual({ taken: true, fresh: true });
     expect(await a.take('t-stolen')).toEqual({ taken: false, owner: 'b' });
@@ -107,14 +103,10 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     await a.take('t-life-1');
     await a.take('t-life-2');
     await buckets.lives.delete('a'); // the life is gone (as after a pause past its expiry)
-    await until(() => lost.length === 2);
+    await waitFor(() => lost.length === 2, 'a to give both tables up', { timeoutMs: 3000 });
     expect(lost.sort()).toEqual(['t-life-1', 't-life-2']);
     expect(a.heldTables()).toEqual([]);
-    let again = await a.take('t-life-1').catch(() => null);
-    while (again === null) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      again = await a.take('t-life-1').catch(() => null);
-    }
+    const again = await waitFor(() => a.take('t-life-1').catch(() => null), 'a new life to take the old table back', { everyMs: 25 });
     expect(again).toEqual({ taken: true, fresh: true });
     await a.stop({ endLife: true });
   });
@@ -171,7 +163,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
     }
 
     async function orphanedAfter(leases: TableLeases, tableId: string, since: number): Promise<number> {
-      while (!(await leases.orphans()).includes(tableId)) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(async () => (await leases.orphans()).includes(tableId), `${tableId} to be an orphan`, { everyMs: 50 });
       return Date.now() - since;
     }
 
@@ -217,7 +209,7 @@ describe('table leases: worker lives and table claims in JetStream KV', () => {
       await own.reconnect();
       await statuses;
       expect(heldDuringDrop).toEqual([false]);
-      await until(() => a.holds('t-presence-dropped'), 3000);
+      await waitFor(() => a.holds('t-presence-dropped'), 'a to hold the table again', { timeoutMs: 3000 });
       await a.stop({ endLife: true });
       await own.close();
     });

@@ -6,6 +6,7 @@ import { awaitedActions } from '../../machines/table/refusal.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { toNewEvent } from '../host/tableLog.js';
 import { viewFor } from '../../machines/view.js';
+import { waitFor } from '../../drivers/polling.js';
 import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
 import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
@@ -255,8 +256,9 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const bogus = encode({ op: 'submit', tableId, args: [{ type: 'card.played', seat: 9, card: '1-1' }, remoteHolder(tableId, 9)] });
     expect(decodeReply(await nc.request(subjects.commandFor(tableId, other), bogus))).toMatchObject({ worker: other });
     // The old owner sees its claim change and stops serving the table: it forwards to the new owner.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(workers.find((worker) => worker.workerId === owner)!.ownedTables()).not.toContain(tableId);
+    const oldOwner = workers.find((worker) => worker.workerId === owner)!;
+    await waitFor(() => !oldOwner.ownedTables().includes(tableId), 'the old owner to stop serving the table');
+    expect(oldOwner.ownedTables()).not.toContain(tableId);
     expect(decodeReply(await nc.request(subjects.commandFor(tableId, owner), bogus))).toMatchObject({ worker: other });
     await playRemotely(tables, tableId);
     expect(tables.ownerOf(tableId)).toBe(other);

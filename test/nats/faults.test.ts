@@ -15,6 +15,7 @@ import type { EventStore, StoredEvent } from '../../services/eventstore/eventSto
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { foldLog } from '../../services/host/replay.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { waitFor } from '../../drivers/polling.js';
 import type { TableOwnership } from '../../services/worker/tableLeases.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
@@ -117,7 +118,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     const ids = await newTables(12);
     let acks = 0;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++)));
-    while (acks < 150) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => acks >= 150, '150 commands acknowledged', { timeoutMs: 60_000, everyMs: 10 });
 
     const victim = workers.find((worker) => ids.some((tableId) => tables.ownerOf(tableId) === worker.workerId))!;
     const orphans = ids.filter((tableId) => tables.ownerOf(tableId) === victim.workerId);
@@ -149,10 +150,13 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     let acks = 0;
     let over = false;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++))).finally(() => (over = true));
-    while (acks < 30) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => acks >= 30, '30 commands acknowledged', { timeoutMs: 60_000, everyMs: 10 });
     await nats.kill(0);
     const acksWhileDown = acks;
-    while (acks < acksWhileDown + 100 && !over) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => acks >= acksWhileDown + 100 || over, '100 commands acknowledged with a node down', {
+      timeoutMs: 60_000,
+      everyMs: 10,
+    });
     expect(acks).toBeGreaterThanOrEqual(acksWhileDown + 100);
     await nats.restart(0);
     await games;
@@ -220,7 +224,7 @@ describe('the distributed service on a 3-node NATS cluster', () => {
     const ids = await newTables(6);
     let acks = 0;
     const games = Promise.all(ids.map((tableId) => play(tableId, () => acks++)));
-    while (acks < 60) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => acks >= 60, '60 commands acknowledged', { timeoutMs: 90_000, everyMs: 10 });
     const versionsBefore = new Map(ids.map((tableId) => [tableId, Math.max(...(acknowledged.get(tableId)?.keys() ?? [0]))]));
     await Promise.all([0, 1, 2].map((index) => nats.kill(index)));
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -86,15 +86,15 @@ describe('the distributed gateway over table workers', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const { tableId } = created.json();
-    const deadline = Date.now() + 30_000;
-    let entry: { finished: boolean } | undefined;
-    while (!entry?.finished && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      entry = (await app.inject({ method: 'GET', url: '/api/tables' }))
-        .json()
-        .tables.find((table: { tableId: string }) => table.tableId === tableId);
-    }
-    expect(entry?.finished).toBe(true);
+    const entry = await waitFor(
+      async () =>
+        (await app.inject({ method: 'GET', url: '/api/tables' }))
+          .json()
+          .tables.find((table: { tableId: string; finished: boolean }) => table.tableId === tableId && table.finished),
+      'the game to finish',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
+    expect(entry.finished).toBe(true);
     const record = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/record`, headers: ADMIN });
     expect(record.statusCode, record.body).toBe(200);
     expect(verifyRecord(record.json()).problems).toEqual([]);

@@ -144,7 +144,15 @@ describe('tables that drive themselves, on a 3-node NATS cluster', () => {
       const gateway = i % 2 === 0 ? first : second;
       ids.push((await gateway.tables.createTable({ game: 'sevenSuitors', options: { end: 'hands:1' }, players: bots })).tableId);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The restart comes with every game under way.
+    await waitFor(
+      async () => {
+        const logs = await Promise.all(ids.map((tableId) => cluster.store.read(tableId)));
+        return logs.every((log) => log.some((event) => event.type === 'card.played'));
+      },
+      'a card played at every table',
+      { timeoutMs: 30_000, everyMs: 50 },
+    );
     await second.close();
     second = await openGateway();
     for (const tableId of ids) await second.tables.snapshot(tableId);
