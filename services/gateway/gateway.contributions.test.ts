@@ -23,7 +23,7 @@ describe('a contribution to the next deal, over HTTP', () => {
     expect(view.hand.commitment).toBe(before.nextDeal.commitment);
     expect(view.nextDeal.index).toBe(1);
 
-    const send = (payload: Record<string, unknown>, headers = bearer(token)) =>
+    const send = (payload: Record<string, unknown>, headers: Record<string, string> = bearer(token)) =>
       app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, headers, payload: { type: 'deal.contributed', ...payload } });
     const accepted = await send({ hand: 1, contribution: CONTRIBUTION });
     expect(accepted.statusCode, accepted.body).toBe(200);
