@@ -465,6 +465,21 @@ describe('the scanner itself', () => {
       expect(() => expectNothingHidden(leaky, viewer, states[version]), what).toThrow();
       expect(() => expectNoLeak(leaky, viewer, states), what).toThrow();
     }
+
+    // A seat's contribution to the hand in play is as secret as its seed; once the hand is scored it is public.
+    const contribution = 'cd'.repeat(32);
+    const contributions = (hand.fairness!.contributions ?? hand.deal.map(() => null)).map((each, i) => (i === other ? contribution : each));
+    const contributed = {
+      ...snapshot,
+      context: { ...snapshot.context, hand: { ...hand, fairness: { ...hand.fairness!, contributions } } },
+    };
+    expect(() => expectNothingHidden({ ...honest, turnDeadline: contribution }, seat, contributed as typeof snapshot)).toThrow(
+      `seat ${other}'s contribution to hand ${hand.index} before its reveal`,
+    );
+    const scored = { ...contributed.context, revealedDeals: [{ index: hand.index, ...contributed.context.hand.fairness }] };
+    expect(() =>
+      expectNothingHidden({ ...honest, turnDeadline: contribution }, seat, { ...contributed, context: scored } as typeof snapshot),
+    ).not.toThrow();
   });
 
   it('fails on a refusal that names a card neither the seat’s own nor in its command, and on refusals that tell holders apart', async () => {

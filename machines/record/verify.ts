@@ -39,10 +39,10 @@ export interface Verification {
    */
   readonly unverifiedDeals: readonly number[];
   /**
-   * Hands (by index) whose deal is proven but which no seat contributed to,
-   * so the house's secret alone chose it: every proven hand of a format 2
-   * record, and in format 3 a scheme 1 deal or one nobody sent a
-   * contribution for.
+   * Hands (by index) dealt for contributions (scheme 2) that no seat sent
+   * one for, so the house's secret alone chose them. (A scheme 1 deal, the
+   * only kind format 2 holds, never took any: docs/fairness.md says what it
+   * proves.)
    */
   readonly uncontributedDeals: readonly number[];
 }
@@ -69,7 +69,9 @@ export function verifyRecord(document: unknown): Verification {
         Array.isArray(hand.deal) &&
         dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
       if (!proven) unverifiedDeals.push(index);
-      else if (!hand.fairness?.contributions?.some((contribution) => contribution !== null)) uncontributedDeals.push(index);
+      else if (hand.fairness?.scheme === CONTRIBUTED_DEAL_SCHEME && !hand.fairness.contributions?.some((each) => each !== null)) {
+        uncontributedDeals.push(index);
+      }
       if (!replayHand(table, hand, `hands[${index}]`, report)) {
         if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');
         return { ok: false, problems, unverifiedDeals, uncontributedDeals };

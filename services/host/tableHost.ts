@@ -120,7 +120,9 @@ export class TableHost implements TableService {
 
   async createTable(request: CreateTableRequest): Promise<Accepted> {
     const plan = planNewTable(request);
-    return this.startNewTable(plan.created, plan.events);
+    // A caller that deals (external) owes nobody a commitment: the table then takes no contributions.
+    const { firstCommitment: _commitment, dealSecret: _secret, ...dealtByCaller } = plan.created;
+    return this.startNewTable(this.dealing === 'external' ? dealtByCaller : plan.created, plan.events);
   }
 
   /**
