@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { GameRecord } from '../../machines/record/record.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
-import { passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
+import { openTableAsPerson, passByClicking, playByClicking } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
 import { browserSession, settle } from './session.js';
 
@@ -67,5 +67,32 @@ describe('a deal checked in Chromium', { timeout: 120_000 }, () => {
     expect(await fresh.page.getByText(VERIFIED).count()).toBe(0);
     expect(fresh.errors).toEqual([]);
     await Promise.all([page.close(), fresh.page.close()]);
+  });
+
+  it('re-derives the role deal of A Traitor of Love: the role card it kept matches, and a role card it did not get fails the check', async () => {
+    const url = session.service.url;
+    for (const tampered of [false, true]) {
+      const { page, errors } = await openPage();
+      const tableId = await openTableAsPerson(page, url, 'traitorOfLove');
+      await page.getByText('Your turn: choose one card').waitFor();
+      const kept = (await keptOf(page, tableId, 0)) as { roleCard: number } | null;
+      expect(kept?.roleCard).toBeGreaterThanOrEqual(1);
+      if (tampered) {
+        // What this page remembers of its role is changed: another tracking card than the one it was dealt.
+        await page.evaluate(
+          ([key, roleCard]) => localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), roleCard })),
+          [`suitors.deal.${tableId}.0`, kept!.roleCard === 7 ? 1 : 7] as const,
+        );
+      }
+      await passByClicking(page, 3);
+      await playByClicking(page, '.accusation');
+      await page.locator('.accusation button').first().click();
+      const verdict = page.locator('.summary-dialog .deal-check .verdict');
+      expect(await verdict.textContent()).toBe(
+        tampered ? 'Deal check failed: the seed and the contributions deal you another role card than you were dealt' : VERIFIED,
+      );
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   });
 });
