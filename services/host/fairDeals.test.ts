@@ -242,3 +242,39 @@ describe('deals the seats contribute to', () => {
     await host.close();
   });
 });
+
+describe('a fork and its deals', () => {
+  it('deals its first new hand from a secret of its own, not the original’s commitment, and takes contributions from the next on', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store });
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', options: { end: 'hands:2' }, players: BOTS(4) });
+    const rng = createRng('fork-deals');
+    for (let { snapshot } = await host.snapshot(tableId); phaseOf(snapshot) !== 'gameOver'; { snapshot } = await host.snapshot(tableId)) {
+      await host.submit(tableId, nextBotMove(snapshot, rng)!);
+    }
+    const log = await store.read(tableId);
+    const originalSecond = viewFor((await host.snapshot(tableId)).snapshot, 'spectator').revealedDeals[1];
+    // Right after the first card of the first hand: the fork inherits the commitment the original made to the second.
+    const at = log.find((event) => event.type === 'card.played')!.seq;
+    const fork = await host.forkTable(tableId, { at, taker: { seat: 0, name: 'Ada', holder: 'ab'.repeat(32) } });
+    const forked = (await host.snapshot(fork.tableId)).snapshot;
+    expect(viewFor(forked, 0).nextDeal).toEqual({ index: 1, commitment: originalSecond.commitment });
+    expect(
+      (await refusalOf(host.submit(fork.tableId, { type: DEAL_CONTRIBUTED, seat: 0, hand: 1, contribution: contributionOf('fork') }))).kind,
+    ).toBe('notNow');
+    let snapshot = forked;
+    while (snapshot.context.handResults.length === 0) {
+      const [awaited] = awaitedActions(snapshot);
+      await host.submit(fork.tableId, randomMove(snapshot, awaited.seat, awaited.action, rng));
+      ({ snapshot } = await host.snapshot(fork.tableId));
+    }
+    const fairness = snapshot.context.hand!.fairness!;
+    expect(fairness.scheme).toBe('hmac-sha256-fisher-yates/1');
+    expect(fairness.seed).not.toBe(originalSecond.seed);
+    const next = viewFor(snapshot, 0).nextDeal!;
+    expect(next.index).toBe(2);
+    expect(
+      (await host.submit(fork.tableId, { type: DEAL_CONTRIBUTED, seat: 0, hand: 2, contribution: contributionOf('fork') })).events,
+    ).toHaveLength(1);
+  });
+});
