@@ -141,7 +141,7 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     const commitment = (await spectatorView(tableId)).hand!.commitment!;
     expect(commitment).toMatch(/^[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Fair deal' }).click();
-    expect(await page.locator('.fair-dialog code.hex').textContent()).toBe(commitment);
+    expect(await page.locator('.fair-dialog code.hex').first().textContent()).toBe(commitment);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await playByClicking(page, '.game-over-dialog');
 

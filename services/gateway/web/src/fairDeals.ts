@@ -209,6 +209,14 @@ export function showCommitment(view: TableView): void {
       commitment === null
         ? h('p', {}, 'No hand has been dealt yet.')
         : h('p', {}, `Hand ${view.hand!.number} commitment: `, h('code', { class: 'hex' }, commitment)),
+      view.nextDeal === null
+        ? null
+        : h(
+            'p',
+            {},
+            `Hand ${view.nextDeal.index + 1} commitment (open to contributions): `,
+            h('code', { class: 'hex' }, view.nextDeal.commitment),
+          ),
     ],
     actions: [close],
   });
