@@ -4,8 +4,9 @@
  * else: hidden information is filtered in this one place.
  */
 import { HEARTS, inCanonicalOrder, type Card, type Suit } from './cards/card.js';
-import type { RevealedDeal } from './fairness/fairDeal.js';
+import type { NextDeal, RevealedDeal } from './fairness/fairDeal.js';
 import {
+  nextDealOf,
   revealedDealsOf,
   type CompletedHand,
   type CompletedTrick,
@@ -99,6 +100,13 @@ export interface TableView {
   readonly handResults: readonly ScoredHand[];
   /** Each scored hand's seed and commitment, so anyone can re-derive its deal (docs/fairness.md). */
   readonly revealedDeals: readonly RevealedDeal[];
+  /**
+   * The commitment to the host's secret for the next hand, to which each
+   * seat may send its contribution until the hand before it ends (or, for
+   * the first hand, until the table is full): docs/fairness.md. Null when the
+   * next hand takes no contributions, and once the game is over.
+   */
+  readonly nextDeal: NextDeal | null;
   /** Cards dealt to each seat at this table: with the game and options, what a seed's deal depends on. */
   readonly cardsPerSeat: number;
   /** The hand scored last, all of it public by then: its final trick, Traitor and accusations. */
@@ -135,6 +143,7 @@ export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
     hand: hand === null ? null : handView(snapshot, own, revealed),
     handResults: scoreSheetOf(context.handResults),
     revealedDeals: revealedDealsOf(context),
+    nextDeal: context.outcome === null ? nextDealOf(context) : null,
     cardsPerSeat: context.cardsPerSeat,
     lastHand: context.lastHand,
     scores: context.scores,

@@ -40,9 +40,19 @@ const hostWithLog = hostsOverLogs(() => new Date('2026-06-01T00:00:00.000Z'));
  * was written (`rules`, which such a record leaves to be read as rules 1).
  */
 function exportedAsOf(old: GameRecord, exported: GameRecord): GameRecord {
-  if (old.rules !== undefined) return exported;
   const { rules: _rules, ...rest } = exported;
-  return rest;
+  return inFormatOf(old, old.rules !== undefined ? exported : rest);
+}
+
+/** A format 3 record as format 2 wrote it (no contributions), when `old` is format 2: every deal there is scheme 1. */
+function inFormatOf(old: GameRecord, exported: GameRecord): GameRecord {
+  if (old.format !== 'seven-suitors-record/2') return exported;
+  const hands = exported.hands.map((hand) => {
+    if (hand.fairness == null) return hand;
+    const { contributions: _contributions, ...fairness } = hand.fairness;
+    return { ...hand, fairness };
+  });
+  return { ...exported, format: old.format, hands };
 }
 
 describe('the golden corpus', () => {

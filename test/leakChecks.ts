@@ -5,7 +5,7 @@
  * gateway's tests, the leak and security tests and the bot games use them.
  */
 import { expect } from 'vitest';
-import { revealedDealsOf, type TableInput } from '../machines/table/context.js';
+import { nextDealOf, revealedDealsOf, type TableInput } from '../machines/table/context.js';
 import { offer, startTable, type TableSnapshot } from '../machines/table/snapshot.js';
 import { viewFor, type Viewer } from '../machines/view.js';
 import type { Message } from '../drivers/httpClient.js';
@@ -111,16 +111,25 @@ const HEX_256 = /[0-9a-f]{64}/g;
 
 /**
  * The only 256-bit hex strings a message may hold are public ones: the
- * commitments and seeds of hands already scored, and the commitment of the
- * hand in play. Anything else (the seed of the hand in play above all) would
+ * commitments, seeds and contributions of hands already scored, the
+ * commitment of the hand in play and the one to the next hand. Anything
+ * else (the seed or a contribution of the hand in play above all) would
  * tell the deal before its reveal (docs/fairness.md).
  */
 export function expectNoSecretSeed(text: string, context: TableSnapshot['context'], leak: (what: string) => void): void {
   const revealed = revealedDealsOf(context);
   const current = context.hand?.fairness;
-  const allowed = new Set([...revealed.flatMap((deal) => [deal.seed, deal.commitment]), ...(current == null ? [] : [current.commitment])]);
-  if (current != null && !revealed.some((deal) => deal.seed === current.seed) && text.includes(current.seed)) {
-    leak(`the seed of hand ${context.hand!.index} before its reveal`);
+  const next = nextDealOf(context);
+  const allowed = new Set([
+    ...revealed.flatMap((deal) => [deal.seed, deal.commitment, ...(deal.contributions ?? []).filter((each) => each !== null)]),
+    ...(current == null ? [] : [current.commitment]),
+    ...(next === null ? [] : [next.commitment]),
+  ]);
+  const inPlay = current != null && !revealed.some((deal) => deal.seed === current.seed);
+  if (inPlay && text.includes(current.seed)) leak(`the seed of hand ${context.hand!.index} before its reveal`);
+  for (const [seat, contribution] of (inPlay ? (current.contributions ?? []) : []).entries()) {
+    if (contribution !== null && text.includes(contribution))
+      leak(`seat ${seat}'s contribution to hand ${context.hand!.index} before its reveal`);
   }
   for (const hex of text.match(HEX_256) ?? []) if (!allowed.has(hex)) leak(`an unrevealed 256-bit value ${hex.slice(0, 8)}…`);
 }

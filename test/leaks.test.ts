@@ -155,6 +155,8 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
   const log = await httpRequest(http, 'GET', `/api/tables/${table.tableId}/log`);
   expect(log.status, 'the log opens once the game is over').toBe(200);
   const states = statesOfLog(log.body.events);
+  const contributed = log.body.events.filter((event: { type: string }) => event.type === 'deal.contributed');
+  if (config.clients.length > 0) expect(contributed.length, 'the clients contributed to the deals').toBeGreaterThan(0);
   for (const seat of config.clients) table.transcript.bound(seat, states.length - 1);
   await Promise.all([...clients.values(), spectator].map((client) => client.close()));
   if (views === 'changes')
@@ -166,6 +168,7 @@ async function playWatchedGame(service: TestService, base: string, config: Confi
 /** A client seat: waits until it is awaited, sometimes probes, then makes the heuristic bot's move from its own view. */
 async function playSeat(table: Table, seat: Seat, client: SocketClient, token: string, rng: Rng): Promise<void> {
   let acted = 0;
+  let contributedTo = -1;
   for (let move = 0; ; move++) {
     const awaited = (message: Message) =>
       message.type === 'view' &&
@@ -173,6 +176,11 @@ async function playSeat(table: Table, seat: Seat, client: SocketClient, token: s
       (message.view.phase === 'gameOver' || message.view.awaiting.some((each: { seat: number }) => each.seat === seat));
     const { version, view } = await client.next(awaited, `seat ${seat} to be awaited after version ${acted}`);
     if (view.phase === 'gameOver') return;
+    if (view.nextDeal !== null && view.nextDeal.index > contributedTo) {
+      // Each client contributes to every deal it can, so the scan meets real contributions before and after their reveal.
+      contributedTo = view.nextDeal.index;
+      acted = await contribute(client, contributedTo, rng);
+    }
     const { action } = view.awaiting.find((each: { seat: number }) => each.seat === seat);
     const { seat: _ours, ...command } = heuristicMove(view, action, rng);
     if (move % PROBE_EVERY === 0) await probe(table, seat, client, token, version, command, move);
@@ -194,6 +202,21 @@ async function playSeat(table: Table, seat: Seat, client: SocketClient, token: s
     table.transcript.accepted++;
     table.transcript.bound(seat, acted);
   }
+}
+
+/** Sends 32 bytes from `rng` as the seat's contribution to hand `hand`; the version it was logged at. */
+async function contribute(client: SocketClient, hand: number, rng: Rng): Promise<number> {
+  const contribution = Array.from({ length: 8 }, () =>
+    rng
+      .below(2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
+  const id = `contribute-${hand}`;
+  client.send({ type: 'command', id, command: { type: 'deal.contributed', hand, contribution } });
+  const reply = await client.next((message) => message.id === id, `the answer to ${id}`);
+  expect(reply, `the contribution to hand ${hand}`).toMatchObject({ type: 'accepted' });
+  return reply.version;
 }
 
 /**
@@ -465,6 +488,21 @@ describe('the scanner itself', () => {
       expect(() => expectNothingHidden(leaky, viewer, states[version]), what).toThrow();
       expect(() => expectNoLeak(leaky, viewer, states), what).toThrow();
     }
+
+    // A seat's contribution to the hand in play is as secret as its seed; once the hand is scored it is public.
+    const contribution = 'cd'.repeat(32);
+    const contributions = (hand.fairness!.contributions ?? hand.deal.map(() => null)).map((each, i) => (i === other ? contribution : each));
+    const contributed = {
+      ...snapshot,
+      context: { ...snapshot.context, hand: { ...hand, fairness: { ...hand.fairness!, contributions } } },
+    };
+    expect(() => expectNothingHidden({ ...honest, turnDeadline: contribution }, seat, contributed as typeof snapshot)).toThrow(
+      `seat ${other}'s contribution to hand ${hand.index} before its reveal`,
+    );
+    const scored = { ...contributed.context, revealedDeals: [{ index: hand.index, ...contributed.context.hand.fairness }] };
+    expect(() =>
+      expectNothingHidden({ ...honest, turnDeadline: contribution }, seat, { ...contributed, context: scored } as typeof snapshot),
+    ).not.toThrow();
   });
 
   it('fails on a refusal that names a card neither the seat’s own nor in its command, and on refusals that tell holders apart', async () => {

@@ -12,10 +12,19 @@ import { ONE_CARD, inCanonicalOrder, type Card, type Suit } from '../cards/card.
 import { shuffle, type Rng } from '../cards/shuffle.js';
 import { rulesOf } from '../games/rules/index.js';
 import { cardsPerSeat, deckFor, type GameName, type TableOptions } from '../table/options.js';
-import { DEAL_SCHEME, type DealFairness } from './dealFairness.js';
+import { CONTRIBUTED_DEAL_SCHEME, DEAL_SCHEME, type DealFairness } from './dealFairness.js';
+import { contributionsRefusal, dealSeedOf, isHex256 } from './seatContributions.js';
 import { fromHex, hmacWith, keyedHmac, sha256, toHex } from './sha256.js';
 
-export { DEAL_SCHEME, type DealFairness, type DealScheme, type RevealedDeal } from './dealFairness.js';
+export {
+  CONTRIBUTED_DEAL_SCHEME,
+  DEAL_SCHEME,
+  type DealFairness,
+  type DealScheme,
+  type NextDeal,
+  type RevealedDeal,
+} from './dealFairness.js';
+export { dealSeedOf, isHex256 } from './seatContributions.js';
 
 /** What decides the shape of a deal: how many seats, how many cards each, which deck. */
 export interface DealShape {
@@ -29,19 +38,27 @@ export interface Deal {
   readonly roles: Suit[] | null;
 }
 
-const HEX_256 = /^[0-9a-f]{64}$/;
-
-/** 256 bits as 64 lowercase hex characters: the form of a seed and of a commitment. */
-export function isHex256(value: unknown): value is string {
-  return typeof value === 'string' && HEX_256.test(value);
-}
-
 export function commitmentOf(seed: string): string {
   return toHex(sha256(fromHex(seed)));
 }
 
 export function fairnessOf(seed: string): DealFairness {
   return { scheme: DEAL_SCHEME, commitment: commitmentOf(seed), seed };
+}
+
+/** The proof of a scheme 2 deal: the host's secret, its commitment, and every seat's contribution (null: none). */
+export function contributedFairnessOf(secret: string, contributions: readonly (string | null)[]): DealFairness {
+  return { scheme: CONTRIBUTED_DEAL_SCHEME, commitment: commitmentOf(secret), seed: secret, contributions: contributions.slice() };
+}
+
+/** The seed the deal of `fairness` is made from: the seed itself in scheme 1, the secret mixed with the contributions in 2. */
+export function dealSeedOfFairness(fairness: DealFairness): string {
+  return fairness.scheme === CONTRIBUTED_DEAL_SCHEME ? dealSeedOf(fairness.seed, fairness.contributions ?? []) : fairness.seed;
+}
+
+/** The deal and role deal `fairness` proves at a table of this shape. */
+export function dealOfFairness(shape: DealShape, fairness: DealFairness): Deal {
+  return dealFromSeed(shape, dealSeedOfFairness(fairness));
 }
 
 /** The deal and role deal a seed makes at a table of this shape. */
@@ -116,15 +133,25 @@ export function fairnessRefusal(
 ): string | null {
   const claimed = fairness as Partial<DealFairness> | null;
   if (typeof claimed !== 'object' || claimed === null) return 'fairness must be an object with scheme, commitment and seed';
-  if (claimed.scheme !== DEAL_SCHEME) return `the deal scheme must be ${DEAL_SCHEME}, not ${JSON.stringify(claimed.scheme)}`;
+  if (claimed.scheme !== DEAL_SCHEME && claimed.scheme !== CONTRIBUTED_DEAL_SCHEME) {
+    return `the deal scheme must be ${DEAL_SCHEME} or ${CONTRIBUTED_DEAL_SCHEME}, not ${JSON.stringify(claimed.scheme)}`;
+  }
   if (!isHex256(claimed.seed)) return 'the deal seed must be 64 lowercase hex characters';
   if (claimed.commitment !== commitmentOf(claimed.seed)) return 'the commitment is not the SHA-256 of the seed';
-  if (!Array.isArray(dealt.deal)) return "the deal must be a list of each seat's cards";
-  const made = dealFromSeed(shape, claimed.seed);
-  for (let seat = 0; seat < made.deal.length; seat++) {
-    if (!sameCards(made.deal[seat], dealt.deal[seat])) return `seat ${seat}'s cards are not the ones the seed deals`;
+  const contributed = claimed.scheme === CONTRIBUTED_DEAL_SCHEME;
+  if (contributed) {
+    const refusal = contributionsRefusal(claimed.contributions, rulesOf(shape.game).seats);
+    if (refusal !== null) return refusal;
+  } else if (claimed.contributions !== undefined) {
+    return `a ${DEAL_SCHEME} deal takes no contributions`;
   }
-  if (!sameCards(made.roles ?? [], dealt.roles ?? [])) return 'the role cards are not the ones the seed deals';
+  if (!Array.isArray(dealt.deal)) return "the deal must be a list of each seat's cards";
+  const made = dealOfFairness(shape, claimed as DealFairness);
+  const source = contributed ? 'the seed and the contributions deal' : 'the seed deals';
+  for (let seat = 0; seat < made.deal.length; seat++) {
+    if (!sameCards(made.deal[seat], dealt.deal[seat])) return `seat ${seat}'s cards are not the ones ${source}`;
+  }
+  if (!sameCards(made.roles ?? [], dealt.roles ?? [])) return `the role cards are not the ones ${source}`;
   return null;
 }
 

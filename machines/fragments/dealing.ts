@@ -5,9 +5,18 @@
 import { ONE_CARD, isCard, type Card } from '../cards/card.js';
 import { rulesOf } from '../games/rules/index.js';
 import type { Rng } from '../cards/shuffle.js';
-import { dealFromSeed, fairnessOf, fairnessRefusal, layOutDeal } from '../fairness/fairDeal.js';
+import {
+  CONTRIBUTED_DEAL_SCHEME,
+  contributedFairnessOf,
+  dealFromSeed,
+  dealOfFairness,
+  fairnessOf,
+  fairnessRefusal,
+  isHex256,
+  layOutDeal,
+} from '../fairness/fairDeal.js';
 import type { HandDealt } from '../table/events.js';
-import type { HandState, TableContext } from '../table/context.js';
+import { nextDealOf, type HandState, type TableContext } from '../table/context.js';
 import { deckFor } from '../table/options.js';
 import type { Seat } from '../rules/trick.js';
 import { tablePasses } from './passing.js';
@@ -31,7 +40,28 @@ export function dealRefusal(context: TableContext, event: HandDealt): string | n
     }
   }
   if (!seen.has(ONE_CARD)) return `the deal must include ${ONE_CARD}, whose holder leads`;
-  return rolesRefusal(context, roles) ?? (event.fairness === undefined ? null : fairnessRefusal(context, event, event.fairness));
+  return (
+    rolesRefusal(context, roles) ??
+    (event.fairness === undefined ? null : fairnessRefusal(context, event, event.fairness)) ??
+    commitmentRefusal(context, event)
+  );
+}
+
+/**
+ * A deal seats contributed to must be made from the secret the table
+ * committed to for it before they could; the next commitment must be one.
+ * A deal proven otherwise (scheme 1, a record's) is not bound to it.
+ */
+function commitmentRefusal(context: TableContext, event: HandDealt): string | null {
+  if (event.nextCommitment !== undefined && !isHex256(event.nextCommitment)) {
+    return "the next hand's commitment must be 64 lowercase hex characters";
+  }
+  const published = nextDealOf(context);
+  const index = context.handResults.length;
+  if (event.fairness?.scheme !== CONTRIBUTED_DEAL_SCHEME || published === null || published.index !== index) return null;
+  return event.fairness.commitment === published.commitment
+    ? null
+    : `hand ${index + 1} must be dealt from the secret committed to before it (${published.commitment}), not another`;
 }
 
 function rolesRefusal(context: TableContext, roles: HandDealt['roles']): string | null {
@@ -65,7 +95,8 @@ export function dealHand(context: TableContext, event: HandDealt): Partial<Table
     turn: null,
     accusations: rules.accuses ? empty(null) : null,
   };
-  return { hand, firstAntiCupid };
+  const nextDeal = event.nextCommitment === undefined ? null : { index: index + 1, commitment: event.nextCommitment };
+  return { hand, firstAntiCupid, nextDeal };
 }
 
 /**
@@ -78,8 +109,23 @@ export function shuffleDeal(context: TableContext, rng: Rng): HandDealt {
 }
 
 /** The deal a seed makes at this table, with the proof that lets anyone check it. */
-export function fairDeal(context: TableContext, seed: string): HandDealt {
-  return { type: 'hand.dealt', ...dealFromSeed(context, seed), fairness: fairnessOf(seed) };
+export function fairDeal(context: TableContext, seed: string, nextCommitment?: string): HandDealt {
+  return { type: 'hand.dealt', ...dealFromSeed(context, seed), fairness: fairnessOf(seed), ...nextCommitmentOf(nextCommitment) };
+}
+
+/** The deal the host's secret and the seats' contributions make together (scheme 2), with its proof. */
+export function contributedDeal(
+  context: TableContext,
+  secret: string,
+  contributions: readonly (string | null)[],
+  nextCommitment?: string,
+): HandDealt {
+  const fairness = contributedFairnessOf(secret, contributions);
+  return { type: 'hand.dealt', ...dealOfFairness(context, fairness), fairness, ...nextCommitmentOf(nextCommitment) };
+}
+
+function nextCommitmentOf(commitment: string | undefined): { nextCommitment?: string } {
+  return commitment === undefined ? {} : { nextCommitment: commitment };
 }
 
 export const dealingState = {

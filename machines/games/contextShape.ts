@@ -33,7 +33,12 @@ const cards = { items: 'string' } as const;
 const pass = { from: 'number', to: 'number', card: 'string' } as const;
 const plays = { items: { seat: 'number', card: 'string' } } as const;
 const completedTrick = { leader: 'number', plays, winner: 'number', capturedBy: { nullable: 'number' } } as const;
-const fairness = { scheme: 'string', commitment: 'string', seed: 'string' } as const;
+const fairness = {
+  scheme: 'string',
+  commitment: 'string',
+  seed: 'string',
+  contributions: { optional: { items: { nullable: 'string' } } },
+} as const;
 const accusations = { nullable: { items: { nullable: 'number' } } } as const;
 
 export const CONTEXT_SHAPE = {
@@ -70,6 +75,7 @@ export const CONTEXT_SHAPE = {
     },
   },
   revealedDeals: { items: { ...fairness, index: 'number' } },
+  nextDeal: { nullable: { index: 'number', commitment: 'string' } },
   lastHand: {
     nullable: {
       index: 'number',

@@ -3,7 +3,7 @@
  * the conversions between a table's events and a record.
  */
 import { inCanonicalOrder, type Card, type Suit } from '../cards/card.js';
-import type { DealScheme } from '../fairness/fairDeal.js';
+import type { DealFairness, DealScheme } from '../fairness/fairDeal.js';
 import { rulesOf } from '../games/rules/index.js';
 import { revealedDealsOf, type GameOutcome, type HandResult, type TableInput } from '../table/context.js';
 import type { Occupant, TableEvent } from '../table/events.js';
@@ -12,16 +12,24 @@ import { offer, startTable, type TableSnapshot } from '../table/snapshot.js';
 import { outcomeSoFar } from '../rules/scoring.js';
 import type { Seat } from '../rules/trick.js';
 
-export const RECORD_FORMAT = 'seven-suitors-record/2';
+export const RECORD_FORMAT = 'seven-suitors-record/3';
+/** The second format: deals proven by their seeds, with no contributions (scheme 1 only). Still read and verified. */
+export const RECORD_FORMAT_2 = 'seven-suitors-record/2';
 /** The first format, whose hands carry no fairness: still read and verified, its deals reported unverified. */
 export const RECORD_FORMAT_1 = 'seven-suitors-record/1';
-export type RecordFormat = typeof RECORD_FORMAT | typeof RECORD_FORMAT_1;
+export type RecordFormat = typeof RECORD_FORMAT | typeof RECORD_FORMAT_2 | typeof RECORD_FORMAT_1;
 
 /** How a hand's deal can be checked (docs/fairness.md); the seed is null until the hand is scored. */
 export interface RecordedFairness {
   scheme: DealScheme;
   commitment: string;
   seed: string | null;
+  /**
+   * Format 3: each seat's contribution (null: it sent none) to a scheme 2
+   * deal, revealed with the seed (null until then); null for a scheme 1
+   * deal. Absent in format 2.
+   */
+  contributions?: (string | null)[] | null;
 }
 
 export interface RecordedHand {
@@ -90,7 +98,10 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
       plays: [],
       accusations: rulesOf(context.game).accuses ? new Array<Seat | null>(context.seatCount).fill(null) : null,
       result: null,
-      fairness: event.fairness === undefined ? null : { scheme: event.fairness.scheme, commitment: event.fairness.commitment, seed: null },
+      fairness:
+        event.fairness === undefined
+          ? null
+          : { scheme: event.fairness.scheme, commitment: event.fairness.commitment, seed: null, contributions: null },
     });
     return;
   }
@@ -106,7 +117,10 @@ export function noteEvent(hands: RecordedHand[], after: TableSnapshot, event: Ta
   if (context.handResults.length === hands.length && current.result === null) {
     current.result = context.handResults[hands.length - 1];
     const revealed = revealedDealsOf(context).find((deal) => deal.index === hands.length - 1);
-    if (current.fairness && revealed !== undefined) current.fairness.seed = revealed.seed;
+    if (current.fairness && revealed !== undefined) {
+      current.fairness.seed = revealed.seed;
+      current.fairness.contributions = revealed.contributions === undefined ? null : revealed.contributions.slice();
+    }
   }
 }
 
@@ -127,13 +141,19 @@ export function eventsFromRecord(record: GameRecord): TableEvent[] {
   return events;
 }
 
+/** The proof a deal event carries for a hand's recorded fairness: none until its seed is revealed. */
+function provenBy(proof: RecordedFairness | null | undefined): DealFairness | undefined {
+  if (typeof proof?.seed !== 'string') return undefined;
+  const { scheme, commitment, seed, contributions } = proof;
+  return Array.isArray(contributions) ? { scheme, commitment, seed, contributions } : { scheme, commitment, seed };
+}
+
 /**
  * A hand's events. Its deal carries its proof when the record reveals the
  * seed; a hand cut off before its seed was revealed goes on unproven.
  */
 export function eventsOfHand(hand: RecordedHand): TableEvent[] {
-  const proof = hand.fairness;
-  const fairness = typeof proof?.seed === 'string' ? { scheme: proof.scheme, commitment: proof.commitment, seed: proof.seed } : undefined;
+  const fairness = provenBy(hand.fairness);
   const events: TableEvent[] = [
     { type: 'hand.dealt', deal: hand.deal, roles: hand.roles, ...(fairness === undefined ? {} : { fairness }) },
   ];

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../cards/card.js';
-import { createRng, seedFrom } from '../cards/shuffle.js';
+import { createRng, seedFrom, type Rng } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
-import { fairDeal, shuffleDeal } from '../fragments/dealing.js';
-import type { TableInput } from '../table/context.js';
+import { contributedDeal, fairDeal, shuffleDeal } from '../fragments/dealing.js';
+import type { TableContext, TableInput } from '../table/context.js';
 import type { TableEvent } from '../table/events.js';
 import { parseOptions, type GameName } from '../table/options.js';
 import { awaitedActions, refusalOf } from '../table/refusal.js';
@@ -34,7 +34,7 @@ function playGame(
   seed: string,
   prefix: TableEvent[] = [],
   maxHands = 60,
-  dealing: 'unproven' | 'fair' = 'unproven',
+  dealing: 'unproven' | 'fair' | 'contributed' = 'unproven',
 ): Game {
   const parsed = parseOptions(game, given);
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
@@ -54,7 +54,7 @@ function playGame(
   for (let snapshot = table.getSnapshot(); phaseOf(snapshot) !== 'gameOver'; snapshot = table.getSnapshot()) {
     if (phaseOf(snapshot) === 'dealing') {
       if (snapshot.context.handResults.length >= maxHands) break;
-      send(dealing === 'fair' ? fairDeal(snapshot.context, seedFrom(rng)) : shuffleDeal(snapshot.context, rng));
+      send(dealOf(dealing, snapshot.context, rng));
     } else {
       const [next] = awaitedActions(snapshot);
       send(randomMove(snapshot, next.seat, next.action, rng));
@@ -62,6 +62,14 @@ function playGame(
   }
   table.stop();
   return { input, events };
+}
+
+/** The host's deal: a seeded shuffle, a seed's deal, or a secret's with a contribution from every other seat. */
+function dealOf(dealing: 'unproven' | 'fair' | 'contributed', context: TableContext, rng: Rng): TableEvent {
+  if (dealing === 'unproven') return shuffleDeal(context, rng);
+  if (dealing === 'fair') return fairDeal(context, seedFrom(rng));
+  const contributions = context.occupants.map((_, seat) => (seat % 2 === 0 ? seedFrom(rng) : null));
+  return contributedDeal(context, seedFrom(rng), contributions);
 }
 
 /** A JSON document: every field of a record can be tampered with. */
@@ -460,7 +468,10 @@ describe('the document itself', () => {
     const problems = verifyRecord(document).problems;
     expect(problems[0]).toEqual(
       Array.isArray(document)
-        ? { field: 'format', message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not undefined' }
+        ? {
+            field: 'format',
+            message: 'must be "seven-suitors-record/3" (or the older "seven-suitors-record/2" or "seven-suitors-record/1"), not undefined',
+          }
         : { field: '', message: 'a record is a JSON object' },
     );
     expect(verifyRecord(document).ok).toBe(false);
@@ -468,11 +479,12 @@ describe('the document itself', () => {
 
   it('reports a wrong format but still checks the game', () => {
     const record = recordOf(antiCupid);
-    (record as { format: string }).format = 'seven-suitors-record/3';
+    (record as { format: string }).format = 'seven-suitors-record/4';
     expect(problemsOf(record)).toEqual([
       {
         field: 'format',
-        message: 'must be "seven-suitors-record/2" (or the older "seven-suitors-record/1"), not "seven-suitors-record/3"',
+        message:
+          'must be "seven-suitors-record/3" (or the older "seven-suitors-record/2" or "seven-suitors-record/1"), not "seven-suitors-record/4"',
       },
     ]);
   });
@@ -529,22 +541,23 @@ describe('the document itself', () => {
   });
 });
 
-describe('fair deals (format 2)', () => {
+describe('fair deals (formats 2 and 3)', () => {
   const fairTraitor = playGame('traitorOfLove', { specials: 'plain' }, 'fair-traitor', [], 2, 'fair');
   const fairSuitors = playGame('sevenSuitors', { end: 'hands:2' }, 'fair-suitors', [], 2, 'fair');
 
   it('writes each hand’s commitment and revealed seed, and verifies every deal against its seed', () => {
     for (const game of [fairTraitor, fairSuitors]) {
       const record = recordOf(game);
-      expect(record.format).toBe('seven-suitors-record/2');
+      expect(record.format).toBe('seven-suitors-record/3');
       for (const hand of record.hands) {
         expect(hand.fairness).toEqual({
           scheme: 'hmac-sha256-fisher-yates/1',
           commitment: expect.stringMatching(/^[0-9a-f]{64}$/),
           seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+          contributions: null,
         });
       }
-      expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [] });
+      expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [], uncontributedDeals: [] });
     }
   });
 
@@ -584,12 +597,15 @@ describe('fair deals (format 2)', () => {
     record.hands[1].fairness!.scheme = 'shuffled-by-hand' as 'hmac-sha256-fisher-yates/1';
     expect(problemsOf(record)).toEqual([
       { field: 'hands[0].fairness.seed', message: 'missing: the hand is scored, so its seed must be revealed' },
-      { field: 'hands[1].fairness.scheme', message: 'must be "hmac-sha256-fisher-yates/1", not "shuffled-by-hand"' },
+      {
+        field: 'hands[1].fairness.scheme',
+        message: 'must be "hmac-sha256-fisher-yates/1" or "seat-contributions-sha256/2", not "shuffled-by-hand"',
+      },
     ]);
     delete record.hands[0].fairness;
     expect(problemsOf(record)[0]).toEqual({
       field: 'hands[0].fairness',
-      message: 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)',
+      message: 'missing: formats 2 and 3 write fairness on every hand (null for a deal made without a seed)',
     });
   });
 
@@ -597,15 +613,37 @@ describe('fair deals (format 2)', () => {
     const record = recordOf(fairTraitor, fairTraitor.events.length - 3);
     const last = record.hands.at(-1)!;
     expect(last.result).toBeNull();
-    expect(last.fairness).toEqual({ scheme: 'hmac-sha256-fisher-yates/1', commitment: expect.any(String), seed: null });
-    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [record.hands.length - 1] });
+    expect(last.fairness).toEqual({
+      scheme: 'hmac-sha256-fisher-yates/1',
+      commitment: expect.any(String),
+      seed: null,
+      contributions: null,
+    });
+    expect(verifyRecord(record)).toEqual({
+      ok: true,
+      problems: [],
+      unverifiedDeals: [record.hands.length - 1],
+      uncontributedDeals: [],
+    });
   });
 
   it('still verifies a format 1 record, and says none of its deals is verified', () => {
     const record = recordOf(fairSuitors);
     (record as { format: string }).format = 'seven-suitors-record/1';
     for (const hand of record.hands) delete hand.fairness;
-    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [0, 1] });
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [0, 1], uncontributedDeals: [] });
+  });
+
+  it('still verifies a format 2 record, whose deals take no contributions, and refuses a scheme 2 deal in it', () => {
+    const record = recordOf(fairSuitors);
+    (record as { format: string }).format = 'seven-suitors-record/2';
+    for (const hand of record.hands) delete hand.fairness!.contributions;
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [], uncontributedDeals: [] });
+    record.hands[0].fairness!.scheme = 'seat-contributions-sha256/2';
+    expect(problemsOf(record)[0]).toEqual({
+      field: 'hands[0].fairness.scheme',
+      message: 'must be "hmac-sha256-fisher-yates/1", not "seat-contributions-sha256/2"',
+    });
   });
 
   it('reports a hand whose deal is not a list, whatever its proof says, without throwing', () => {
@@ -624,6 +662,68 @@ describe('fair deals (format 2)', () => {
 
   it('reports deals made without a seed as unverified, not as problems', () => {
     const record = recordOf(sevenSuitors);
-    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: record.hands.map((_, index) => index) });
+    expect(verifyRecord(record)).toEqual({
+      ok: true,
+      problems: [],
+      unverifiedDeals: record.hands.map((_, index) => index),
+      uncontributedDeals: [],
+    });
+  });
+});
+
+describe('deals the seats contributed to (format 3)', () => {
+  const contributed = playGame('traitorOfLove', { specials: 'plain' }, 'contributed-traitor', [], 2, 'contributed');
+
+  it('writes each seat’s contribution beside the secret and commitment, and verifies every deal and role deal from them', () => {
+    const record = recordOf(contributed);
+    for (const hand of record.hands) {
+      expect(hand.fairness).toEqual({
+        scheme: 'seat-contributions-sha256/2',
+        commitment: expect.stringMatching(/^[0-9a-f]{64}$/),
+        seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+        contributions: [0, 1, 2, 3, 4, 5].map((seat) => (seat % 2 === 0 ? expect.stringMatching(/^[0-9a-f]{64}$/) : null)),
+      });
+    }
+    expect(verifyRecord(record)).toEqual({ ok: true, problems: [], unverifiedDeals: [], uncontributedDeals: [] });
+  });
+
+  it('fails a changed contribution, one dropped, one added, naming the hand and a seat whose cards then differ', () => {
+    for (const [seat, value] of [
+      [2, 'changed'],
+      [4, null],
+      [1, 'added'],
+    ] as const) {
+      const record = recordOf(contributed);
+      const contributions = record.hands[1].fairness!.contributions!;
+      contributions[seat] = value === null ? null : `${value === 'changed' ? 'f' : 'e'}${'0'.repeat(63)}`;
+      const [problem] = problemsOf(record);
+      expect(problem.field).toBe('hands[1].fairness');
+      expect(problem.message).toMatch(/^seat \d's cards are not the ones the seed and the contributions deal$/);
+      expect(verifyRecord(record).unverifiedDeals).toEqual([1]);
+    }
+  });
+
+  it('fails a malformed contribution, and a format 3 record that leaves the contributions out, naming where', () => {
+    const record = recordOf(contributed);
+    record.hands[0].fairness!.contributions![3] = 'not hex';
+    expect(problemsOf(record)[0]).toEqual({
+      field: 'hands[0].fairness',
+      message: "seat 3's contribution must be 64 lowercase hex characters, or null",
+    });
+    delete record.hands[0].fairness!.contributions;
+    expect(problemsOf(record)[0]).toEqual({
+      field: 'hands[0].fairness.contributions',
+      message: "missing: format 3 writes the seats' contributions beside the seed (null for a scheme 1 deal)",
+    });
+  });
+
+  it('keeps the contributions of a hand in play out of the record, as its secret', () => {
+    const record = recordOf(contributed, contributed.events.length - 3);
+    expect(record.hands.at(-1)!.fairness).toEqual({
+      scheme: 'seat-contributions-sha256/2',
+      commitment: expect.any(String),
+      seed: null,
+      contributions: null,
+    });
   });
 });

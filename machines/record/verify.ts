@@ -3,16 +3,25 @@
  * replays its deals, passes, plays and accusations through the machine and
  * compares every recorded result with the one the machine derives. In
  * format 2 it also re-derives each deal from its revealed seed
- * (docs/fairness.md) and checks the seed against its commitment.
+ * (docs/fairness.md) and checks the seed against its commitment; in format
+ * 3, from the revealed host secret and every seat's contribution.
  */
-import { DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
+import { CONTRIBUTED_DEAL_SCHEME, DEAL_SCHEME, fairnessRefusal, isHex256, type DealShape } from '../fairness/fairDeal.js';
 import { FIRST_RULES, KNOWN_RULES, knowsRules } from '../games/index.js';
 import { GAME_NAMES_IN_WORDS, GAMES, isGameName, optionsOfRules, parseOptions, rulesOptionsIn, type GameName } from '../table/options.js';
 import type { TableEvent } from '../table/events.js';
 import { refusalOf } from '../table/refusal.js';
 import { offer, startTable, type TableActor } from '../table/snapshot.js';
 import { outcomeSoFar } from '../rules/scoring.js';
-import { RECORD_FORMAT, RECORD_FORMAT_1, eventsOfHand, importedOccupant, type GameRecord, type RecordedHand } from './record.js';
+import {
+  RECORD_FORMAT,
+  RECORD_FORMAT_1,
+  RECORD_FORMAT_2,
+  eventsOfHand,
+  importedOccupant,
+  type GameRecord,
+  type RecordedHand,
+} from './record.js';
 
 export interface RecordProblem {
   /** Where in the document, e.g. "hands[2].plays[13]". */
@@ -29,14 +38,22 @@ export interface Verification {
    * cut off before its seed was revealed.
    */
   readonly unverifiedDeals: readonly number[];
+  /**
+   * Hands (by index) dealt for contributions (scheme 2) that no seat sent
+   * one for, so the house's secret alone chose them. (A scheme 1 deal, the
+   * only kind format 2 holds, never took any: docs/fairness.md says what it
+   * proves.)
+   */
+  readonly uncontributedDeals: readonly number[];
 }
 
 export function verifyRecord(document: unknown): Verification {
   const problems: RecordProblem[] = [];
   const report = (field: string, message: string) => problems.push({ field, message });
   const unverifiedDeals: number[] = [];
+  const uncontributedDeals: number[] = [];
   const header = checkHeader(document, report);
-  if (header === null) return { ok: false, problems, unverifiedDeals };
+  if (header === null) return { ok: false, problems, unverifiedDeals, uncontributedDeals };
   const record = document as GameRecord;
   const table = startTable({ game: header.game, options: header.options, rules: header.rules });
   try {
@@ -52,14 +69,17 @@ export function verifyRecord(document: unknown): Verification {
         Array.isArray(hand.deal) &&
         dealIsProven(header, record.format, hand, `hands[${index}].fairness`, report);
       if (!proven) unverifiedDeals.push(index);
+      else if (hand.fairness?.scheme === CONTRIBUTED_DEAL_SCHEME && !hand.fairness.contributions?.some((each) => each !== null)) {
+        uncontributedDeals.push(index);
+      }
       if (!replayHand(table, hand, `hands[${index}]`, report)) {
         if (index + 1 < record.hands.length) report(`hands[${index + 1}]`, 'not checked: an earlier hand could not be replayed');
-        return { ok: false, problems, unverifiedDeals };
+        return { ok: false, problems, unverifiedDeals, uncontributedDeals };
       }
       compareHandResult(table, hand, index, report);
     }
     compare('result', record.result, outcomeSoFar(table.getSnapshot().context), report);
-    return { ok: problems.length === 0, problems, unverifiedDeals };
+    return { ok: problems.length === 0, problems, unverifiedDeals, uncontributedDeals };
   } finally {
     table.stop();
   }
@@ -73,8 +93,11 @@ function checkHeader(document: unknown, report: Report): { game: GameName; optio
     return null;
   }
   const record = document as Partial<GameRecord>;
-  if (record.format !== RECORD_FORMAT && record.format !== RECORD_FORMAT_1) {
-    report('format', `must be "${RECORD_FORMAT}" (or the older "${RECORD_FORMAT_1}"), not ${JSON.stringify(record.format)}`);
+  if (record.format !== RECORD_FORMAT && record.format !== RECORD_FORMAT_2 && record.format !== RECORD_FORMAT_1) {
+    report(
+      'format',
+      `must be "${RECORD_FORMAT}" (or the older "${RECORD_FORMAT_2}" or "${RECORD_FORMAT_1}"), not ${JSON.stringify(record.format)}`,
+    );
   }
   if (!isGameName(record.game)) {
     report('game', `must be ${GAME_NAMES_IN_WORDS}, not ${JSON.stringify(record.game)}`);
@@ -140,9 +163,9 @@ function replayHand(table: TableActor, hand: RecordedHand, where: string, report
  * unverified.
  */
 function dealIsProven(shape: DealShape, format: unknown, hand: RecordedHand, where: string, report: Report): boolean {
-  if (format !== RECORD_FORMAT) return false;
+  if (format !== RECORD_FORMAT && format !== RECORD_FORMAT_2) return false;
   if (!('fairness' in hand)) {
-    report(where, 'missing: format 2 writes fairness on every hand (null for a deal made without a seed)');
+    report(where, 'missing: formats 2 and 3 write fairness on every hand (null for a deal made without a seed)');
     return false;
   }
   const fairness = hand.fairness;
@@ -151,8 +174,9 @@ function dealIsProven(shape: DealShape, format: unknown, hand: RecordedHand, whe
     report(where, 'must be an object with scheme, commitment and seed, or null');
     return false;
   }
-  if (fairness.scheme !== DEAL_SCHEME) {
-    report(`${where}.scheme`, `must be "${DEAL_SCHEME}", not ${JSON.stringify(fairness.scheme)}`);
+  const schemes = format === RECORD_FORMAT ? [DEAL_SCHEME, CONTRIBUTED_DEAL_SCHEME] : [DEAL_SCHEME];
+  if (!(schemes as string[]).includes(fairness.scheme)) {
+    report(`${where}.scheme`, `must be ${schemes.map((scheme) => `"${scheme}"`).join(' or ')}, not ${JSON.stringify(fairness.scheme)}`);
     return false;
   }
   if (!isHex256(fairness.commitment)) {
@@ -163,9 +187,25 @@ function dealIsProven(shape: DealShape, format: unknown, hand: RecordedHand, whe
     if (hand.result != null) report(`${where}.seed`, 'missing: the hand is scored, so its seed must be revealed');
     return false;
   }
-  const refusal = fairnessRefusal(shape, hand, fairness);
+  if (!contributionsFit(format, fairness, `${where}.contributions`, report)) return false;
+  const { contributions, ...proof } = fairness;
+  const refusal = fairnessRefusal(shape, hand, fairness.scheme === CONTRIBUTED_DEAL_SCHEME ? fairness : proof);
   if (refusal !== null) report(where, refusal);
   return refusal === null;
+}
+
+/** Format 3 writes contributions beside every revealed seed: a list per seat for scheme 2, null for scheme 1. */
+function contributionsFit(format: unknown, fairness: NonNullable<RecordedHand['fairness']>, where: string, report: Report): boolean {
+  if (format !== RECORD_FORMAT) return true;
+  if (!('contributions' in fairness)) {
+    report(where, "missing: format 3 writes the seats' contributions beside the seed (null for a scheme 1 deal)");
+    return false;
+  }
+  if (fairness.scheme === DEAL_SCHEME && fairness.contributions !== null) {
+    report(where, `must be null: a ${DEAL_SCHEME} deal takes no contributions`);
+    return false;
+  }
+  return true;
 }
 
 function fieldOf(event: TableEvent, where: string, playIndex: number): string {

@@ -3,7 +3,7 @@
  * so XState's persisted snapshot is the table's snapshot.
  */
 import type { Card, Suit } from '../cards/card.js';
-import type { DealFairness, RevealedDeal } from '../fairness/dealFairness.js';
+import type { DealFairness, NextDeal, RevealedDeal } from '../fairness/dealFairness.js';
 import type { Play, Seat } from '../rules/trick.js';
 import type { Occupant } from './events.js';
 import type { GameName, TableOptions } from './optionTypes.js';
@@ -106,6 +106,13 @@ export interface TableContext {
    * provable lack it: read it through `revealedDealsOf`.)
    */
   readonly revealedDeals: readonly RevealedDeal[];
+  /**
+   * The commitment to the host's secret for the next hand to be dealt,
+   * public from before any seat may contribute to it; null when the next
+   * hand is dealt without contributions. (Snapshots written before
+   * contributions lack it: read it through `nextDealOf`.)
+   */
+  readonly nextDeal: NextDeal | null;
   readonly lastHand: CompletedHand | null;
   readonly scores: readonly number[];
   /** Seven Suitors only. */
@@ -129,6 +136,8 @@ export interface TableInput {
   readonly cardsPerSeat?: number;
   /** The rules version the table plays by (machines/games/rulebooks.ts); the current rules when absent. */
   readonly rules?: number;
+  /** The commitment to the host's secret for the first hand, when seats contribute to it (docs/fairness.md). */
+  readonly firstCommitment?: string;
 }
 
 /** Snapshots written before tenures lack them: every seat then has none. */
@@ -146,6 +155,10 @@ export function seatHeldBy(context: TableContext, seat: unknown, holder: string)
   const occupant = context.occupants[seat];
   const tenure = holdersOf(context)[seat];
   return occupant !== null && !occupant.bot && (tenure === null || tenure === holder);
+}
+
+export function nextDealOf(context: TableContext): NextDeal | null {
+  return context.nextDeal ?? null;
 }
 
 export function revealedDealsOf(context: TableContext): readonly RevealedDeal[] {

@@ -41,6 +41,13 @@ export interface HandDealt {
    * by tests. When present, the table refuses a deal that is not the seed's.
    */
   readonly fairness?: DealFairness;
+  /**
+   * The commitment to the host's secret for the next hand, published with
+   * this deal so that seats contribute to that hand knowing the host can no
+   * longer choose it (docs/fairness.md); absent when the host deals the
+   * next hand without contributions.
+   */
+  readonly nextCommitment?: string;
 }
 
 export interface PassChoice {

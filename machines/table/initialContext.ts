@@ -16,6 +16,7 @@ export function initialContext(input: TableInput): TableContext {
     hand: null,
     handResults: [],
     revealedDeals: [],
+    nextDeal: input.firstCommitment === undefined ? null : { index: 0, commitment: input.firstCommitment },
     lastHand: null,
     scores: Array.from({ length: seatCount }, () => 0),
     marked: rules.marksSuits ? { A: [], B: [] } : null,

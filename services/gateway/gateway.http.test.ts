@@ -157,7 +157,7 @@ describe('tables, seats and views over HTTP', () => {
     expect(log.events[0].type).toBe('table.created');
     const record = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/record` });
     expect(record.statusCode).toBe(200);
-    expect(record.json()).toMatchObject({ format: 'seven-suitors-record/2', game: 'sevenSuitors', result: { finished: true } });
+    expect(record.json()).toMatchObject({ format: 'seven-suitors-record/3', game: 'sevenSuitors', result: { finished: true } });
 
     const replay = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=7` })).json();
     expect(replay).toMatchObject({ at: 7, version: log.events.length, phase: 'passing', state: 'passing' });
@@ -251,7 +251,11 @@ describe('every refusal, with its status and a precise message', () => {
       [{ type: 'card.played', card: 17 }, {}, 'body.card must be a string, not 17'],
       [{ type: 'card.played' }, {}, 'body is missing "card"'],
       [{ type: 'card.played', card: '1-1', hint: 'x' }, {}, 'body has unknown field "hint"'],
-      [{ type: 'hand.dealt', deal: [] }, {}, 'body.type must be one of "cards.passed", "card.played", "traitor.accused", not "hand.dealt"'],
+      [
+        { type: 'hand.dealt', deal: [] },
+        {},
+        'body.type must be one of "cards.passed", "card.played", "traitor.accused", "deal.contributed", not "hand.dealt"',
+      ],
       [{ type: 'cards.passed', passes: [{ to: 'x', card: '1-1' }] }, {}, 'body.passes[0].to must be an integer, not "x"'],
       ['{"__proto__": {"admin": true}, "type": "card.played", "card": "1-1"}', {}, 'the body is not valid JSON'],
     ];

@@ -161,6 +161,15 @@ export const CommandBody = Type.Union([
   ),
   Type.Object({ type: Type.Literal('card.played'), seat: CommandSeat, card: CardName }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('traitor.accused'), seat: CommandSeat, accused: Seat }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('deal.contributed'),
+      seat: CommandSeat,
+      hand: Type.Integer({ minimum: 0, description: 'the index of the hand it is for: view.nextDeal.index' }),
+      contribution: Type.String({ pattern: '^[0-9a-f]{64}$', description: '32 random bytes of your own, 64 lowercase hex characters' }),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 export type CommandBody = Static<typeof CommandBody>;
 

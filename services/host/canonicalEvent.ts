@@ -15,10 +15,12 @@ export function canonicalEvent(command: TableEvent): TableEvent {
     case 'seat.left':
       return { type: command.type, seat: command.seat };
     case 'hand.dealt': {
-      const { deal, roles, fairness } = command;
-      return fairness === undefined
-        ? { type: command.type, deal, roles }
-        : { type: command.type, deal, roles, fairness: { scheme: fairness.scheme, commitment: fairness.commitment, seed: fairness.seed } };
+      const { deal, roles, fairness, nextCommitment } = command;
+      const next = nextCommitment === undefined ? {} : { nextCommitment };
+      if (fairness === undefined) return { type: command.type, deal, roles, ...next };
+      const { scheme, commitment, seed, contributions } = fairness;
+      const proof = contributions === undefined ? { scheme, commitment, seed } : { scheme, commitment, seed, contributions };
+      return { type: command.type, deal, roles, fairness: proof, ...next };
     }
     case 'cards.passed':
       return { type: command.type, seat: command.seat, passes: command.passes.map(({ to, card }) => ({ to, card })) };

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { TableEvent } from '../../machines/table/events.js';
 import { GAME_NAMES_IN_WORDS, isGameName, parseOptions } from '../../machines/table/options.js';
 import { TableRefusal } from './errors.js';
+import { hostCommitmentOf, newDealSecret } from './dealer.js';
 import { rulesOfNewTable, type TableCreated } from './tableLog.js';
 import type { CreateTableRequest } from './tableService.js';
 
@@ -28,11 +29,14 @@ export function planNewTable(request: CreateTableRequest): NewTablePlan {
   }
   const parsed = parseOptions(game, given as Record<string, unknown>);
   if (!parsed.ok) throw new TableRefusal('malformed', parsed.errors.join('; '));
+  const secrets = request.seed === undefined ? { dealSecret: newDealSecret() } : { seed: request.seed };
   const created: TableCreated = {
     game,
     options: parsed.options,
     ...rulesOfNewTable(game),
-    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...secrets,
+    // Published at once: seats contribute to the first hand while the table fills.
+    firstCommitment: hostCommitmentOf(secrets, 0),
     ...(request.cardsPerSeat === undefined ? {} : { cardsPerSeat: request.cardsPerSeat }),
     ...(request.settings === undefined ? {} : { settings: request.settings }),
   };

@@ -9,6 +9,7 @@
  * original's fixed seed, if it had one, is not copied either: the hands the
  * new table deals are fresh, so knowing the original game tells nothing of them.
  */
+import { newDealSecret } from './dealer.js';
 import type { Seat } from '../../machines/rules/trick.js';
 import type { SeatJoined, TableEvent } from '../../machines/table/events.js';
 import { seatJoinRefusal } from '../../machines/fragments/seating.js';
@@ -90,6 +91,8 @@ export function planFork(tableId: string, request: ForkRequest, log: readonly St
     // The fork replays the original's moves, which were made under the original's rules.
     ...rulesOfNewTable(source.game, source.rules),
     ...(source.cardsPerSeat === undefined ? {} : { cardsPerSeat: source.cardsPerSeat }),
+    // A secret of its own: its hands after the first new one take contributions (the original's commitments are not its).
+    dealSecret: newDealSecret(),
     settings: { forkedFrom: { tableId, at: request.at } satisfies ForkedFrom },
   };
   const seats = Array.from({ length: context.seatCount }, (_, seat): SeatJoined => {

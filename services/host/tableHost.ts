@@ -10,6 +10,7 @@ import type { PlayerCommand, TableEvent } from '../../machines/table/events.js';
 import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
 import { dealsOwed, revealedSince } from './owedEvents.js';
+import { isContributionCommand, SeatContributions } from './fairDeals.js';
 import { offer, resumeTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventStore, EventListener, NewEvent, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
@@ -84,6 +85,7 @@ export class TableHost implements TableService {
   /** Forks fold on a worker of their own, so that a fork flood does not refuse imports, nor imports forks. */
   private readonly forkFolds = new FoldWorker('forks', MAX_PENDING_FORK_FOLDS);
   private readonly replays: ReplayCheckpoints;
+  private readonly contributions: SeatContributions;
   private readonly autopilot: Autopilot | null;
   /** Whether this host may still make the table's own moves (a worker: it holds the lease). */
   private readonly mayAct: (tableId: string) => boolean;
@@ -91,6 +93,7 @@ export class TableHost implements TableService {
   constructor(options: TableHostOptions) {
     this.store = options.store;
     this.replays = new ReplayCheckpoints(options.store);
+    this.contributions = new SeatContributions(options.store);
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.finishedIdleMs = options.finishedIdleMs ?? DEFAULT_FINISHED_IDLE_MS;
     this.now = options.now ?? (() => new Date());
@@ -117,7 +120,9 @@ export class TableHost implements TableService {
 
   async createTable(request: CreateTableRequest): Promise<Accepted> {
     const plan = planNewTable(request);
-    return this.startNewTable(plan.created, plan.events);
+    // A caller that deals (external) owes nobody a commitment: the table then takes no contributions.
+    const { firstCommitment: _commitment, dealSecret: _secret, ...dealtByCaller } = plan.created;
+    return this.startNewTable(this.dealing === 'external' ? dealtByCaller : plan.created, plan.events);
   }
 
   /**
@@ -197,6 +202,7 @@ export class TableHost implements TableService {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
       }
       if (holder !== undefined) checkTenure(tableId, table.committed.context, (command as { seat?: unknown } | null)?.seat, holder);
+      if (isContributionCommand(command)) return this.contribute(table, command);
       return this.accept(table, command);
     });
   }
@@ -237,12 +243,22 @@ export class TableHost implements TableService {
     });
   }
 
+  /** Logs a seat's contribution to the next deal (fairDeals.ts); the machine takes it only in that deal. */
+  private async contribute(table: ResidentTable, command: unknown): Promise<Accepted> {
+    await this.contributions.ready(table);
+    const event = this.contributions.contributionEvent(table, command, this.now().toISOString());
+    const accepted = await this.commit(table, [event]);
+    this.contributions.took(table, event);
+    return accepted;
+  }
+
   /**
    * Checks a command against the committed state, applies it and whatever
    * the host owes the table after it, and commits them in one append,
    * after `note` (a host event explaining the command) when there is one.
    */
-  private accept(table: ResidentTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
+  private async accept(table: ResidentTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
+    await this.contributions.ready(table);
     const refusal = explainRefusal(table.committed, command);
     if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
     const event = canonicalEvent(command as TableEvent);
@@ -300,6 +316,7 @@ export class TableHost implements TableService {
       // A copy held here is behind the log (the refused event came from elsewhere): the repaired one takes its place.
       this.tables.evict(tableId);
       const table = this.tables.adopt(tableId, plan.created, plan.actor, log.length, log[log.length - 1].at);
+      await this.contributions.ready(table);
       const at = this.now().toISOString();
       const owed = this.owedEvents(table).map((event) => toNewEvent(event, at));
       const accepted = await this.commit(table, [repairedEvent(plan.repaired, at), ...owed]);
@@ -412,7 +429,7 @@ export class TableHost implements TableService {
 
   /** What the host owes a table after its last event: the deal of the next hand, when it deals itself (owedEvents.ts). */
   private owedEvents(table: ResidentTable): TableEvent[] {
-    return this.dealing === 'external' ? [] : dealsOwed(table);
+    return this.dealing === 'external' ? [] : dealsOwed(table, (hand) => this.contributions.to(table, hand));
   }
 
   /**

@@ -21,6 +21,9 @@ export const TURN_TIMED_OUT = 'turn.timedOut';
 /** A hand was scored: its seed and commitment, made public (docs/fairness.md). */
 export const HAND_REVEALED = 'hand.revealed';
 
+/** A seat's contribution to the deal of a hand to come: `{ hand, seat, contribution }` (docs/fairness.md, fairDeals.ts). */
+export const DEAL_CONTRIBUTED = 'deal.contributed';
+
 /**
  * An operator repaired a quarantined table (tableRepair.ts): the machine
  * events it names, each refused by the machine, are void. They stay in the
@@ -29,7 +32,7 @@ export const HAND_REVEALED = 'hand.revealed';
 export const TABLE_REPAIRED = 'table.repaired';
 
 /** Events of the log that are the host's own record, not input to the machine. */
-export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED, TABLE_REPAIRED];
+export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED, DEAL_CONTRIBUTED, TABLE_REPAIRED];
 
 export function isMachineEvent(stored: StoredEvent): boolean {
   return !HOST_EVENT_TYPES.includes(stored.type);
@@ -70,6 +73,13 @@ export interface TableCreated extends TableInput {
    * a secret random one, and keep deriving from it.)
    */
   readonly seed?: string;
+  /**
+   * The secret each hand's host secret is derived from at a table dealt from
+   * secure randomness (dealer.ts), drawn at its creation so that every
+   * hand's secret can be committed to before seats contribute. Absent at
+   * tables created before contributions, and at forks.
+   */
+  readonly dealSecret?: string;
   /** Service settings that are not rules (e.g. a turn clock), kept with the table. */
   readonly settings?: Record<string, unknown>;
   /** The rules version the table plays by for its whole life (machines/games/rulebooks.ts). */

@@ -12,7 +12,7 @@ import { TableRefusal } from '../host/errors.js';
 import { HELD_BY_A_BOT } from '../host/tenure.js';
 
 /** The commands that act as a seat's holder: each must name the holder (its token's hash) the seat is checked against. */
-const SEAT_HOLDERS_COMMANDS: readonly string[] = ['cards.passed', 'card.played', 'traitor.accused', 'seat.left'];
+const SEAT_HOLDERS_COMMANDS: readonly string[] = ['cards.passed', 'card.played', 'traitor.accused', 'deal.contributed', 'seat.left'];
 
 /** A seat token's hash, as the gateway sends it (SHA-256, hex). */
 const HOLDER = /^[0-9a-f]{64}$/;

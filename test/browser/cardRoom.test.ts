@@ -141,16 +141,18 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     const commitment = (await spectatorView(tableId)).hand!.commitment!;
     expect(commitment).toMatch(/^[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Fair deal' }).click();
-    expect(await page.locator('.fair-dialog code.hex').textContent()).toBe(commitment);
+    expect(await page.locator('.fair-dialog code.hex').first().textContent()).toBe(commitment);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await playByClicking(page, '.game-over-dialog');
 
     const view = await spectatorView(tableId);
     // Once scored, the seed is revealed and the page checks it against what it saw.
     const check = page.locator('.game-over-dialog .deal-check');
-    expect(await check.locator('.verdict').textContent()).toBe('Deal verified ✓');
+    expect(await check.locator('.verdict').textContent()).toBe(
+      'verified: the deal, the roles and your contribution match what you were shown during the hand',
+    );
     expect(await check.locator('summary').textContent()).toContain(
-      '(the seed hashes to the commitment; it is the commitment shown when the hand was dealt; the seed deals exactly the cards you were dealt)',
+      '(the seed hashes to the commitment shown during the hand; the seed and the contributions deal your cards and role)',
     );
     expect(await check.locator('code.hex').allTextContents()).toEqual([view.revealedDeals[0].seed, commitment]);
     expect(await check.textContent()).toContain('npx suitors check record.json');
@@ -200,14 +202,14 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     await page.getByText('Your turn: choose one card').waitFor();
     // What this page remembers of the deal is changed: one of its cards swapped for a card it was not dealt.
     await page.evaluate((key) => {
-      const seen = JSON.parse(sessionStorage.getItem(key)!) as { commitment: string; dealt: string[] };
+      const seen = JSON.parse(localStorage.getItem(key)!) as { commitment: string; dealt: string[] };
       const other = ['1-1', '1-2', '1-3'].find((card) => !seen.dealt.includes(card))!;
-      sessionStorage.setItem(key, JSON.stringify({ ...seen, dealt: [other, ...seen.dealt.slice(1)] }));
+      localStorage.setItem(key, JSON.stringify({ ...seen, dealt: [other, ...seen.dealt.slice(1)] }));
     }, `suitors.deal.${tableId}.0`);
     await passByClicking(page, 3);
     await playByClicking(page, '.game-over-dialog');
     expect(await page.locator('.game-over-dialog .deal-check .verdict').textContent()).toBe(
-      'Deal check failed: the seed deals you other cards than you were dealt',
+      'Deal check failed: the seed and the contributions deal you other cards than you were dealt',
     );
     expect(errors).toEqual([]);
     await page.close();

@@ -126,6 +126,31 @@ describe('the distributed gateway over table workers', () => {
     expect(refused.statusCode).toBeLessThan(500);
   });
 
+  it("takes a seat's contribution to the next deal through a worker, into the log, and refuses a late one there", async () => {
+    const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
+    const { tableId } = created.json();
+    const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Tester' } })).json();
+    const headers = { authorization: `Bearer ${token}` };
+    const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers })).json();
+    const contribution = 'feed'.padEnd(64, '7');
+    const send = (hand: number) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/tables/${tableId}/commands`,
+        headers,
+        payload: { type: 'deal.contributed', hand, contribution },
+      });
+    const accepted = await send(view.nextDeal.index);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const late = await send(view.nextDeal.index - 1);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toMatch(/^too late/);
+    const log = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/log`, headers: ADMIN })).json();
+    const contributed = (log.events ?? log).filter((event: { type: string }) => event.type === 'deal.contributed');
+    expect(contributed).toHaveLength(1);
+    expect(contributed[0].data).toMatchObject({ hand: view.nextDeal.index, seat: 0, contribution });
+  });
+
   it("sends a gateway's sockets the moves made through another gateway, in order, to the end of the game", async () => {
     const { tableId } = (
       await app.inject({

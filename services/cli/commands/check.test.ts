@@ -5,7 +5,7 @@
  * rules is still caught when its deal is not its seed's.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../../machines/record/record.js';
 import type { Card } from '../../../machines/cards/card.js';
 import { commitmentOf } from '../../../machines/fairness/fairDeal.js';
+import { randomMove } from '../../../machines/bots/randomBot.js';
+import { createRng, seedFrom } from '../../../machines/cards/shuffle.js';
+import { contributedDeal } from '../../../machines/fragments/dealing.js';
+import { recordFromEvents } from '../../../machines/record/record.js';
+import type { TableEvent } from '../../../machines/table/events.js';
+import { awaitedActions } from '../../../machines/table/refusal.js';
+import { offer, phaseOf, startTable } from '../../../machines/table/snapshot.js';
 
 type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
 type RecordDocument = Writable<GameRecord>;
@@ -114,6 +121,55 @@ describe('suitors check on tampered deals', () => {
     expect(about(6)).toEqual(['deals unverified (no revealed seed): hands 0, 1']);
     expect(about(7)).toEqual([]);
     expect(lines.at(-1)).toBe('2 passed, 5 failed');
+    expect(checked.code).toBe(1);
+  }, 60_000);
+});
+
+/** Two hands of A Traitor of Love dealt from a secret and a contribution from seats 0, 2 and 5, as a record (format 3). */
+function contributedRecord(seed: string): RecordDocument {
+  const input = { game: 'traitorOfLove' as const, options: { specials: 'plain' as const } };
+  const table = startTable(input);
+  const events: TableEvent[] = [];
+  const send = (event: TableEvent) => {
+    expect(offer(table, event)).toBe(true);
+    events.push(event);
+  };
+  for (let seat = 0; seat < 6; seat++) send({ type: 'seat.joined', seat, player: { name: `P${seat}`, bot: false } });
+  const rng = createRng(seed);
+  for (let snapshot = table.getSnapshot(); phaseOf(snapshot) !== 'gameOver'; snapshot = table.getSnapshot()) {
+    if (phaseOf(snapshot) === 'dealing') {
+      if (snapshot.context.handResults.length === 2) break;
+      const contributions = [0, 1, 2, 3, 4, 5].map((seat) => ([0, 2, 5].includes(seat) ? seedFrom(rng) : null));
+      send(contributedDeal(snapshot.context, seedFrom(rng), contributions));
+    } else {
+      const [next] = awaitedActions(snapshot);
+      send(randomMove(snapshot, next.seat, next.action, rng));
+    }
+  }
+  table.stop();
+  return JSON.parse(JSON.stringify(recordFromEvents(input, events))) as RecordDocument;
+}
+
+describe('suitors check on tampered contributions', () => {
+  it('passes a record of deals the seats contributed to, and fails one whose contribution was changed, naming the hand and a seat', async () => {
+    const out = join(scratch, 'contributed');
+    mkdirSync(out);
+    const record = contributedRecord('contributed');
+    expect(record.format).toBe('seven-suitors-record/3');
+    writeFileSync(join(out, 'untouched.json'), JSON.stringify(record));
+    const tampered = contributedRecord('contributed');
+    const contributions = tampered.hands[1].fairness!.contributions!;
+    contributions[2] = contributions[0];
+    writeFileSync(join(out, 'tampered.json'), JSON.stringify(tampered));
+
+    const checked = await suitors('check', out);
+    const lines = checked.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.includes('untouched.json'))).toEqual([]);
+    const problems = lines.filter((line) => line.includes('tampered.json'));
+    expect(problems[0]).toMatch(
+      /tampered\.json: hands\[1\]\.fairness: seat \d's cards are not the ones the seed and the contributions deal$/,
+    );
+    expect(lines.at(-1)).toBe('1 passed, 1 failed');
     expect(checked.code).toBe(1);
   }, 60_000);
 });

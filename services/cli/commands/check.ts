@@ -20,7 +20,8 @@ export const checkCommand: Command = {
   name: 'check',
   flags: [],
   usage: 'suitors check FILE...',
-  summary: 'verify game records against the rules and each deal against its revealed seed; a line per problem, then "N passed, M failed"',
+  summary:
+    'verify game records against the rules and each deal against its revealed seed and contributions; a line per problem, then "N passed, M failed"',
   async run(args) {
     if (args.positional.length === 0) throw new UsageError('name at least one record file');
     let passed = 0;
@@ -52,10 +53,13 @@ function checkFile(file: string): { problems: string[]; notes: string[] } {
   const problems = verification.problems.map((problem) =>
     problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`,
   );
-  const unverified = verification.unverifiedDeals;
-  const notes =
-    unverified.length === 0
-      ? []
-      : [`deals unverified (no revealed seed): ${unverified.length === 1 ? 'hand' : 'hands'} ${unverified.join(', ')}`];
+  const notes = [
+    ...handsNote('deals unverified (no revealed seed)', verification.unverifiedDeals),
+    ...handsNote("deals proven but chosen by the house's secret alone (no seat contributed)", verification.uncontributedDeals),
+  ];
   return { problems, notes };
+}
+
+function handsNote(what: string, hands: readonly number[]): string[] {
+  return hands.length === 0 ? [] : [`${what}: ${hands.length === 1 ? 'hand' : 'hands'} ${hands.join(', ')}`];
 }

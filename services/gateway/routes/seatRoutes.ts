@@ -63,7 +63,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       '/api/tables/:tableId/commands',
       {
         schema: {
-          summary: "A seat's command (seat token): pass, play or accuse",
+          summary: "A seat's command (seat token): pass, play, accuse, or contribute to the next deal (docs/fairness.md)",
           tags: ['seats'],
           params: TableParams,
           body: CommandBody,

@@ -7,6 +7,7 @@ import type { Pass } from '../../../../machines/table/context.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 import type { VersionedView } from '../../socketProtocol.js';
+import type { ContributionCommand } from './fairDeals.js';
 
 export type { VersionedView };
 
@@ -81,7 +82,8 @@ export interface LoggedEvent {
 export type PlayerCommand =
   | { readonly type: 'cards.passed'; readonly passes: readonly { readonly to: number; readonly card: Card }[] }
   | { readonly type: 'card.played'; readonly card: Card }
-  | { readonly type: 'traitor.accused'; readonly accused: number };
+  | { readonly type: 'traitor.accused'; readonly accused: number }
+  | ContributionCommand;
 
 export class ApiError extends Error {
   constructor(

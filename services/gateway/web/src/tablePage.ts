@@ -14,7 +14,7 @@ import { BetweenHands } from './betweenHands.js';
 import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
-import { dealCheck, rememberDeal } from './fairDeals.js';
+import { contributeToNextDeal, dealCheck, rememberDeal } from './fairDeals.js';
 import { felt, FeltMemory } from './felt.js';
 import { rematch } from './gameOver.js';
 import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
@@ -328,6 +328,8 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
     rememberDeal(tableId, view);
+    const seat = held;
+    if (seat !== null) contributeToNextDeal(tableId, view, (command) => api.send(tableId, seat.token, command));
     state.view = view;
     state.version = version;
     state.turnDeadline = turnDeadline;
