@@ -26,6 +26,8 @@ import { resolveLimits, type GatewayLimits, type GatewayLimitSettings } from './
 import { Lobby } from './lobby.js';
 import { registerRequestLimits } from './requestLimits.js';
 import { requestForLog } from './requestLog.js';
+import { gatewayFleet } from './fleetOverlay.js';
+import { fleetRoutes } from './routes/fleetRoutes.js';
 import { forkRoutes } from './routes/forkRoutes.js';
 import { gameLogRoutes } from './routes/gameLogRoutes.js';
 import { machineRoutes } from './routes/machineRoutes.js';
@@ -44,6 +46,7 @@ import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
 import { StorageFullNotices } from '../storageFull.js';
 import { registerWorkBudgets } from './costlyWork.js';
+import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -72,6 +75,8 @@ export interface GatewayOptions {
    * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
    */
   readonly storageFull?: StorageFullNotices;
+  /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
+  readonly projectionCheckpoints?: ProjectionCheckpoints;
 }
 
 export type Gateway = FastifyInstance<
@@ -118,6 +123,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   ]) {
     app.register(routes(context));
   }
+  const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
+  app.register(fleetRoutes(fleet));
   app.register(machineRoutes());
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;

@@ -1,0 +1,206 @@
+/**
+ * Runs a projection over every table's events: from its checkpoint (or the
+ * start), every table's events in order, each folded exactly once, then
+ * every event appended from then on, as a catch-up subscription does
+ * (EventStoreDB): subscribe first, then read what is behind, so nothing
+ * slips between the two.
+ *
+ * The checkpoint is a position per table (the seq of the last event folded),
+ * which every store has: the same runner works on memory, SQLite and
+ * JetStream through the EventStore port, and on a gateway's TableService.
+ * State and positions are saved as one value (checkpoints.ts), after each
+ * pass: a crash loses at most the pass under way, which is folded again from
+ * the saved positions, never counted twice. An event heard twice (a
+ * redelivery, or one also read) is at or below its table's position, and
+ * ignored; one heard after a gap sends the runner to read the gap first.
+ *
+ * A projection that throws stops the runner: ProjectionFailed names the
+ * projection, the table and the event's seq; nothing is skipped, and the
+ * stored checkpoint stays before that event.
+ */
+import type { EventListener, StoredEvent } from '../eventstore/eventStore.js';
+import type { Checkpoint, ProjectionCheckpoints } from './checkpoints.js';
+import { checkProjectionName, ProjectionFailed, type Projection } from './projection.js';
+
+/** What the runner reads: an EventStore, or a gateway's TableService (whose `events` is its `read`). */
+export interface ProjectionSource {
+  read(tableId: string, afterVersion: number): Promise<readonly StoredEvent[]>;
+  listTables(): Promise<readonly { readonly tableId: string; readonly version: number }[]>;
+  subscribe(listener: EventListener): () => void;
+}
+
+export interface ProjectionRunnerOptions<State> {
+  readonly source: ProjectionSource;
+  readonly projection: Projection<State>;
+  /** Where the state is kept with its checkpoint; none: the runner starts from scratch and keeps nothing. */
+  readonly checkpoints?: ProjectionCheckpoints;
+  /** Told when a save fails (the runner goes on, and saves everything at its next pass); default stderr. */
+  readonly onSaveError?: (error: unknown) => void;
+}
+
+export interface ProjectionRunner<State> {
+  readonly name: string;
+  /** Settles once every table listed at the start is folded up to its version then; rejects with a ProjectionFailed. */
+  readonly caughtUp: Promise<void>;
+  /** The read model now; throws the ProjectionFailed once the projection has failed. */
+  state(): State;
+  /** Events behind the heads the runner knows of (listed or heard), over all tables. */
+  lag(): number;
+  /** Events folded since this runner started (not those in the checkpoint it started from). */
+  folded(): number;
+  failure(): ProjectionFailed | null;
+  /** Lists the tables again and folds what is behind: events written by a process this store does not hear. */
+  catchUp(): Promise<void>;
+  /** Stops hearing events, finishes the pass under way and saves. */
+  stop(): Promise<void>;
+}
+
+/** Events heard ahead of a table's position are kept up to this many per table; past it the table is read instead. */
+const MOST_HEARD_PER_TABLE = 256;
+
+export function startProjection<State>(options: ProjectionRunnerOptions<State>): ProjectionRunner<State> {
+  const { source, projection, checkpoints } = options;
+  checkProjectionName(projection.name);
+  const onSaveError = options.onSaveError ?? ((error: unknown) => console.error(`saving projection ${projection.name} failed:`, error));
+  let state = projection.initial();
+  const positions = new Map<string, number>();
+  const heads = new Map<string, number>();
+  const heard = new Map<string, StoredEvent[]>();
+  const behind = new Set<string>();
+  let failure: ProjectionFailed | null = null;
+  let stopped = false;
+  let folded = 0;
+  let unsaved = false;
+  let passes: Promise<void> = Promise.resolve();
+  let passQueued = false;
+
+  const positionOf = (tableId: string) => positions.get(tableId) ?? 0;
+  const noteHead = (tableId: string, version: number) => {
+    if (version > (heads.get(tableId) ?? 0)) heads.set(tableId, version);
+    if (version > positionOf(tableId)) behind.add(tableId);
+  };
+
+  const hear: EventListener = (tableId, event) => {
+    if (failure !== null || stopped || event.seq <= positionOf(tableId)) return;
+    const kept = heard.get(tableId) ?? [];
+    if (kept.length < MOST_HEARD_PER_TABLE) heard.set(tableId, [...kept, event]);
+    noteHead(tableId, event.seq);
+    // A pass that fails keeps its error in `failure` or for the next pass to meet; nobody awaits this one.
+    schedulePass().catch(() => undefined);
+  };
+
+  function schedulePass(): Promise<void> {
+    if (!passQueued) {
+      passQueued = true;
+      // A failed read leaves its table behind for this next pass to read again.
+      passes = passes
+        .catch(() => undefined)
+        .then(async () => {
+          passQueued = false;
+          await pass();
+        });
+    }
+    return passes;
+  }
+
+  async function pass(): Promise<void> {
+    while (behind.size > 0 && failure === null) {
+      const tableId = behind.values().next().value as string;
+      behind.delete(tableId);
+      await foldTable(tableId);
+    }
+    if (unsaved && checkpoints !== undefined && failure === null) await save();
+  }
+
+  /** The table's events after its position: those heard when they follow on from it, read from the source otherwise. */
+  async function eventsBehind(tableId: string): Promise<readonly StoredEvent[]> {
+    const position = positionOf(tableId);
+    const kept = (heard.get(tableId) ?? []).filter((event) => event.seq > position);
+    heard.delete(tableId);
+    const follows = kept.length > 0 && kept.every((event, index) => event.seq === position + 1 + index);
+    return follows ? kept : source.read(tableId, position);
+  }
+
+  async function foldTable(tableId: string): Promise<void> {
+    let events: readonly StoredEvent[];
+    try {
+      events = await eventsBehind(tableId);
+    } catch (error) {
+      behind.add(tableId);
+      throw error;
+    }
+    for (const event of events) {
+      const position = positionOf(tableId);
+      if (event.seq <= position) continue;
+      if (event.seq !== position + 1) {
+        throw new Error(`projection ${projection.name}: table ${tableId} gave event ${event.seq} after ${position}, not ${position + 1}`);
+      }
+      try {
+        state = projection.apply(state, tableId, event);
+      } catch (error) {
+        failure = new ProjectionFailed(projection.name, tableId, event.seq, event.type, error);
+        unsubscribe();
+        throw failure;
+      }
+      positions.set(tableId, event.seq);
+      noteHead(tableId, event.seq);
+      folded++;
+      unsaved = true;
+    }
+  }
+
+  async function save(): Promise<void> {
+    const checkpoint: Checkpoint = { state, positions: Object.fromEntries(positions) };
+    try {
+      await checkpoints!.save(projection.name, checkpoint);
+      unsaved = false;
+    } catch (error) {
+      onSaveError(error);
+    }
+  }
+
+  async function listAndFold(): Promise<void> {
+    for (const { tableId, version } of await source.listTables()) noteHead(tableId, version);
+    await schedulePass();
+  }
+
+  let unsubscribe: () => void = () => undefined;
+  const caughtUp = (async () => {
+    const saved = checkpoints === undefined ? null : await checkpoints.load(projection.name);
+    if (saved !== null) {
+      state = saved.state as State;
+      for (const [tableId, seq] of Object.entries(saved.positions)) positions.set(tableId, seq);
+    }
+    unsubscribe = source.subscribe(hear);
+    await listAndFold();
+  })();
+  caughtUp.catch(() => undefined);
+
+  return {
+    name: projection.name,
+    caughtUp,
+    state() {
+      if (failure !== null) throw failure;
+      return state;
+    },
+    lag() {
+      let lag = 0;
+      for (const [tableId, head] of heads) lag += Math.max(0, head - positionOf(tableId));
+      return lag;
+    },
+    folded: () => folded,
+    failure: () => failure,
+    async catchUp() {
+      await caughtUp;
+      await listAndFold();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe();
+      await caughtUp.catch(() => undefined);
+      await passes.catch(() => undefined);
+      if (unsaved && checkpoints !== undefined && failure === null) await save();
+    },
+  };
+}
