@@ -57,4 +57,20 @@ describe('GET /api/fleet', () => {
     const later = await countDirectly(store);
     await vi.waitFor(async () => expect(liveCounts(await fleetOf(service))).toEqual(later.states));
   });
+
+  it('draws the overlay on .svg and .dot only, and refuses another value of fleet, changing nothing', async () => {
+    const service = startService();
+    services.push(service);
+    await service.host.createTable({ game: 'antiCupid', players: [{ name: 'Ada', bot: false }, null, null, null] });
+    const dot = await service.app.inject({ method: 'GET', url: '/machines/antiCupid.dot?fleet=1' });
+    expect(dot.statusCode).toBe(200);
+    expect(dot.body).toContain('1 table');
+    const plain = await service.app.inject({ method: 'GET', url: '/machines/antiCupid.dot' });
+    expect(plain.body).not.toContain('1 table');
+    const json = await service.app.inject({ method: 'GET', url: '/machines/antiCupid.json?fleet=1' });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toMatchObject({ error: 'badRequest', message: expect.stringContaining('/machines/antiCupid.svg') });
+    const two = await service.app.inject({ method: 'GET', url: '/machines/antiCupid.svg?fleet=2' });
+    expect(two.statusCode).toBe(400);
+  });
 });

@@ -125,7 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
-  app.register(machineRoutes());
+  app.register(machineRoutes(fleet));
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });
