@@ -21,6 +21,7 @@
 import type { EventListener, StoredEvent } from '../eventstore/eventStore.js';
 import type { Checkpoint, ProjectionCheckpoints } from './checkpoints.js';
 import { checkProjectionName, ProjectionFailed, type Projection } from './projection.js';
+import { TablePositions } from './tablePositions.js';
 
 /** What the runner reads: an EventStore, or a gateway's TableService (whose `events` is its `read`). */
 export interface ProjectionSource {
@@ -55,18 +56,12 @@ export interface ProjectionRunner<State> {
   stop(): Promise<void>;
 }
 
-/** Events heard ahead of a table's position are kept up to this many per table; past it the table is read instead. */
-const MOST_HEARD_PER_TABLE = 256;
-
 export function startProjection<State>(options: ProjectionRunnerOptions<State>): ProjectionRunner<State> {
   const { source, projection, checkpoints } = options;
   checkProjectionName(projection.name);
   const onSaveError = options.onSaveError ?? ((error: unknown) => console.error(`saving projection ${projection.name} failed:`, error));
   let state = projection.initial();
-  const positions = new Map<string, number>();
-  const heads = new Map<string, number>();
-  const heard = new Map<string, StoredEvent[]>();
-  const behind = new Set<string>();
+  let tables = new TablePositions();
   let failure: ProjectionFailed | null = null;
   let stopped = false;
   let folded = 0;
@@ -74,17 +69,8 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
   let passes: Promise<void> = Promise.resolve();
   let passQueued = false;
 
-  const positionOf = (tableId: string) => positions.get(tableId) ?? 0;
-  const noteHead = (tableId: string, version: number) => {
-    if (version > (heads.get(tableId) ?? 0)) heads.set(tableId, version);
-    if (version > positionOf(tableId)) behind.add(tableId);
-  };
-
   const hear: EventListener = (tableId, event) => {
-    if (failure !== null || stopped || event.seq <= positionOf(tableId)) return;
-    const kept = heard.get(tableId) ?? [];
-    if (kept.length < MOST_HEARD_PER_TABLE) heard.set(tableId, [...kept, event]);
-    noteHead(tableId, event.seq);
+    if (failure !== null || stopped || !tables.hear(tableId, event)) return;
     // A pass that fails keeps its error in `failure` or for the next pass to meet; nobody awaits this one.
     schedulePass().catch(() => undefined);
   };
@@ -104,33 +90,22 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
   }
 
   async function pass(): Promise<void> {
-    while (behind.size > 0 && failure === null) {
-      const tableId = behind.values().next().value as string;
-      behind.delete(tableId);
+    for (let tableId = tables.nextBehind(); tableId !== undefined && failure === null; tableId = tables.nextBehind()) {
       await foldTable(tableId);
     }
     if (unsaved && checkpoints !== undefined && failure === null) await save();
   }
 
-  /** The table's events after its position: those heard when they follow on from it, read from the source otherwise. */
-  async function eventsBehind(tableId: string): Promise<readonly StoredEvent[]> {
-    const position = positionOf(tableId);
-    const kept = (heard.get(tableId) ?? []).filter((event) => event.seq > position);
-    heard.delete(tableId);
-    const follows = kept.length > 0 && kept.every((event, index) => event.seq === position + 1 + index);
-    return follows ? kept : source.read(tableId, position);
-  }
-
   async function foldTable(tableId: string): Promise<void> {
     let events: readonly StoredEvent[];
     try {
-      events = await eventsBehind(tableId);
+      events = tables.takeHeard(tableId) ?? (await source.read(tableId, tables.of(tableId)));
     } catch (error) {
-      behind.add(tableId);
+      tables.stillBehind(tableId);
       throw error;
     }
     for (const event of events) {
-      const position = positionOf(tableId);
+      const position = tables.of(tableId);
       if (event.seq <= position) continue;
       if (event.seq !== position + 1) {
         throw new Error(`projection ${projection.name}: table ${tableId} gave event ${event.seq} after ${position}, not ${position + 1}`);
@@ -142,15 +117,14 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
         unsubscribe();
         throw failure;
       }
-      positions.set(tableId, event.seq);
-      noteHead(tableId, event.seq);
+      tables.folded(tableId, event.seq);
       folded++;
       unsaved = true;
     }
   }
 
   async function save(): Promise<void> {
-    const checkpoint: Checkpoint = { state, positions: Object.fromEntries(positions) };
+    const checkpoint: Checkpoint = { state, positions: tables.toRecord() };
     try {
       await checkpoints!.save(projection.name, checkpoint);
       unsaved = false;
@@ -160,7 +134,7 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
   }
 
   async function listAndFold(): Promise<void> {
-    for (const { tableId, version } of await source.listTables()) noteHead(tableId, version);
+    for (const { tableId, version } of await source.listTables()) tables.noteHead(tableId, version);
     await schedulePass();
   }
 
@@ -169,7 +143,7 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
     const saved = checkpoints === undefined ? null : await checkpoints.load(projection.name);
     if (saved !== null) {
       state = saved.state as State;
-      for (const [tableId, seq] of Object.entries(saved.positions)) positions.set(tableId, seq);
+      tables = new TablePositions(saved.positions);
     }
     unsubscribe = source.subscribe(hear);
     await listAndFold();
@@ -183,11 +157,7 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
       if (failure !== null) throw failure;
       return state;
     },
-    lag() {
-      let lag = 0;
-      for (const [tableId, head] of heads) lag += Math.max(0, head - positionOf(tableId));
-      return lag;
-    },
+    lag: () => tables.lag(),
     folded: () => folded,
     failure: () => failure,
     async catchUp() {
