@@ -50,6 +50,14 @@ export interface FleetState {
   readonly groups: Record<string, FleetGroup>;
 }
 
+/**
+ * The live actor each kept snapshot came from, so the next event is sent to
+ * it rather than to an actor restored for that one event (restoring was
+ * most of the fold's cost). A cache, not state: a snapshot read back from a
+ * checkpoint is not in it and is restored, to the same machine state.
+ */
+const actorsOfSnapshots = new WeakMap<object, TableActor>();
+
 export function transitionKey(source: string, target: string, event: string): string {
   return `${source} ${target} ${event}`;
 }
@@ -90,7 +98,8 @@ function created(fleet: FleetState, tableId: string, event: StoredEvent): FleetS
 
 function stepped(fleet: FleetState, table: FleetTable, event: StoredEvent): void {
   const group = fleet.groups[table.group];
-  const actor = resumeTable(table.snapshot, group.rules);
+  const actor = actorsOfSnapshots.get(table.snapshot as object) ?? resumeTable(table.snapshot, group.rules);
+  actorsOfSnapshots.delete(table.snapshot as object);
   let command: TableEvent | null;
   try {
     command = toTableEvent(event);
@@ -128,8 +137,12 @@ function moveTo(fleet: FleetState, table: FleetTable, actor: TableActor, event: 
   if (before.length > 0) countTransition(group, before, now, left, entered, event.type);
   const over = snapshot.status === 'done';
   table.snapshot = over ? null : actor.getPersistedSnapshot();
-  actor.stop();
-  if (over) finish(fleet, table);
+  if (over) {
+    actor.stop();
+    finish(fleet, table);
+  } else {
+    actorsOfSnapshots.set(table.snapshot as object, actor);
+  }
 }
 
 /**
