@@ -40,6 +40,8 @@ export function gatewayFleet(host: TableService, options: GatewayFleetOptions): 
       source,
       projection: fleetOverlay,
       checkpoints: options.checkpoints,
+      // The state holds each live table's machine snapshot: saved every 10 s, not at every move.
+      saveEveryMs: 10_000,
       onSaveError: (err) => options.log.error({ err }, 'saving the fleet overlay failed'),
     }));
 

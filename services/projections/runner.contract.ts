@@ -140,6 +140,21 @@ export function describeProjectionRunner(name: string, open: () => Promise<Runne
       expect(sortedFolds(restarted)).toEqual(await everyEvent(store));
     });
 
+    it('with saveEveryMs, saves at most that often, and what it folded since is saved when it stops', async () => {
+      const { store, checkpoints } = fixture;
+      await store.append('a', moves(2), 0);
+      const runner = startProjection({ source: store, projection: seenEvents, checkpoints, saveEveryMs: 60_000 });
+      runners.push(runner as ProjectionRunner<unknown>);
+      await runner.caughtUp;
+      expect((await checkpoints.load('seen'))?.positions).toEqual({ a: 2 });
+      await store.append('a', moves(1), 2);
+      await vi.waitFor(() => expect(runner.state().folded).toHaveLength(3));
+      // Folded, and not saved within the minute.
+      expect((await checkpoints.load('seen'))?.positions).toEqual({ a: 2 });
+      await runner.stop();
+      expect((await checkpoints.load('seen'))?.positions).toEqual({ a: 3 });
+    });
+
     it('a projection that throws stops, naming the projection, the table and the seq, and skips nothing', async () => {
       const { store } = fixture;
       await store.append('a', moves(2), 0);

@@ -35,6 +35,11 @@ export interface ProjectionRunnerOptions<State> {
   readonly projection: Projection<State>;
   /** Where the state is kept with its checkpoint; none: the runner starts from scratch and keeps nothing. */
   readonly checkpoints?: ProjectionCheckpoints;
+  /**
+   * The least time between two saves, in ms (0, the default: after every pass). A save writes the whole state, so a
+   * large one is saved less often; a crash then folds again what came since the last save, still once each.
+   */
+  readonly saveEveryMs?: number;
   /** Told when a save fails (the runner goes on, and saves everything at its next pass); default stderr. */
   readonly onSaveError?: (error: unknown) => void;
 }
@@ -68,6 +73,9 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
   let unsaved = false;
   let passes: Promise<void> = Promise.resolve();
   let passQueued = false;
+  let savedAt = Number.NEGATIVE_INFINITY;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const saveEveryMs = options.saveEveryMs ?? 0;
 
   const hear: EventListener = (tableId, event) => {
     if (failure !== null || stopped || !tables.hear(tableId, event)) return;
@@ -93,7 +101,15 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
     for (let tableId = tables.nextBehind(); tableId !== undefined && failure === null; tableId = tables.nextBehind()) {
       await foldTable(tableId);
     }
-    if (unsaved && checkpoints !== undefined && failure === null) await save();
+    if (!unsaved || checkpoints === undefined || failure !== null) return;
+    const wait = savedAt + saveEveryMs - performance.now();
+    if (wait <= 0) await save();
+    // A pass of its own saves what the last passes folded, if no event brings one sooner.
+    else
+      saveTimer ??= setTimeout(() => {
+        saveTimer = undefined;
+        schedulePass().catch(() => undefined);
+      }, wait).unref();
   }
 
   async function foldTable(tableId: string): Promise<void> {
@@ -128,6 +144,7 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
     try {
       await checkpoints!.save(projection.name, checkpoint);
       unsaved = false;
+      savedAt = performance.now();
     } catch (error) {
       onSaveError(error);
     }
@@ -168,6 +185,7 @@ export function startProjection<State>(options: ProjectionRunnerOptions<State>):
       if (stopped) return;
       stopped = true;
       unsubscribe();
+      clearTimeout(saveTimer);
       await caughtUp.catch(() => undefined);
       await passes.catch(() => undefined);
       if (unsaved && checkpoints !== undefined && failure === null) await save();
