@@ -53,4 +53,20 @@ describe('the fleet overlay', () => {
     await runner.stop();
     await host.close();
   });
+
+  it('counts a table whose log holds an event the machine refuses as quarantined, in the state it stopped in', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store, now: tickingClock() });
+    const { tableId } = await host.createTable({ game: 'sevenSuitors', players: [{ name: 'Ada', bot: false }, null, null, null] });
+    await host.close();
+    // Behind the host's back (a bug, or a forged append): a card played at a table still seating.
+    await store.append(tableId, [{ type: 'card.played', at: '2026-01-01T00:01:00.000Z', data: { seat: 0, card: '3-9' } }], 2);
+    const runner = startProjection({ source: store, projection: fleetOverlay });
+    await runner.caughtUp;
+    const [game] = fleetReport(runner.state(), { asOf: '2026-01-01T00:02:00.000Z', lag: 0 }).games;
+    expect(game).toMatchObject({ game: 'sevenSuitors', tables: 1, quarantined: 1 });
+    expect(game.states.find(({ state }) => state === 'sevenSuitors.seating')?.tables).toBe(1);
+    expect(game.transitions.filter(({ event }) => event === 'card.played')).toEqual([]);
+    await runner.stop();
+  });
 });
