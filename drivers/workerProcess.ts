@@ -23,6 +23,8 @@ export interface WorkerProcessOptions {
   /** Where the worker's log lines go (default: kept, see `output`). */
   readonly onLog?: (line: string) => void;
   readonly readyTimeoutMs?: number;
+  /** Serve Prometheus metrics at http://127.0.0.1:<port>/metrics (WORKER_METRICS_PORT); none by default. */
+  readonly metricsPort?: number;
   /** More of its environment, over the rest (e.g. SUITORS_MIN_TURN_SECONDS for a test's short turn clocks). */
   readonly env?: Readonly<Record<string, string>>;
   /** Extra node options for the worker, e.g. ['--cpu-prof'] to profile it. */
@@ -49,6 +51,7 @@ export function startWorkerProcess(options: WorkerProcessOptions): Promise<Worke
     ...(options.leaseTtlMs === undefined ? {} : { LEASE_TTL_MS: String(options.leaseTtlMs) }),
     ...(options.idleSeconds === undefined ? {} : { SUITORS_IDLE_SECONDS: String(options.idleSeconds) }),
     ...(options.botDelayMs === undefined ? {} : { SUITORS_BOT_DELAY_MS: String(options.botDelayMs) }),
+    ...(options.metricsPort === undefined ? {} : { WORKER_METRICS_PORT: String(options.metricsPort), HOST: '127.0.0.1' }),
     ...options.env,
   };
   const tsx = createRequire(import.meta.url).resolve('tsx');

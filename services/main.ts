@@ -16,6 +16,7 @@ import { isStorageFull, StorageFullNotices } from './storageFull.js';
 import { createGateway } from './gateway/gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';
+import { openSqliteCheckpoints } from './projections/sqliteCheckpoints.js';
 
 /** Tables under way taken up at once when the service starts. */
 const TAKE_UP_CONCURRENCY = 8;
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
     storageSettings.kind === 'sqlite' ? { ...storageSettings, onCommit: () => storageFull.wrote() } : storageSettings,
   );
   const { store, tokens } = storage;
+  // Beside the logs, so a restart folds only the events since the last save into the fleet overlay.
+  const projectionCheckpoints = storageSettings.kind === 'sqlite' ? openSqliteCheckpoints(storageSettings.path) : undefined;
   const host = new TableHost({
     store,
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     limits: settings.limits,
     trustProxy: settings.trustProxy,
     storageFull,
+    projectionCheckpoints,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: storage.where, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
     },
     () => closeGateway(app),
     () => host.close(),
+    async () => projectionCheckpoints?.close(),
     () => storage.close(),
   ]);
 }

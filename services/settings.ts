@@ -277,6 +277,13 @@ export const SETTINGS = {
     "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move",
     { min: 100 },
   ),
+  WORKER_METRICS_PORT: optionalText(
+    'WORKER_METRICS_PORT',
+    'off',
+    "the port a table worker serves Prometheus metrics on (GET /metrics, at HOST's address); unset: none",
+    (value) =>
+      /^[1-9][0-9]{0,4}$/.test(value) && Number(value) <= 65_535 ? null : `must be a port from 1 to 65535, not ${JSON.stringify(value)}`,
+  ),
   WORKER_ID: optionalText('WORKER_ID', 'generated, unique', "a worker's name in leases and subjects", (value) =>
     WORKER_ID.test(value) ? null : `must be 1 to 100 letters, digits, - and _ (it is a subject token), not ${JSON.stringify(value)}`,
   ),
@@ -424,6 +431,8 @@ export interface WorkerEnvironment {
   readonly botDelayMs: number;
   /** The shortest turn clock a new table may have (SUITORS_MIN_TURN_SECONDS), as the gateways apply it. */
   readonly minTurnSeconds: number;
+  /** Where it serves /metrics (WORKER_METRICS_PORT at HOST); undefined: it serves none. */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined;
 }
 
 /** A worker lets a table go after 300 s without a command, where a gateway keeps its copy 600 s. */
@@ -435,7 +444,12 @@ export function workerEnvironment(env: Environment = process.env): WorkerEnviron
     idleSeconds: SETTINGS.SUITORS_IDLE_SECONDS.read(env, WORKER_IDLE_SECONDS),
     botDelayMs: SETTINGS.SUITORS_BOT_DELAY_MS.read(env),
     minTurnSeconds: SETTINGS.SUITORS_MIN_TURN_SECONDS.read(env),
+    metrics: metricsPortOf(SETTINGS.WORKER_METRICS_PORT.read(env), SETTINGS.HOST.read(env)),
   };
+}
+
+function metricsPortOf(port: string | undefined, host: string): WorkerEnvironment['metrics'] {
+  return port === undefined ? undefined : { port: Number(port), host };
 }
 
 /** The nats-server program to run (NATS_SERVER, else the one on the PATH). */

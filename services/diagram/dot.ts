@@ -11,6 +11,7 @@
  *   id the transition id; Graphviz writes a table cell's id as "a_<id>";
  * - the edge from an initial pseudo-state is "<state id>:initial:<target id>".
  */
+import type { FleetDrawing } from './fleetDrawing.js';
 import {
   actionsText,
   isWithin,
@@ -25,6 +26,8 @@ import {
 export interface DotOptions {
   /** States to mark active (see activeStateIds): their elements get the class "active". */
   readonly highlight?: readonly string[];
+  /** The fleet overlay (fleetDrawing.ts): states shaded and labelled with their live tables, edges as thick as taken. */
+  readonly fleet?: FleetDrawing;
 }
 
 /** The one family Graphviz has built-in metrics for that every viewer draws in a similar width. */
@@ -33,6 +36,7 @@ const INK = '#333333';
 const MUTED = '#666666';
 const ACTIVE_FILL = '#ffe08a';
 const ACTIVE_INK = '#b35c00';
+const FLEET_INK = '#1f4e9c';
 
 /** The id Graphviz gives in SVG to an element whose DOT id is `id`: a table cell's is prefixed "a_". */
 export function svgIdOf(model: DiagramModel, id: string): string {
@@ -57,7 +61,7 @@ export function edgeIdsOf(transition: DiagramTransition): string[] {
 export function toDot(model: DiagramModel, options: DotOptions = {}): string {
   const active = new Set(options.highlight ?? []);
   for (const id of active) stateOf(model, id);
-  const writer = new DotWriter(model, active);
+  const writer = new DotWriter(model, active, options.fleet);
   return writer.write();
 }
 
@@ -67,6 +71,7 @@ class DotWriter {
   constructor(
     private readonly model: DiagramModel,
     private readonly active: ReadonlySet<string>,
+    private readonly fleet?: FleetDrawing,
   ) {}
 
   write(): string {
@@ -130,6 +135,8 @@ class DotWriter {
       list.push(['shape', 'circle'], ['xlabel', quote(state.key)], ['style', quote('filled')]);
     }
     if (isActive) list.push(['fillcolor', quote(ACTIVE_FILL)], ['color', quote(ACTIVE_INK)], ['penwidth', '2.5']);
+    else if (this.tablesIn(state) > 0) list.push(['fillcolor', quote(fleetShade(this.tablesIn(state) / this.mostTables()))]);
+    if (this.tablesIn(state) > 0) list[1] = ['class', quote(`${classes('state', state.kind, isActive)} fleet`)];
     return list;
   }
 
@@ -139,7 +146,7 @@ class DotWriter {
     const isRegion = parent?.kind === 'parallel';
     return [
       ['id', quote(state.id)],
-      ['class', quote(classes('state', state.kind, isActive))],
+      ['class', quote(`${classes('state', state.kind, isActive)}${this.tablesIn(state) > 0 ? ' fleet' : ''}`)],
       ['label', `<${this.stateTable(state)}>`],
       ['labeljust', 'l'],
       ['tooltip', quote(state.description ?? state.key)],
@@ -165,11 +172,15 @@ class DotWriter {
     for (const actor of state.invoke) details.push(actionRow('invoke', actor));
     const internal = this.model.transitions.filter((t) => t.sourceId === state.id && t.targetIds.length === 0);
     for (const transition of internal) {
-      const tooltip = `${transitionText(transition)} (handled without leaving ${state.key})`;
+      const tooltip = `${transitionText(transition)} (handled without leaving ${state.key})${this.takenText(transition)}`;
+      const times = this.taken(transition) > 0 ? ` (taken ${this.taken(transition)})` : '';
       details.push(
-        `<tr><td align="left" id="${html(transition.id)}" tooltip="${html(tooltip)}">${html(transitionText(transition))}</td></tr>`,
+        `<tr><td align="left" id="${html(transition.id)}" tooltip="${html(tooltip)}">${html(transitionText(transition) + times)}</td></tr>`,
       );
     }
+    const tables = this.tablesIn(state);
+    if (tables > 0)
+      rows.push(`<tr><td align="center"><font color="${FLEET_INK}">${tables} ${tables === 1 ? 'table' : 'tables'}</font></td></tr>`);
     if (details.length > 0) rows.push('<hr/>', ...details);
     return `<table border="0" cellborder="0" cellspacing="0" cellpadding="2">${rows.join('')}</table>`;
   }
@@ -194,9 +205,14 @@ class DotWriter {
         ['id', quote(edgeIds[index])],
         ['class', quote(`transition ${transition.event === 'always' ? 'eventless' : 'event'}`)],
         ['label', `<${edgeLabel(transition)}>`],
-        ['tooltip', quote(transitionText(transition))],
+        ['tooltip', quote(transitionText(transition) + this.takenText(transition))],
       ];
       if (transition.event === 'always') list.push(['style', 'dashed']);
+      if (this.taken(transition) > 0) {
+        // From 1 (taken once, or by the least taken) to 7 (the most taken), by the share of the most taken.
+        list.push(['penwidth', (1 + (6 * this.taken(transition)) / this.mostTaken()).toFixed(2)], ['color', quote(FLEET_INK)]);
+        list[1] = ['class', quote(`transition ${transition.event === 'always' ? 'eventless' : 'event'} fleet`)];
+      }
       // A cluster is reached through a node inside it, the edge clipped at the cluster's border.
       if (source.childIds.length > 0 && !isWithin(this.model, target.id, source.id)) {
         list.push(['ltail', quote(`cluster_${source.id}`)]);
@@ -207,6 +223,29 @@ class DotWriter {
       const tail = transition.event === 'done' ? this.exitPoint(source) : this.entryPoint(source);
       this.lines.push(`  ${quote(tail)} -> ${quote(this.entryPoint(target))} [${attributes(list)}];`);
     });
+  }
+
+  private tablesIn(state: DiagramState): number {
+    return this.fleet?.tablesIn.get(state.id) ?? 0;
+  }
+
+  /** The most live tables in one leaf state: the darkest shade. */
+  private mostTables(): number {
+    const leaves = this.model.states.filter((state) => state.childIds.length === 0);
+    return Math.max(1, ...leaves.map((state) => this.tablesIn(state)));
+  }
+
+  private taken(transition: DiagramTransition): number {
+    return this.fleet?.taken.get(transition.id) ?? 0;
+  }
+
+  private mostTaken(): number {
+    return Math.max(1, ...(this.fleet?.taken.values() ?? []));
+  }
+
+  private takenText(transition: DiagramTransition): string {
+    const times = this.taken(transition);
+    return times === 0 ? '' : ` (taken ${times} ${times === 1 ? 'time' : 'times'})`;
   }
 
   /** The node an edge into a state meets: the state itself, or its initial pseudo-state. */
@@ -221,6 +260,14 @@ class DotWriter {
     const final = state.childIds.map((id) => stateOf(this.model, id)).find((child) => child.kind === 'final');
     return final !== undefined ? final.id : this.entryPoint(state);
   }
+}
+
+/** A fleet state's fill: from a pale blue (few of the tables) to a mid blue (the most), dark ink staying readable on it. */
+function fleetShade(share: number): string {
+  const pale = [232, 240, 254];
+  const mid = [126, 164, 232];
+  const channel = (index: number) => Math.round(pale[index] + (mid[index] - pale[index]) * Math.min(1, share));
+  return `#${[0, 1, 2].map((index) => channel(index).toString(16).padStart(2, '0')).join('')}`;
 }
 
 function actionRow(when: 'entry' | 'exit' | 'invoke', action: string): string {

@@ -27,6 +27,8 @@ import type { LagSource } from './eventLoopLag.js';
 import { Lobby } from './lobby.js';
 import { registerRequestLimits } from './requestLimits.js';
 import { requestForLog } from './requestLog.js';
+import { gatewayFleet } from './fleetOverlay.js';
+import { fleetRoutes } from './routes/fleetRoutes.js';
 import { forkRoutes } from './routes/forkRoutes.js';
 import { gameLogRoutes } from './routes/gameLogRoutes.js';
 import { machineRoutes } from './routes/machineRoutes.js';
@@ -46,6 +48,7 @@ import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
 import { StorageFullNotices } from '../storageFull.js';
 import { registerWorkBudgets } from './costlyWork.js';
+import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -76,6 +79,8 @@ export interface GatewayOptions {
   readonly storageFull?: StorageFullNotices;
   /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
   readonly eventLoopLag?: LagSource;
+  /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
+  readonly projectionCheckpoints?: ProjectionCheckpoints;
 }
 
 export type Gateway = FastifyInstance<
@@ -123,7 +128,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   ]) {
     app.register(routes(context));
   }
-  app.register(machineRoutes());
+  const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
+  app.register(fleetRoutes(fleet));
+  app.register(machineRoutes(fleet));
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });

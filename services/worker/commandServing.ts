@@ -64,10 +64,24 @@ export async function serveCommands(serving: CommandServing): Promise<CommandSer
   };
 }
 
+/** The reply each request under way was answered with, for the metrics; one with none was forwarded. */
+const answers = new WeakMap<Msg, TableReply>();
+
 /** Serves one request; whatever goes wrong is answered, never left to time out. */
 function handle(serving: CommandServing, msg: Msg): Promise<void> {
-  const { workerId } = serving.tables;
+  const { metrics } = serving.tables;
   const request = decodeRequest(msg);
+  const started = performance.now();
+  if (metrics !== undefined) {
+    const op = typeof request === 'string' ? 'malformed' : request.op;
+    const counted = () => metrics.requestServed(op, answers.get(msg) ?? 'forwarded', (performance.now() - started) / 1000);
+    return served(serving, msg, request).finally(counted);
+  }
+  return served(serving, msg, request);
+}
+
+function served(serving: CommandServing, msg: Msg, request: ReturnType<typeof decodeRequest>): Promise<void> {
+  const { workerId } = serving.tables;
   return (async () => {
     if (typeof request === 'string') return respond(msg, replyOfError(workerId, new TableRefusal('malformed', request)));
     if (serving.tables.isStopping()) throw new TableUnavailable(`worker ${workerId} is stopping; try again`);
@@ -81,6 +95,7 @@ function handle(serving: CommandServing, msg: Msg): Promise<void> {
 }
 
 function respond(msg: Msg, reply: TableReply): void {
+  answers.set(msg, reply);
   msg.respond(encode(reply));
 }
 

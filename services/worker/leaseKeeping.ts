@@ -19,6 +19,7 @@ export interface LeaseKeeping {
   /** Told when a table's claim is lost (another worker changed it, or this worker's life ended). */
   readonly onLost: (tableId: string, why: string) => void;
   readonly log: (line: string) => void;
+  readonly onRenewal?: (ok: boolean) => void;
 }
 
 /** Begins the worker's life in the lease buckets and keeps its claims in it. */
@@ -37,6 +38,7 @@ export async function keepLeases(keeping: LeaseKeeping): Promise<{ leases: Table
     onLost: keeping.onLost,
     log,
     presence: nc,
+    onRenewal: keeping.onRenewal,
   });
   return { leases, leaseTtlMs };
 }

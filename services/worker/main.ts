@@ -4,7 +4,8 @@
  * log in JetStream, playing their bots and running their turn clocks.
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL,
  * NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
- * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS; all are read, and a bad one
+ * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS, WORKER_METRICS_PORT (Prometheus
+ * metrics at GET /metrics, off when unset) and HOST (its address); all are read, and a bad one
  * refused (status 2), before it connects. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
  * finish and its leases are given up, so other workers take its tables at
@@ -14,6 +15,7 @@ import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
 import { startTableWorker } from './tableWorker.js';
+import { createWorkerMetrics, serveWorkerMetrics } from './workerMetrics.js';
 
 function readSettings() {
   try {
@@ -38,10 +40,12 @@ const nc = await connectAs(settings, 'worker').catch((error: unknown) => {
   process.exit(1);
 });
 const { replicas, streamName, prefix } = settings;
+const metrics = own.metrics === undefined ? undefined : createWorkerMetrics();
 const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
 const worker = await startTableWorker({
   nc,
-  store,
+  store: metrics?.measured(store) ?? store,
+  metrics,
   ...(own.workerId === undefined ? {} : { workerId: own.workerId }),
   leaseTtlMs: settings.leaseTtlMs,
   idleReleaseMs: own.idleSeconds * 1000,
@@ -52,6 +56,16 @@ const worker = await startTableWorker({
   prefix,
   log,
 });
+const metricsServer =
+  metrics === undefined || own.metrics === undefined
+    ? undefined
+    : await serveWorkerMetrics(metrics, own.metrics).catch((error: unknown) => {
+        console.error(
+          `the table worker could not serve its metrics on ${own.metrics?.host}:${own.metrics?.port}: ${(error as Error).message}`,
+        );
+        process.exit(1);
+      });
+if (own.metrics !== undefined) log(`${worker.workerId} serves its metrics at http://${own.metrics.host}:${own.metrics.port}/metrics`);
 process.stdout.write(`ready ${worker.workerId}\n`);
 
 let stopping = false;
@@ -60,6 +74,7 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   log(`${worker.workerId} got ${signal}: finishing commands under way and giving up its leases`);
   await worker.stop();
+  metricsServer?.close();
   await store.close();
   await nc.drain();
   process.exit(0);

@@ -75,6 +75,7 @@ async function adopt(tables: WorkerTables, tableId: string): Promise<void> {
   if (host.hasMovesToCome(tableId) || lastUsed.has(tableId)) {
     lastUsed.set(tableId, Date.now());
     log(`${workerId} took up ${tableId}, whose owner is gone`);
+    tables.metrics?.tookOver();
   } else {
     await giveBack(tables, tableId);
   }

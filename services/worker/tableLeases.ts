@@ -46,6 +46,8 @@ export interface TableLeasesOptions {
    * of the TTL. Without it, lives end by age alone.
    */
   readonly presence?: NatsConnection;
+  /** Told of each renewal of the worker's life, whether it got through (for the metrics). */
+  readonly onRenewal?: (ok: boolean) => void;
 }
 
 /** `fresh`: the table was not this life's before, so it may have moved on since this worker last saw it. */
@@ -115,6 +117,7 @@ export class TableLeases implements TableOwnership {
       renewEveryMs: options.renewEveryMs ?? Math.max(50, Math.min(2000, Math.floor(options.ttlMs / 5))),
       log: this.log,
       presence: options.presence ?? null,
+      onRenewal: options.onRenewal,
     };
   }
 

@@ -27,6 +27,7 @@ import { keepLeases, releaseIdleTables } from './leaseKeeping.js';
 import { adoptOrphans } from './orphanAdoption.js';
 import { DEFAULT_WORKER_LIMITS, type WorkerRequestLimits } from './requestChecks.js';
 import type { TableOwnership } from './tableLeases.js';
+import type { WorkerMetrics } from './workerMetrics.js';
 import { dropTable, messageOf, type WorkerTables } from './workerTables.js';
 
 export interface TableWorkerOptions {
@@ -63,6 +64,8 @@ export interface TableWorkerOptions {
   readonly ownership?: (onLost: (tableId: string, why: string) => void) => Promise<TableOwnership>;
   /** What a new table may ask for (requestChecks.ts): the gateway's own limits, held again here. */
   readonly limits?: WorkerRequestLimits;
+  /** Counted for the worker's /metrics (workerMetrics.ts); none: nothing is counted. */
+  readonly metrics?: WorkerMetrics;
 }
 
 export interface TableWorker {
@@ -123,10 +126,12 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
           namespace: options.leaseNamespace,
           onLost,
           log,
+          onRenewal: options.metrics?.leaseRenewal,
         });
   leases = kept.leases;
   const { leaseTtlMs } = kept;
-  const tables: WorkerTables = { workerId, host, store, leases, leaseTtlMs, log, lastUsed, toTakeUp, isStopping: () => stopping };
+  const { metrics } = options;
+  const tables: WorkerTables = { workerId, host, store, leases, leaseTtlMs, log, lastUsed, toTakeUp, metrics, isStopping: () => stopping };
 
   const subjects = tableSubjects(options.prefix);
   const server = await serveCommands({
@@ -139,9 +144,11 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   const stopReleasing = releaseIdleTables(tables, options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS);
   const adoption = adoptOrphans(tables, options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))));
   log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
+  const ownedTables = () => tables.leases.heldTables().filter((tableId) => tables.leases.holds(tableId));
+  metrics?.countHeldTables(() => ownedTables().length);
   return {
     workerId,
-    ownedTables: () => tables.leases.heldTables().filter((tableId) => tables.leases.holds(tableId)),
+    ownedTables,
     async stop() {
       stopping = true;
       stopReleasing();
@@ -180,6 +187,7 @@ function workerHost(options: TableWorkerOptions, workerId: string, log: (line: s
     },
   });
   // A refused move of the table's own is worth a line: the chaos run counts them (a second owner's move, a bot's bug).
+  if (options.metrics !== undefined) host.onOwnMove(options.metrics.ownMove);
   host.onOwnMove(({ tableId, source, outcome }) => {
     if (outcome !== 'accepted') log(`${workerId}: ${source} move at ${tableId} refused (${outcome.refused})`);
   });

@@ -59,6 +59,8 @@ export interface WorkerLifeOptions {
   readonly log: (line: string) => void;
   /** The worker's connection: the life answers on its presence subject, and is distrusted while it is down. */
   readonly presence: NatsConnection | null;
+  /** Told of each renewal of the life, whether it got through (for the metrics). */
+  readonly onRenewal?: (ok: boolean) => void;
 }
 
 export class WorkerLife {
@@ -193,7 +195,9 @@ export class WorkerLife {
       // Got through, so the life was not ended meanwhile (a delete would have changed its revision).
       life.suspended = false;
       this.lastTry = { at: sentAt, ok: true };
+      this.options.onRenewal?.(true);
     } catch (error) {
+      this.options.onRenewal?.(false);
       if (isWrongLastSequence(error)) {
         // A renewal whose answer was lost (a timeout) may have been stored all the same: the life is still ours.
         const entry = await this.lives.get(workerId).catch(() => null);

@@ -5,6 +5,7 @@
 import type { EventStore } from '../eventstore/eventStore.js';
 import type { TableHost } from '../host/tableHost.js';
 import type { TableOwnership } from './tableLeases.js';
+import type { WorkerMetrics } from './workerMetrics.js';
 
 export interface WorkerTables {
   readonly workerId: string;
@@ -23,6 +24,8 @@ export interface WorkerTables {
    * move was lost (nothing is armed for them any more).
    */
   readonly toTakeUp: Set<string>;
+  /** What the worker counts for its /metrics, when it serves them. */
+  readonly metrics?: WorkerMetrics;
   /** Whether the worker has begun to stop: it serves no more commands and adopts no more tables. */
   isStopping(): boolean;
 }

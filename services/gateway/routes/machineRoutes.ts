@@ -8,6 +8,12 @@
  * gateway sends carries `activeStates` (activeStatesOf below), the ids of the
  * states the table is in, so a client highlights the current state by
  * toggling a class on the SVG it fetched once.
+ *
+ * With `?fleet=1` the SVG (or its DOT) is the fleet overlay (GET /api/fleet)
+ * drawn on it: each state shaded and labelled with its live tables, each
+ * edge as thick as it is taken. That one is drawn again only when the
+ * counts have changed, and at most once per game every FLEET_REDRAW_MS, so
+ * however often it is asked for, Graphviz runs a few times a minute.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -23,8 +29,10 @@ import {
 } from '../../../machines/table/options.js';
 import type { TableSnapshot } from '../../../machines/table/snapshot.js';
 import { activeStateIds } from '../../diagram/active.js';
+import { fleetDrawingOf } from '../../diagram/fleetDrawing.js';
 import { modelOfGame, renderDiagram } from '../../diagram/files.js';
 import type { DiagramModel } from '../../diagram/model.js';
+import type { GatewayFleet } from '../fleetOverlay.js';
 import { GatewayRefusal } from '../refusals.js';
 import { ErrorBody } from '../schemas.js';
 
@@ -75,10 +83,7 @@ export function machineFile(game: GameName, extension: MachineFileExtension): Pr
   const key = `${game}.${extension}`;
   let file = files.get(key);
   if (file === undefined) {
-    file = makeFile(game, extension).then((body) => ({
-      body,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    }));
+    file = makeFile(game, extension).then((body) => ({ body, etag: etagOf(body) }));
     files.set(key, file);
     file.catch(() => files.delete(key));
   }
@@ -130,6 +135,60 @@ const MachineEntry = Type.Object({
   diagrams: Type.Record(Type.String(), Type.String(), { description: 'the paths of the statechart files, by extension' }),
 });
 
+/** The least time between two drawings of one game's fleet overlay: a request in between gets the last one. */
+export const FLEET_REDRAW_MS = 2000;
+
+interface FleetFile extends MachineFile {
+  /** The counts it was drawn from, as JSON. */
+  readonly counts: string;
+  readonly drawnAt: number;
+}
+
+/** One game's fleet overlay files (svg, dot), redrawn when the counts change, at most once per FLEET_REDRAW_MS. */
+function fleetFiles(fleet: GatewayFleet) {
+  const drawn = new Map<string, Promise<FleetFile>>();
+  return async (game: GameName, extension: 'svg' | 'dot'): Promise<MachineFile> => {
+    const key = `${game}.${extension}`;
+    const last = await drawn.get(key)?.catch(() => undefined);
+    if (last !== undefined && Date.now() - last.drawnAt < FLEET_REDRAW_MS) return last;
+    const report = await fleet.report();
+    const entries = report.games.filter((entry) => entry.game === game);
+    const counts = {
+      states: mergeCounts(entries.flatMap((entry) => entry.states).map(({ state, tables }) => [state, tables])).map(([state, tables]) => ({
+        state,
+        tables,
+      })),
+      transitions: entries.flatMap((entry) => entry.transitions),
+    };
+    const countsJson = JSON.stringify(counts);
+    if (last !== undefined && last.counts === countsJson) return last;
+    const drawing = renderDiagram(diagramModelFor(game), extension, { fleet: fleetDrawingOf(diagramModelFor(game), counts) }).then(
+      (body): FleetFile => ({ body, etag: etagOf(body), counts: countsJson, drawnAt: Date.now() }),
+    );
+    drawn.set(key, drawing);
+    return drawing;
+  };
+}
+
+/** The live tables per state over every rules version of a game. */
+function mergeCounts(pairs: readonly (readonly [string, number])[]): [string, number][] {
+  const merged = new Map<string, number>();
+  for (const [state, tables] of pairs) merged.set(state, (merged.get(state) ?? 0) + tables);
+  return [...merged];
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+const MachineFileQuery = Type.Object({
+  fleet: Type.Optional(
+    Type.Union([Type.Literal('1'), Type.Literal('0')], {
+      description: '1: the fleet overlay (GET /api/fleet) drawn on the .svg or .dot: live tables per state, edges as thick as taken',
+    }),
+  ),
+});
+
 const MachineFileParams = Type.Object({
   file: Type.String({
     maxLength: 64,
@@ -137,7 +196,8 @@ const MachineFileParams = Type.Object({
   }),
 });
 
-export function machineRoutes(): FastifyPluginAsyncTypebox {
+export function machineRoutes(fleet: GatewayFleet): FastifyPluginAsyncTypebox {
+  const fleetFile = fleetFiles(fleet);
   return async (app) => {
     app.get(
       '/machines',
@@ -161,16 +221,20 @@ export function machineRoutes(): FastifyPluginAsyncTypebox {
           ).join('; '),
           tags: ['machines'],
           params: MachineFileParams,
+          querystring: MachineFileQuery,
           response: {
             200: Type.String({ description: 'the file, with an ETag' }),
             304: Type.Null({ description: 'unchanged since the ETag sent in If-None-Match' }),
+            400: ErrorBody,
             404: ErrorBody,
+            503: ErrorBody,
           },
         },
       },
       async (request, reply) => {
         const { game, extension } = parseFileName(request.params.file);
-        const file = await machineFile(game, extension);
+        const file =
+          request.query.fleet === '1' ? await fleetFile(game, fleetExtension(game, extension)) : await machineFile(game, extension);
         reply.header('cache-control', 'no-cache').header('etag', file.etag);
         // A 304 has no body at all (not even JSON's null): the schema's null documents it, undefined sends it.
         if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send(undefined as unknown as null);
@@ -178,6 +242,14 @@ export function machineRoutes(): FastifyPluginAsyncTypebox {
       },
     );
   };
+}
+
+function fleetExtension(game: GameName, extension: MachineFileExtension): 'svg' | 'dot' {
+  if (extension === 'svg' || extension === 'dot') return extension;
+  throw new GatewayRefusal(
+    'badRequest',
+    `the fleet overlay is drawn on /machines/${game}.svg and /machines/${game}.dot, not on .${extension}: ask for one of those with ?fleet=1`,
+  );
 }
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
