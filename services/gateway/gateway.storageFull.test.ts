@@ -83,19 +83,29 @@ describe('a full storage', () => {
     expect(refused.headers['retry-after']).toBe('60');
     expect(made.length).toBeGreaterThan(0);
 
-    // A seat taken at a table made before: refused the same way, and the table is as it was.
-    const [first] = made;
-    const before = await store.read(first.tableId);
-    const joined = await app.inject({ method: 'POST', url: `/api/tables/${first.tableId}/seats/0`, payload: { name: 'Ada' } });
+    // A seat's event is smaller than a new table's, so it may still find room in a page the table's did not: seats are
+    // taken at the tables made before until one is refused the same way; that table is as it was.
+    const join = (tableId: string) => app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada' } });
+    let seatsTaken = 0;
+    let first = made[0];
+    let before = await store.read(first.tableId);
+    let joined = await join(first.tableId);
+    while (joined.statusCode === 201 && seatsTaken + 1 < made.length) {
+      made[seatsTaken] = { tableId: first.tableId, version: joined.json().version };
+      first = made[++seatsTaken];
+      before = await store.read(first.tableId);
+      joined = await join(first.tableId);
+    }
     expect(joined.statusCode, joined.body).toBe(507);
     expect(joined.json().error).toBe('storageFull');
     for (let again = 0; again < 20; again++) expect((await create()).statusCode).toBe(507);
     expect(await store.read(first.tableId)).toEqual(before);
     expect((await started.host.snapshot(first.tableId)).snapshot.context.occupants[0]).toBeNull();
 
-    // One line for 22 refusals, not 22; and the metrics say so.
+    // One line for 22 refusals, not 22 (one more if seats found room between them: the storage had room again); and
+    // the metrics say so.
     const fullLines = lines.filter((line) => line.msg.includes('storage is full'));
-    expect(fullLines).toHaveLength(1);
+    expect(fullLines).toHaveLength(seatsTaken > 0 ? 2 : 1);
     expect(fullLines[0]).toMatchObject({ level: 50, refusedSinceLastLine: 1 });
     expect(lines.filter((line) => line.level >= 50 && !line.msg.includes('storage is full'))).toEqual([]);
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
@@ -115,7 +125,8 @@ describe('a full storage', () => {
     expect(again.statusCode, again.body).toBe(201);
     const seated = await app.inject({ method: 'POST', url: `/api/tables/${first.tableId}/seats/0`, payload: { name: 'Ada' } });
     expect(seated.statusCode, seated.body).toBe(201);
-    expect(lines.filter((line) => line.msg.includes('has room again'))).toHaveLength(1);
+    // Once now, and once after the seats that still found room, if any did.
+    expect(lines.filter((line) => line.msg.includes('has room again'))).toHaveLength(seatsTaken > 0 ? 2 : 1);
     expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^suitors_storage_full 0$/m);
   });
 });
