@@ -312,6 +312,12 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   const considerBreak = () => {
     const view = state.view;
     if (view === null) return;
+    // One who left watches in passing, offered the seat back: a summary popping up at each hand's end would cover the
+    // offer, and the end of the game is on the page all the same.
+    if (held === null && leftSeat(tableId) !== null) {
+      between.pass(view);
+      return;
+    }
     between.consider(view, {
       extra: (shown, handIndex) => dealCheck(tableId, shown, handIndex),
       rematch: held === null ? null : () => void startRematch(),
@@ -326,6 +332,7 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
   };
 
   const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
+    if (closed) return;
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
     rememberDeal(tableId, view);
     state.view = view;
@@ -339,9 +346,12 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     considerBreak();
   };
 
+  // Leaving restarts the page as a spectator, and so does the socket closed by the same leave: only the last start follows.
+  let starts = 0;
   const start = async () => {
+    const started = ++starts;
     const first = await firstView();
-    if (closed) return;
+    if (closed || started !== starts) return;
     showView(first);
     stopLive = followTable(tableId, held?.token ?? null, first, {
       onView: showView,
