@@ -30,12 +30,14 @@ import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { forkRoutes } from './routes/forkRoutes.js';
+import { rematchRoutes } from './routes/rematchRoutes.js';
 import { repairRoutes } from './routes/repairRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
 import { socketRoute } from './routes/socketRoute.js';
 import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
+import { TableNotices } from './tableNotices.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
@@ -213,7 +215,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(recordRoutes(context));
   app.register(forkRoutes(context));
   app.register(repairRoutes(context));
-  app.register(socketRoute(context));
+  const notices = new TableNotices();
+  app.register(rematchRoutes(context, notices));
+  app.register(socketRoute(context, notices));
   app.register(machineRoutes());
   // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.
   app.register(async (operations) => {

@@ -93,5 +93,38 @@ export interface RefusedReply {
 /** The answer to a client's command. */
 export type SocketReply = AcceptedReply | RefusedReply;
 
+/** A person's answer to a rematch: the proposer's is `proposed`; `waiting` until they answer. */
+export type RematchAnswer = 'proposed' | 'waiting' | 'accepted' | 'declined';
+
+/**
+ * A rematch of a finished table (POST /api/tables/:id/rematch), as it
+ * stands: open until every person at the table has answered or it expires;
+ * then `started` (the new table seats those who accepted, in the same seats,
+ * bots for the rest), or `declined` / `expired` when nobody but the proposer
+ * accepted.
+ */
+export interface Rematch {
+  readonly tableId: string;
+  /** A number no earlier proposal at this gateway had, so a client tells a new proposal from the last one. */
+  readonly round: number;
+  readonly proposer: number;
+  /** The people at the finished table, seat order, and each one's answer. */
+  readonly seats: readonly { readonly seat: number; readonly name: string; readonly answer: RematchAnswer }[];
+  readonly status: 'open' | 'started' | 'declined' | 'expired';
+  /** When an open proposal expires (ISO time). */
+  readonly expiresAt: string;
+  /** The new table, once started. */
+  readonly rematchTableId: string | null;
+}
+
+/** Sent to every socket of the table when a rematch is proposed or answered, and to a socket opened while one stands. */
+export interface RematchMessage {
+  readonly type: 'rematch';
+  readonly rematch: Rematch;
+}
+
+/** What a table's sockets are told beside its views (tableNotices.ts): never a game event, never in the log. */
+export type NoticeMessage = RematchMessage;
+
 /** Every message the gateway sends on a table's socket. */
-export type ServerMessage = ViewMessage | ChangesMessage | SocketReply;
+export type ServerMessage = ViewMessage | ChangesMessage | SocketReply | NoticeMessage;

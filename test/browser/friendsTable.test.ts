@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
 import { openTableAsPerson } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
-import { takeSeat } from './remoteSeat.js';
+import { seatPlayedWith, takeSeat } from './remoteSeat.js';
 import { screenshot } from './artifacts.js';
 import { browserSession, settle } from './session.js';
 
@@ -19,6 +20,39 @@ const session = browserSession();
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await session.newPage();
   return { page, errors: pageErrors(page) };
+}
+
+async function spectatorView(tableId: string): Promise<TableView> {
+  return (await apiCall<{ view: TableView }>(session.service.url, 'GET', `/api/tables/${tableId}/view`)).view;
+}
+
+/** The seat and token a page holds at a table, as the client keeps them. */
+async function heldBy(page: Page, tableId: string): Promise<{ seat: number; token: string }> {
+  const kept = await page.evaluate((id) => localStorage.getItem(`suitors.seat.${id}`), tableId);
+  return JSON.parse(kept ?? 'null') as { seat: number; token: string };
+}
+
+/** A game of one hand with Ada (seat 0, who opens it) and Bob (seat 2, by the invite link), each in a browser context of their own, played to its end. */
+async function finishedGameOfTwo(): Promise<{ ada: Page; bob: Page; tableId: string; errors: string[] }> {
+  const url = session.service.url;
+  const ada = await openPage();
+  const tableId = await openTableAsPerson(ada.page, url, 'sevenSuitors', {
+    'Game ends after': 'hands:1',
+    'Special cards': 'plain',
+    'Seat 2 (team A)': 'open',
+  });
+  const bob = await openPage();
+  await bob.page.goto(`${url}/#/join/${tableId}/2`);
+  await bob.page.getByLabel('Your name').fill('Bob');
+  await bob.page.getByRole('button', { name: 'Take the seat' }).click();
+  await bob.page.waitForURL(new RegExp(`#/table/${tableId}$`));
+  // Their moves are made from the test, with the tokens their pages hold: the rematch is what is tried here.
+  const seats = await Promise.all([ada.page, bob.page].map(async (page) => heldBy(page, tableId)));
+  await Promise.all(
+    seats.map(({ seat, token }) => seatPlayedWith(url, tableId, seat, token).playUntil((view) => view.outcome?.finished === true)),
+  );
+  for (const page of [ada.page, bob.page]) await page.locator('.game-over-dialog').waitFor();
+  return { ada: ada.page, bob: bob.page, tableId, errors: [...ada.errors, ...bob.errors] };
 }
 
 /** Counts every dialog the page opens from now on, however briefly it stays. */
@@ -115,5 +149,68 @@ describe('a table of friends in Chromium', { timeout: 180_000 }, () => {
     await screenshot(page, 'friends-left-lobby');
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('takes a rematch proposed by one person to everyone at the table; declined, it makes nothing; accepted, both sit again', async () => {
+    const { ada, bob, tableId, errors } = await finishedGameOfTwo();
+    await ada.locator('.game-over-dialog').getByRole('button', { name: 'Propose a rematch' }).click();
+    // Bob is asked at once: the game-over screen gives way to the question, his answer focused.
+    const offer = bob.locator('.rematch-offer');
+    await settle(() => offer.locator('.rematch-headline').textContent()).toBe('Ada (seat 0) proposes a rematch.');
+    expect(await bob.locator('.game-over-dialog').count()).toBe(0);
+    await settle(() => bob.evaluate(() => document.activeElement?.textContent)).toBe('Accept the rematch');
+    await settle(() => ada.locator('.rematch-offer .rematch-headline').textContent()).toBe('You propose a rematch.');
+    expect(await ada.locator('.rematch-offer li[data-seat="2"]').textContent()).toBe('Bob (seat 2): has not answered yet');
+    expect(await ada.locator('.rematch-offer .accept').count()).toBe(0);
+    await screenshot(bob, 'friends-rematch-asked');
+
+    await offer.getByRole('button', { name: 'Decline' }).click();
+    for (const page of [ada, bob])
+      await settle(() => page.locator('.rematch-offer .rematch-headline').textContent()).toBe('The rematch was declined.');
+    expect(await ada.locator('.rematch-offer li[data-seat="2"]').textContent()).toBe('Bob (seat 2): declined');
+    expect(ada.url()).toContain(`#/table/${tableId}`);
+
+    // Proposed again, from the panel this time, and accepted: both are seated at the new table, each in their own seat.
+    await bob.getByRole('button', { name: 'Propose a rematch' }).click();
+    await settle(() => ada.locator('.rematch-offer .rematch-headline').textContent()).toBe('Bob (seat 2) proposes a rematch.');
+    await ada.getByRole('button', { name: 'Accept the rematch' }).click();
+    for (const page of [ada, bob]) await page.waitForURL((address) => /#\/table\/t-/.test(address.hash) && !address.hash.includes(tableId));
+    const next = decodeURIComponent(ada.url().split('#/table/')[1]);
+    expect(decodeURIComponent(bob.url().split('#/table/')[1])).toBe(next);
+    await settle(() => ada.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 0/);
+    await settle(() => bob.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 2/);
+    const rematch = await spectatorView(next);
+    expect(rematch.options).toEqual((await spectatorView(tableId)).options);
+    expect(rematch.seats.map((seat) => seat.occupant)).toEqual([
+      { name: 'Ada', bot: false },
+      { name: 'Heuristic bot 1', bot: true },
+      { name: 'Bob', bot: false },
+      { name: 'Heuristic bot 3', bot: true },
+    ]);
+    expect(errors).toEqual([]);
+    await ada.close();
+    await bob.close();
+  });
+
+  it('tells a spectator how a rematch stands, and offers them no answer', async () => {
+    const url = session.service.url;
+    const { ada, bob, tableId, errors } = await finishedGameOfTwo();
+    const watcher = await openPage();
+    await watcher.page.goto(`${url}/#/watch/${tableId}`);
+    await watcher.page.locator('.game-over').waitFor();
+    await ada.locator('.game-over-dialog').getByRole('button', { name: 'Propose a rematch' }).click();
+    await settle(() => watcher.page.locator('.rematch-offer .rematch-headline').textContent()).toBe('Ada (seat 0) proposes a rematch.');
+    expect(await watcher.page.locator('.rematch-offer button').count()).toBe(0);
+    // Nobody but Ada accepted: no table is made.
+    await bob.getByRole('button', { name: 'Decline' }).click();
+    await settle(() => watcher.page.locator('.rematch-offer .rematch-headline').textContent()).toBe('The rematch was declined.');
+    const { rematch } = await apiCall<{ rematch: { status: string; rematchTableId: string | null } }>(
+      url,
+      'GET',
+      `/api/tables/${tableId}/rematch`,
+    );
+    expect(rematch).toMatchObject({ status: 'declined', rematchTableId: null });
+    expect([...errors, ...watcher.errors]).toEqual([]);
+    for (const page of [ada, bob, watcher.page]) await page.close();
   });
 });

@@ -17,6 +17,11 @@ export interface RemoteSeat {
 
 export async function takeSeat(url: string, tableId: string, seat: number, name: string): Promise<RemoteSeat> {
   const { token } = await apiCall<{ token: string }>(url, 'POST', `/api/tables/${tableId}/seats/${seat}`, { name });
+  return seatPlayedWith(url, tableId, seat, token);
+}
+
+/** A seat someone holds (a page's, its token read from the page), played from the test. */
+export function seatPlayedWith(url: string, tableId: string, seat: number, token: string): RemoteSeat {
   const headers = { authorization: `Bearer ${token}` };
   const view = async () => (await apiCall<{ view: TableView }>(url, 'GET', `/api/tables/${tableId}/view`, undefined, headers)).view;
   return {

@@ -16,6 +16,7 @@ import { TokenBucket } from '../rateLimit.js';
 import { GatewayRefusal, refusalOf } from '../refusals.js';
 import { clientOf } from '../clientIdentity.js';
 import { SocketSlots } from '../socketSlots.js';
+import type { TableNotices } from '../tableNotices.js';
 import type { CommandId, SocketReply } from '../socketProtocol.js';
 import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type CommandBody as Command } from '../schemas.js';
 import { compileChecker } from '../validation.js';
@@ -28,7 +29,7 @@ const HEARTBEAT_MS = 30_000;
 const messageChecker = compileChecker(SocketMessage);
 const commandChecker = compileChecker(CommandBody);
 
-export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox {
+export function socketRoute(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
   const { feed, auth, watchers, metrics } = context;
   const socketRateLimit = context.limits.socketMessages;
   const unsentCap = context.limits.socketUnsentBytes;
@@ -107,6 +108,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
           close: (code: number, reason: string) => socket.close(code, reason),
         };
         const unwatch = watchers.watch(tableId, watcher);
+        const stopNotices = notices.listen(tableId, { send });
         metrics.socketOpened(role);
         // A client that stops answering pings (a dropped connection) is let go.
         let alive = true;
@@ -123,6 +125,7 @@ export function socketRoute(context: GatewayContext): FastifyPluginAsyncTypebox 
         socket.on('close', () => {
           clearInterval(heartbeat);
           unwatch();
+          stopNotices();
           metrics.socketClosed(role);
         });
         socket.on('error', (error) => request.log.debug({ err: error }, 'socket error'));

@@ -94,7 +94,7 @@ export class BetweenHands {
     close.addEventListener('click', () => this.close());
     const buttons: HTMLButtonElement[] = [];
     if (actions.rematch !== null) {
-      const again = h('button', { type: 'button', class: 'primary rematch' }, 'Rematch');
+      const again = h('button', { type: 'button', class: 'primary rematch' }, 'Propose a rematch');
       again.addEventListener('click', () => {
         this.close();
         actions.rematch?.();

@@ -6,7 +6,7 @@
  */
 import { nextVersionOf } from '../../../../machines/viewChanges.js';
 import type { ServerMessage } from '../../socketProtocol.js';
-import { socketUrl, type VersionedView } from './api.js';
+import { socketUrl, type Rematch, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
 
@@ -14,6 +14,8 @@ export interface LiveHandlers {
   readonly onView: (update: VersionedView) => void;
   readonly onState: (state: LiveState) => void;
   readonly onRefused?: (message: string) => void;
+  /** A rematch of the finished table proposed or answered (not a view: it is in no version). */
+  readonly onRematch?: (rematch: Rematch) => void;
   /** The seat was left or changed hands (close code 4001): its token is no longer good. */
   readonly onSeatLost?: () => void;
 }
@@ -62,6 +64,8 @@ export function followTable(tableId: string, token: string | null, first: Versio
         else see(next);
       } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
+      } else if (message.type === 'rematch') {
+        handlers.onRematch?.(message.rematch);
       }
     });
     socket.addEventListener('close', (event) => {

@@ -67,19 +67,14 @@ export function showRules(view: TableView): void {
   done.addEventListener('click', () => modal.close());
 }
 
-/** Above the felt once the game is over: won or lost, the standings, a rematch for a player. */
-export function gameOverPanel(view: TableView, tableId: string, onRematch: (() => void) | null): HTMLElement {
+/** Above the felt once the game is over: won or lost, the standings, the rematch as it stands (rematchOffer.ts). */
+export function gameOverPanel(view: TableView, tableId: string, rematch: HTMLElement): HTMLElement {
   return h(
     'section',
     { class: 'game-over', 'aria-label': 'Game over' },
     gameOverHeadline(view),
     standings(view),
-    h(
-      'p',
-      {},
-      onRematch === null ? null : h('button', { type: 'button', class: 'primary rematch', onclick: onRematch }, 'Rematch'),
-      ' ',
-      h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay'),
-    ),
+    rematch,
+    h('p', {}, h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay')),
   );
 }
