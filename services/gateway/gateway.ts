@@ -38,6 +38,7 @@ import { tableRoutes } from './routes/tableRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
 import { TableNotices } from './tableNotices.js';
+import { tellTimeouts } from './turnTimeouts.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
@@ -216,6 +217,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.register(forkRoutes(context));
   app.register(repairRoutes(context));
   const notices = new TableNotices();
+  const stopTellingTimeouts = tellTimeouts((onChange) => host.subscribe(onChange), notices);
   app.register(rematchRoutes(context, notices));
   app.register(socketRoute(context, notices));
   app.register(machineRoutes());
@@ -231,6 +233,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   app.addHook('preClose', async () => {
     stopRelaying();
+    stopTellingTimeouts();
     stopCountingOwnMoves();
     watchers.closeAll(GATEWAY_GOING_AWAY, 'this gateway is stopping: connect again, here or to another gateway');
   });

@@ -8,6 +8,7 @@
  * The client's one message, `{ type: "command", id, command }`, is checked
  * at the gateway by the `SocketMessage` schema (schemas.ts).
  */
+import type { Card } from '../../machines/cards/card.js';
 import type { ViewChange } from '../../machines/viewChanges.js';
 import type { TableView } from '../../machines/view.js';
 
@@ -123,8 +124,22 @@ export interface RematchMessage {
   readonly rematch: Rematch;
 }
 
+/**
+ * A seat's turn clock ran out and a bot moved for it: to every socket of the
+ * table, so everyone knows the move was not the player's. The card of a play
+ * is public (it is on the table); what was passed, or whom an accusation
+ * named, is not said.
+ */
+export interface TimedOutMessage {
+  readonly type: 'timedOut';
+  readonly seat: number;
+  readonly action: 'play' | 'pass' | 'accuse';
+  /** The card played for the seat; null for a pass or an accusation. */
+  readonly card: Card | null;
+}
+
 /** What a table's sockets are told beside its views (tableNotices.ts): never a game event, never in the log. */
-export type NoticeMessage = RematchMessage;
+export type NoticeMessage = RematchMessage | TimedOutMessage;
 
 /** Every message the gateway sends on a table's socket. */
 export type ServerMessage = ViewMessage | ChangesMessage | SocketReply | NoticeMessage;

@@ -1,6 +1,7 @@
 /**
  * What a table's sockets are told beside its views: news that is no game
- * event (a rematch proposed and answered, the people at the table talking).
+ * event (a rematch proposed and answered, a move a bot made for a seat
+ * whose time ran out).
  * None of it enters a table's log or record, and it reaches only the
  * sockets of that table on this gateway: a notice is sent to the sockets
  * watching the table it names, and to no one else. A standing notice (the
@@ -27,6 +28,11 @@ export class TableNotices {
       listeners.delete(listener);
       if (listeners.size === 0 && this.byTable.get(tableId) === listeners) this.byTable.delete(tableId);
     };
+  }
+
+  /** Whether any socket here listens to the table. */
+  hears(tableId: string): boolean {
+    return this.byTable.has(tableId);
   }
 
   /** Sends every socket of the table the notice. */

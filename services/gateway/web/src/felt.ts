@@ -32,6 +32,8 @@ export interface FeltOptions {
   readonly onSit?: (seat: number) => void;
   /** Whom the viewer watches from, when not seated (a replay as a seat). */
   readonly bottomSeat?: number;
+  /** The turn clock's bar, for each awaited seat a person holds (seatClock.ts); none in a replay. */
+  readonly clock?: () => HTMLElement | null;
 }
 
 /** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
@@ -64,9 +66,11 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const awaited = new Set(view.awaiting.map((awaiting) => awaiting.seat));
   const hand = view.hand;
 
-  const seats = view.seats.map((summary) =>
-    seatBox(view, summary, awaited.has(summary.seat), directionOf(summary.seat, bottom, seatCount), options.onSit),
-  );
+  const seats = view.seats.map((summary) => {
+    const toAct = awaited.has(summary.seat);
+    const clock = toAct && summary.occupant?.bot === false ? (options.clock?.() ?? null) : null;
+    return seatBox(view, summary, { toAct, clock }, directionOf(summary.seat, bottom, seatCount), options.onSit);
+  });
 
   const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
   const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
@@ -137,10 +141,11 @@ function trickCard(view: TableView, seat: number, card: Card, direction: { dx: n
 function seatBox(
   view: TableView,
   summary: SeatSummary,
-  toAct: boolean,
+  turn: { readonly toAct: boolean; readonly clock: HTMLElement | null },
   direction: { dx: number; dy: number },
   onSit?: (seat: number) => void,
 ): HTMLElement {
+  const { toAct } = turn;
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
@@ -177,6 +182,7 @@ function seatBox(
       points === null ? null : h('span', { class: 'seat-points' }, points),
     ),
     h('div', { class: 'badges' }, badges),
+    turn.clock,
     takeable
       ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat')
       : null,

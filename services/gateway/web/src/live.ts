@@ -5,7 +5,7 @@
  * version held (`views=changes`), applied here to make the whole view.
  */
 import { nextVersionOf } from '../../../../machines/viewChanges.js';
-import type { ServerMessage } from '../../socketProtocol.js';
+import type { ServerMessage, TimedOutMessage } from '../../socketProtocol.js';
 import { socketUrl, type Rematch, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
@@ -16,6 +16,8 @@ export interface LiveHandlers {
   readonly onRefused?: (message: string) => void;
   /** A rematch of the finished table proposed or answered (not a view: it is in no version). */
   readonly onRematch?: (rematch: Rematch) => void;
+  /** A seat's time ran out and a bot moved for it. */
+  readonly onTimedOut?: (notice: TimedOutMessage) => void;
   /** The seat was left or changed hands (close code 4001): its token is no longer good. */
   readonly onSeatLost?: () => void;
 }
@@ -66,6 +68,8 @@ export function followTable(tableId: string, token: string | null, first: Versio
         handlers.onRefused?.(message.message);
       } else if (message.type === 'rematch') {
         handlers.onRematch?.(message.rematch);
+      } else if (message.type === 'timedOut') {
+        handlers.onTimedOut?.(message);
       }
     });
     socket.addEventListener('close', (event) => {

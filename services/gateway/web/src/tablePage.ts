@@ -12,6 +12,7 @@
  */
 import type { Card } from '../../../../machines/cards/card.js';
 import type { TableView } from '../../../../machines/view.js';
+import type { TimedOutMessage } from '../../socketProtocol.js';
 import { api, ApiError, type PlayerCommand, type Rematch, type VersionedView } from './api.js';
 import { BetweenHands } from './betweenHands.js';
 import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
@@ -26,6 +27,7 @@ import { followTable, type LiveState } from './live.js';
 import { confirmModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
 import { RematchOffer } from './rematchOffer.js';
+import { SeatClock, timedOutSentence } from './seatClock.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
@@ -45,8 +47,12 @@ interface PageState {
   /** After a pass or an accusation: put focus on the hand at the next draw (the buttons used are gone). */
   focusHand: boolean;
   connection: LiveState;
-  turnDeadline: string | null;
+  /** What a bot did for a seat whose time ran out, shown for a while. */
+  timedOut: string | null;
 }
+
+/** How long "Time ran out: …" stays. */
+const TIMED_OUT_SHOWN_MS = 12_000;
 
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
   const page = new TablePage(root, tableId, watchOnly);
@@ -66,10 +72,11 @@ class TablePage {
     hint: null,
     focusHand: false,
     connection: 'connecting',
-    turnDeadline: null,
+    timedOut: null,
   };
   private readonly page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
-  private readonly clock = h('span', { class: 'clock' });
+  private readonly clock = new SeatClock();
+  private timedOutTimer: number | undefined;
   private readonly memory = new FeltMemory();
   private readonly focus = new HandFocus();
   private readonly between: BetweenHands;
@@ -100,7 +107,7 @@ class TablePage {
     });
     replaceChildren(root, this.page);
     this.clockTimer = window.setInterval(() => {
-      this.tickClock();
+      this.clock.tick(this.page, this.state.view !== null && ownAction(this.state.view) !== null);
       this.rematch.tick();
     }, 1000);
     this.run();
@@ -109,16 +116,11 @@ class TablePage {
   close(): void {
     this.closed = true;
     window.clearInterval(this.clockTimer);
+    window.clearTimeout(this.timedOutTimer);
     this.dockSize.disconnect();
     this.between.close();
     this.cue.reset();
     this.stopLive();
-  }
-
-  private tickClock(): void {
-    const deadline = this.state.turnDeadline;
-    const left = deadline === null ? null : Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
-    this.clock.textContent = left === null ? '' : ` (turn clock: ${left} s)`;
   }
 
   private render(): void {
@@ -131,6 +133,7 @@ class TablePage {
       this.dock === null ? null : this.skipLink(),
       this.header(view),
       this.statusLine(view),
+      this.state.timedOut === null ? null : h('p', { class: 'timed-out', role: 'status' }, this.state.timedOut),
       this.state.notice === null ? null : h('p', { class: 'notice' }, this.state.notice, ' ', this.retakeButton(view)),
       this.state.error === null ? null : h('p', { class: 'error', role: 'alert' }, this.state.error),
       this.held === null ? null : rolePanel(view),
@@ -194,7 +197,8 @@ class TablePage {
       'p',
       { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' },
       turnSentence(view),
-      this.clock,
+      ' ',
+      ownAction(view) === null ? null : this.clock.warning,
     );
   }
 
@@ -204,7 +208,7 @@ class TablePage {
       'div',
       { class: 'felt-column' },
       view.outcome?.finished ? gameOverPanel(view, this.tableId, this.rematch.panel(this.held)) : null,
-      felt(view, { memory: this.memory, onSit }),
+      felt(view, { memory: this.memory, onSit, clock: () => this.clock.bar() }),
     );
   }
 
@@ -392,10 +396,9 @@ class TablePage {
     rememberDeal(this.tableId, view);
     state.view = view;
     state.version = version;
-    state.turnDeadline = turnDeadline;
+    this.clock.see(turnDeadline);
     if (turnChanged) state.hint = null;
     if (view.phase !== 'passing') this.selection?.clear();
-    this.tickClock();
     this.render();
     this.diagram?.highlight(activeStates);
     this.considerBreak();
@@ -410,6 +413,19 @@ class TablePage {
     document.querySelector<HTMLElement>('.rematch-offer .accept')?.focus();
   }
 
+  /** Everyone is told when a bot moved for a seat whose time ran out, until the next such move or a few seconds on. */
+  private showTimedOut(notice: TimedOutMessage): void {
+    const view = this.state.view;
+    if (this.closed || view === null) return;
+    this.state.timedOut = timedOutSentence(view, notice);
+    window.clearTimeout(this.timedOutTimer);
+    this.timedOutTimer = window.setTimeout(() => {
+      this.state.timedOut = null;
+      this.render();
+    }, TIMED_OUT_SHOWN_MS);
+    this.render();
+  }
+
   private async start(): Promise<void> {
     const started = ++this.starts;
     const first = await this.firstView();
@@ -418,6 +434,7 @@ class TablePage {
     this.stopLive = followTable(this.tableId, this.held?.token ?? null, first, {
       onView: (update) => this.showView(update),
       onRematch: (rematch) => this.showRematch(rematch),
+      onTimedOut: (notice) => this.showTimedOut(notice),
       onState: (connection) => {
         if (connection === this.state.connection) return;
         this.state.connection = connection;
