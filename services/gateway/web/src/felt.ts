@@ -12,6 +12,7 @@ import { cardFace, suitChip, trickOutcome } from './board.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { sideLabel, teamOf } from './sides.js';
+import { seatColour, seatMark } from './seatMarks.js';
 import { shortName } from './words.js';
 
 /** What the felt has already animated, kept across renders of one page. */
@@ -134,7 +135,7 @@ function trickCard(view: TableView, seat: number, card: Card, direction: { dx: n
     'div',
     { class: `trick-card ${motion}`, style: placed(direction), 'data-seat': seat },
     cardFace(card),
-    h('span', { class: 'who' }, shortName(view, seat)),
+    h('span', { class: 'who', ...seatColour(seat) }, shortName(view, seat)),
   );
 }
 
@@ -169,9 +170,15 @@ function seatBox(
     {
       class: `seat${toAct ? ' to-act' : ''}${own ? ' own' : ''}${occupant === null ? ' empty' : ''}`,
       'data-seat': summary.seat,
+      ...seatColour(summary.seat),
       style: placed(direction),
     },
-    h('div', { class: 'seat-name' }, h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat'))),
+    h(
+      'div',
+      { class: 'seat-head' },
+      seatMark(summary.seat),
+      h('div', { class: 'seat-name' }, h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat'))),
+    ),
     h(
       'div',
       { class: 'seat-notes' },

@@ -61,9 +61,10 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
   );
 }
 
-export function showRules(view: TableView): void {
+/** The rules of a table, or of a game and options being chosen (the lobby's form). */
+export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view)], actions: [done] });
+  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(table)], actions: [done] });
   done.addEventListener('click', () => modal.close());
 }
 

@@ -51,6 +51,8 @@ interface PageState {
   timedOut: string | null;
 }
 
+/** How far the seat at the felt's foot reaches below it: the felt leaves that much room above the dock. */
+const SEAT_OVERHANG_PX = 32;
 /** How long "Time ran out: …" stays. */
 const TIMED_OUT_SHOWN_MS = 12_000;
 
@@ -85,7 +87,7 @@ class TablePage {
   private diagram: LiveDiagram | null = null;
   private diagramPanel: HTMLDetailsElement | null = null;
   private dock: HTMLElement | null = null;
-  private readonly dockSize = new ResizeObserver(() => this.page.style.setProperty('--dock-height', `${this.dock?.offsetHeight ?? 0}px`));
+  private readonly dockSize = new ResizeObserver(() => this.fitFelt());
   private readonly clockTimer: number;
   private stopLive = () => {};
   private closed = false;
@@ -111,6 +113,19 @@ class TablePage {
       this.rematch.tick();
     }, 1000);
     this.run();
+  }
+
+  /**
+   * The docked hand covers the foot of the screen: the felt takes the height between its top and the dock, so one's
+   * own seat, at the felt's foot, is never under the hand (style.css clamps it between a usable least and most).
+   */
+  private fitFelt(): void {
+    const dockHeight = this.dock?.offsetHeight ?? 0;
+    this.page.style.setProperty('--dock-height', `${dockHeight}px`);
+    const felt = this.page.querySelector('.felt');
+    if (felt === null) return;
+    const top = felt.getBoundingClientRect().top + window.scrollY;
+    this.page.style.setProperty('--felt-room', `${Math.round(window.innerHeight - dockHeight - top - SEAT_OVERHANG_PX)}px`);
   }
 
   close(): void {
@@ -148,7 +163,7 @@ class TablePage {
     const dock = this.dock;
     this.dockSize.disconnect();
     if (dock !== null) this.dockSize.observe(dock);
-    else this.page.style.setProperty('--dock-height', '0px');
+    this.fitFelt();
     this.focus.restore(dock?.querySelector('.hand-cards') ?? null);
     if (this.state.focusHand && !this.state.sending && dock?.querySelector('.hand-cards') != null && !this.between.open) {
       this.state.focusHand = false;
