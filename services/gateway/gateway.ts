@@ -30,6 +30,7 @@ import { refusalOf, STATUS_OF } from './refusals.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { forkRoutes } from './routes/forkRoutes.js';
+import { chatRoutes } from './routes/chatRoutes.js';
 import { rematchRoutes } from './routes/rematchRoutes.js';
 import { repairRoutes } from './routes/repairRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
@@ -219,6 +220,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const notices = new TableNotices();
   const stopTellingTimeouts = tellTimeouts((onChange) => host.subscribe(onChange), notices);
   app.register(rematchRoutes(context, notices));
+  app.register(chatRoutes(context, notices));
   app.register(socketRoute(context, notices));
   app.register(machineRoutes());
   // In a plugin, as every route is: a route added at the root now would be added before the rate limit is loaded.

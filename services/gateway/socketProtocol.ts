@@ -138,8 +138,23 @@ export interface TimedOutMessage {
   readonly card: Card | null;
 }
 
+/**
+ * Quick chat: the preset phrases and emotes a seat may send its table
+ * (POST /api/tables/:id/chat). No free text, so nothing to moderate; the
+ * client words each one itself.
+ */
+export const CHAT_PHRASES = ['hello', 'goodLuck', 'wellPlayed', 'oops', 'thanks', 'goodGame', 'thinking', 'laugh', 'wow', 'cheer'] as const;
+export type ChatPhrase = (typeof CHAT_PHRASES)[number];
+
+/** A seat said something: to every socket of the table (seats and spectators), never to anyone else, never logged. */
+export interface ChatMessage {
+  readonly type: 'chat';
+  readonly seat: number;
+  readonly phrase: ChatPhrase;
+}
+
 /** What a table's sockets are told beside its views (tableNotices.ts): never a game event, never in the log. */
-export type NoticeMessage = RematchMessage | TimedOutMessage;
+export type NoticeMessage = RematchMessage | TimedOutMessage | ChatMessage;
 
 /** Every message the gateway sends on a table's socket. */
 export type ServerMessage = ViewMessage | ChangesMessage | SocketReply | NoticeMessage;

@@ -213,4 +213,66 @@ describe('a table of friends in Chromium', { timeout: 180_000 }, () => {
     expect([...errors, ...watcher.errors]).toEqual([]);
     for (const page of [ada, bob, watcher.page]) await page.close();
   });
+
+  it('shows a quick-chat phrase by its sender’s seat to everyone at or watching the table, and never logs it', async () => {
+    const url = session.service.url;
+    const { ada, bob, tableId, errors } = await finishedGameOfTwo();
+    const watcher = await openPage();
+    await watcher.page.goto(`${url}/#/watch/${tableId}`);
+    await watcher.page.locator('.game-over').waitFor();
+    for (const page of [ada, bob]) {
+      await page.keyboard.press('Escape');
+      await page.locator('.game-over-dialog').waitFor({ state: 'detached' });
+    }
+    await ada.locator('.quick-chat summary').click();
+    await ada.getByRole('button', { name: 'Well played!' }).click();
+    for (const page of [bob, watcher.page]) {
+      await settle(() => page.locator('.seat[data-seat="0"] .chat-bubble').textContent()).toBe('Well played!');
+      expect(await page.locator('.chat-log').textContent()).toBe('Ada (seat 0): Well played!');
+    }
+    await settle(() => ada.locator('.seat[data-seat="0"] .chat-bubble').count()).toBe(1);
+    // The button used keeps the focus, and the panel stays open through the redraw.
+    expect(await ada.evaluate(() => document.activeElement?.getAttribute('data-phrase'))).toBe('wellPlayed');
+    expect(await ada.locator('.quick-chat').getAttribute('open')).toBe('');
+    // A spectator sees the chat but has nothing to send.
+    expect(await watcher.page.locator('.chat-phrases button:visible').count()).toBe(0);
+    await screenshot(bob, 'friends-chat');
+
+    // Bob mutes this table: Ada's next phrase reaches the spectator, not him.
+    await bob.locator('.quick-chat summary').click();
+    await bob.getByRole('button', { name: 'Mute chat at this table' }).click();
+    expect(await bob.getByRole('button', { name: 'Mute chat at this table' }).getAttribute('aria-pressed')).toBe('true');
+    await ada.getByRole('button', { name: 'laughs' }).click();
+    await settle(() => watcher.page.locator('.seat[data-seat="0"] .chat-bubble').textContent()).toBe('😂');
+    expect(await bob.locator('.chat-bubble').count()).toBe(0);
+
+    // Six phrases a minute per seat; the seventh is refused, and says when the next may go.
+    const { token } = await heldBy(ada, tableId);
+    const say = (phrase: string) =>
+      fetch(`${url}/api/tables/${tableId}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ phrase }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await say('thanks')).status);
+    expect(statuses).toEqual([204, 204, 204, 204, 429]);
+    expect(await (await say('thanks')).json()).toMatchObject({
+      error: 'rateLimited',
+      message: expect.stringMatching(/^a seat may send 6 chat phrases a minute; seat 0 may send the next in \d+ s$/),
+    });
+    expect((await say('shout')).status).toBe(400);
+    const spectatorSays = await fetch(`${url}/api/tables/${tableId}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phrase: 'hello' }),
+    });
+    expect(spectatorSays.status).toBe(401);
+    // Not a game event: the log and the record know nothing of it.
+    const log = await apiCall<{ events: { type: string }[] }>(url, 'GET', `/api/tables/${tableId}/log`);
+    expect(log.events.map(({ type }) => type).filter((type) => /chat/i.test(type))).toEqual([]);
+    expect(JSON.stringify(await apiCall(url, 'GET', `/api/tables/${tableId}/record`))).not.toMatch(/wellPlayed|thanks|laugh/);
+    expect([...errors, ...watcher.errors]).toEqual([]);
+    for (const page of [ada, bob, watcher.page]) await page.close();
+  });
 });

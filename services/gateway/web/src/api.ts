@@ -6,7 +6,7 @@ import type { Card, Suit } from '../../../../machines/cards/card.js';
 import type { Pass } from '../../../../machines/table/context.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
-import type { Rematch, VersionedView } from '../../socketProtocol.js';
+import type { ChatPhrase, Rematch, VersionedView } from '../../socketProtocol.js';
 
 export type { Rematch, VersionedView };
 
@@ -139,6 +139,9 @@ export const api = {
       body: newToken === null ? { accept } : { accept, token: newToken },
       token,
     }).then((answer) => answer.rematch),
+  /** Says a preset phrase at the table (quickChat.ts). */
+  chat: (tableId: string, token: string, phrase: ChatPhrase) =>
+    request<null>('POST', `${table(tableId)}/chat`, { body: { phrase }, token }),
   /** The table right after event `at`; with `seat` (a finished game), as that seat saw it. */
   replay: (tableId: string, at: number, seat: number | null = null) =>
     request<ReplayStep>('GET', `${table(tableId)}/replay?at=${at}${seat === null ? '' : `&seat=${seat}`}`),

@@ -35,6 +35,8 @@ export interface FeltOptions {
   readonly bottomSeat?: number;
   /** The turn clock's bar, for each awaited seat a person holds (seatClock.ts); none in a replay. */
   readonly clock?: () => HTMLElement | null;
+  /** What a seat just said at the table (quickChat.ts), by its seat. */
+  readonly bubble?: (seat: number) => HTMLElement | null;
 }
 
 /** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
@@ -70,7 +72,9 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const seats = view.seats.map((summary) => {
     const toAct = awaited.has(summary.seat);
     const clock = toAct && summary.occupant?.bot === false ? (options.clock?.() ?? null) : null;
-    return seatBox(view, summary, { toAct, clock }, directionOf(summary.seat, bottom, seatCount), options.onSit);
+    const box = seatBox(view, summary, { toAct, clock }, directionOf(summary.seat, bottom, seatCount), options.onSit);
+    box.append(options.bubble?.(summary.seat) ?? '');
+    return box;
   });
 
   const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });

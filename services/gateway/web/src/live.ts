@@ -5,7 +5,7 @@
  * version held (`views=changes`), applied here to make the whole view.
  */
 import { nextVersionOf } from '../../../../machines/viewChanges.js';
-import type { ServerMessage, TimedOutMessage } from '../../socketProtocol.js';
+import type { ChatMessage, ServerMessage, TimedOutMessage } from '../../socketProtocol.js';
 import { socketUrl, type Rematch, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
@@ -18,6 +18,8 @@ export interface LiveHandlers {
   readonly onRematch?: (rematch: Rematch) => void;
   /** A seat's time ran out and a bot moved for it. */
   readonly onTimedOut?: (notice: TimedOutMessage) => void;
+  /** A seat said a preset phrase. */
+  readonly onChat?: (message: ChatMessage) => void;
   /** The seat was left or changed hands (close code 4001): its token is no longer good. */
   readonly onSeatLost?: () => void;
 }
@@ -70,6 +72,8 @@ export function followTable(tableId: string, token: string | null, first: Versio
         handlers.onRematch?.(message.rematch);
       } else if (message.type === 'timedOut') {
         handlers.onTimedOut?.(message);
+      } else if (message.type === 'chat') {
+        handlers.onChat?.(message);
       }
     });
     socket.addEventListener('close', (event) => {

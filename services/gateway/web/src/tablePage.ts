@@ -26,13 +26,14 @@ import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
 import { confirmModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
+import { TableChat } from './quickChat.js';
 import { RematchOffer } from './rematchOffer.js';
 import { SeatClock, timedOutSentence } from './seatClock.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
 import { setSound, soundOn, TurnCue } from './turnCue.js';
-import { ACTION_WORDS } from './words.js';
+import { ACTION_WORDS, shortName } from './words.js';
 
 interface PageState {
   view: TableView | null;
@@ -84,6 +85,7 @@ class TablePage {
   private readonly between: BetweenHands;
   private readonly cue = new TurnCue('Seven Suitors');
   private readonly rematch: RematchOffer;
+  private readonly chat: TableChat;
   private diagram: LiveDiagram | null = null;
   private diagramPanel: HTMLDetailsElement | null = null;
   private dock: HTMLElement | null = null;
@@ -106,6 +108,10 @@ class TablePage {
       seated: (next) => {
         location.hash = `#/table/${next}`;
       },
+    });
+    this.chat = new TableChat(tableId, {
+      changed: () => this.render(),
+      nameOf: (seat) => (this.state.view === null ? `Seat ${seat}` : `${shortName(this.state.view, seat)} (seat ${seat})`),
     });
     replaceChildren(root, this.page);
     this.clockTimer = window.setInterval(() => {
@@ -135,6 +141,7 @@ class TablePage {
     this.dockSize.disconnect();
     this.between.close();
     this.cue.reset();
+    this.chat.close();
     this.stopLive();
   }
 
@@ -223,7 +230,7 @@ class TablePage {
       'div',
       { class: 'felt-column' },
       view.outcome?.finished ? gameOverPanel(view, this.tableId, this.rematch.panel(this.held)) : null,
-      felt(view, { memory: this.memory, onSit, clock: () => this.clock.bar() }),
+      felt(view, { memory: this.memory, onSit, clock: () => this.clock.bar(), bubble: (seat) => this.chat.bubble(seat) }),
     );
   }
 
@@ -240,6 +247,8 @@ class TablePage {
     return h(
       'aside',
       { class: 'side' },
+      this.chat.panel(this.held),
+      this.chat.log,
       invitePanel(view, this.tableId),
       scoresPanel(view),
       lastHandPanel(view, dealCheck(this.tableId, view, view.lastHand?.index ?? -1)),
@@ -450,6 +459,7 @@ class TablePage {
       onView: (update) => this.showView(update),
       onRematch: (rematch) => this.showRematch(rematch),
       onTimedOut: (notice) => this.showTimedOut(notice),
+      onChat: (message) => this.chat.hear(message),
       onState: (connection) => {
         if (connection === this.state.connection) return;
         this.state.connection = connection;
