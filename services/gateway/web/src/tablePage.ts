@@ -219,8 +219,7 @@ class TablePage {
       'p',
       { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' },
       turnSentence(view),
-      ' ',
-      ownAction(view) === null ? null : this.clock.warning,
+      ownAction(view) === null ? null : [' ', this.clock.warning],
     );
   }
 
