@@ -237,7 +237,10 @@ class ReplayPage {
   }
 
   private tick(): void {
-    if (this.at >= this.length || this.closed) return this.stopAutoplay();
+    if (this.at >= this.length || this.closed) {
+      this.stopAutoplay();
+      return;
+    }
     this.show(this.at + 1).then(
       () => {
         if (this.autoplay !== undefined) this.autoplay = window.setTimeout(() => this.tick(), Number(this.controls.speed.value));
@@ -249,7 +252,10 @@ class ReplayPage {
   private listen(): void {
     const { buttons, slider, speed, seatSelect } = this.controls;
     buttons.play.addEventListener('click', () => {
-      if (this.autoplay !== undefined) return this.stopAutoplay();
+      if (this.autoplay !== undefined) {
+        this.stopAutoplay();
+        return;
+      }
       if (this.at >= this.length) this.go(1);
       buttons.play.textContent = '⏸ Pause';
       buttons.play.setAttribute('aria-pressed', 'true');
