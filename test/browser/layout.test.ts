@@ -64,9 +64,9 @@ describe('the table on small screens in Chromium', { timeout: 120_000 }, () => {
       }),
     );
     expect(seats).toEqual(['0', '1', '2', '3', '4', '5'].map((seat) => ({ seat, mark: `seat ${seat}`, cut: false })));
-    const slots = await page.locator('.recipient').evaluateAll((buttons) =>
-      buttons.map((button) => ({ text: button.textContent, colour: button.getAttribute('data-seat-colour') })),
-    );
+    const slots = await page
+      .locator('.recipient')
+      .evaluateAll((buttons) => buttons.map((button) => ({ text: button.textContent, colour: button.getAttribute('data-seat-colour') })));
     expect(slots.length).toBeGreaterThan(0);
     for (const { text, colour } of slots) expect(text).toMatch(new RegExp(`^To Seat ${colour} · `));
     await screenshot(page, 'layout-phone-seats');
@@ -78,9 +78,11 @@ describe('the table on small screens in Chromium', { timeout: 120_000 }, () => {
     const { page, errors } = await openPage(PHONE);
     await openTableAsPerson(page, session.service.url, 'sevenSuitors');
     await page.getByText('Your turn: choose one card').waitFor();
-    const sizes = await page.locator('.hand-cards .card-button .card').evaluateAll((cards) =>
-      cards.map((card) => ({ width: card.getBoundingClientRect().width, height: card.getBoundingClientRect().height })),
-    );
+    const sizes = await page
+      .locator('.hand-cards .card-button .card')
+      .evaluateAll((cards) =>
+        cards.map((card) => ({ width: card.getBoundingClientRect().width, height: card.getBoundingClientRect().height })),
+      );
     for (const size of sizes) {
       expect(size.width).toBeGreaterThanOrEqual(44);
       expect(size.height).toBeGreaterThanOrEqual(60);
