@@ -71,9 +71,7 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
             onclick: () => controls.aimAt(seat),
           },
           // On a phone the seat's number and colour name it; its player's name is kept for screen readers.
-          `To Seat ${seat} · `,
-          h('span', { class: 'recipient-name' }, shortName(view, seat)),
-          ': ',
+          h('span', {}, `To Seat ${seat} · `, h('span', { class: 'recipient-name' }, shortName(view, seat)), ': '),
           card === undefined ? h('em', {}, 'pick a card') : cardFace(card),
         );
       }),
