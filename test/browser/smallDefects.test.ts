@@ -2,12 +2,16 @@
  * The small defects of issue 33, each in a real headless Chromium: the
  * keyboard reaches "Open table" in a few presses; a replay watched as a seat
  * names that seat by its player, never "You", and so does "Play on from
- * here". Each failed before its fix.
+ * here"; Enter on a pass slot and Escape on the game-over screen keep the
+ * focus on the page; a lost game says "You lost" once; the chime is a
+ * toggle named for what it is. Each failed before its fix.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { pageErrors } from '../../drivers/browser/chromium.js';
-import { finishedBotGame } from '../../drivers/browser/pageFlows.js';
+import { finishedBotGame, openTableAsPerson } from '../../drivers/browser/pageFlows.js';
+import { apiCall } from '../../drivers/browser/webService.js';
+import { takeSeat } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();
@@ -15,6 +19,21 @@ const session = browserSession();
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await session.newPage();
   return { page, errors: pageErrors(page) };
+}
+
+/** A finished game of one hand that seat 0 (played from the test) lost: bots win or lose at random, so a few are played. */
+async function lostGame(url: string): Promise<{ tableId: string; token: string }> {
+  for (let i = 0; i < 10; i++) {
+    const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
+      game: 'sevenSuitors',
+      options: { end: 'hands:1' },
+      bots: [1, 2, 3],
+    });
+    const ada = await takeSeat(url, tableId, 0, 'Ada');
+    const { outcome } = await ada.playUntil((view) => view.outcome?.finished === true);
+    if (outcome!.winners.length > 0 && !outcome!.winners.includes(0)) return { tableId, token: ada.token };
+  }
+  throw new Error('seat 0 did not lose one game in ten');
 }
 
 describe('small defects in Chromium', { timeout: 120_000 }, () => {
@@ -49,6 +68,46 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     const dialog = page.getByRole('dialog');
     expect(await dialog.locator('select option').allTextContents()).toContain('Seat 2 · in place of Heuristic bot 2');
     expect(await dialog.textContent()).not.toContain('in place of You');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps focus on a pass slot chosen with Enter', async () => {
+    const { page, errors } = await openPage();
+    await openTableAsPerson(page, session.service.url, 'sevenSuitors');
+    await page.getByText('Your turn: choose one card').waitFor();
+    const slot = page.locator('.recipient').nth(1);
+    const seat = await slot.getAttribute('data-seat-colour');
+    await slot.focus();
+    await page.keyboard.press('Enter');
+    await settle(() => page.locator(`.recipient[data-seat-colour="${seat}"]`).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-seat-colour') ?? document.activeElement?.tagName)).toBe(
+      seat,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says "You lost" once, keeps focus on the page after Escape on game over, and names the chime for what it is', async () => {
+    const url = session.service.url;
+    const { tableId, token } = await lostGame(url);
+    const { page, errors } = await openPage();
+    await page.addInitScript(
+      ([id, held]) => localStorage.setItem(`suitors.seat.${id}`, held),
+      [tableId, JSON.stringify({ seat: 0, token })],
+    );
+    await page.goto(`${url}/#/table/${tableId}`);
+    const dialog = page.locator('.game-over-dialog');
+    await dialog.waitFor();
+    expect(await dialog.locator('.headline').textContent()).toBe('You lost');
+    expect(await dialog.locator('.game-over-headline .outcome').textContent()).toBe('Team B wins.');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await settle(() => page.evaluate(() => document.activeElement?.closest('.game-over') != null)).toBe(true);
+    const chime = page.getByRole('button', { name: 'Turn chime' });
+    expect(await chime.getAttribute('aria-pressed')).toBe('false');
+    await chime.click();
+    expect(await page.getByRole('button', { name: 'Turn chime' }).getAttribute('aria-pressed')).toBe('true');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -3,7 +3,7 @@ import type { TableView } from '../../../../machines/view.js';
 import { suitChip } from './board.js';
 import { h } from './dom.js';
 import { seatsOfTeam, teamOf } from './sides.js';
-import { outcomeForViewer, outcomeSentence, shortName } from './words.js';
+import { outcomeForViewer, shortName, winnersSentence } from './words.js';
 
 const HEADLINES = { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' } as const;
 
@@ -13,7 +13,7 @@ export function gameOverHeadline(view: TableView): HTMLElement {
     'div',
     { class: `game-over-headline ${result}` },
     h('p', { class: 'headline' }, HEADLINES[result]),
-    h('p', { class: 'outcome' }, outcomeSentence(view)),
+    h('p', { class: 'outcome' }, winnersSentence(view)),
   );
 }
 

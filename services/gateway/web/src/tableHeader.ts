@@ -49,10 +49,17 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
             { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) },
             'Fair deal',
           ),
+      // A toggle: its name says what it is, aria-pressed whether it is on (a name "Sound off" read like an order).
       h(
         'button',
-        { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound },
-        `Sound ${soundOn() ? 'on' : 'off'}`,
+        {
+          type: 'button',
+          class: 'sound-toggle',
+          'aria-pressed': soundOn() ? 'true' : 'false',
+          title: 'A chime when your turn begins',
+          onclick: options.onSound,
+        },
+        'Turn chime',
       ),
       seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
       finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,

@@ -300,6 +300,8 @@ class TablePage {
       aimAt: (to) => {
         chosen.aimAt(to);
         this.render();
+        // The slot was drawn again: focus goes back to it, not to the page.
+        this.page.querySelector<HTMLElement>(`.recipient[data-seat-colour="${to}"]`)?.focus();
       },
       pass: () => void this.send({ type: 'cards.passed', passes: chosen.passes() }),
       accuse: (accused) => void this.send({ type: 'traitor.accused', accused }),
@@ -405,9 +407,10 @@ class TablePage {
       replayHref: `#/replay/${this.tableId}`,
       afterClose: () => {
         if (this.closed) return;
-        focusOnHand();
         this.considerBreak();
         this.render();
+        // After the page is drawn again, or what is focused would be gone with it.
+        if (!this.between.open) focusAfterDialog();
       },
     });
   }
@@ -484,6 +487,13 @@ class TablePage {
 
 function focusOnHand(): void {
   document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
+}
+
+/** After a summary or the game-over screen: the hand, else (the game is over) the first thing to do on the page. */
+function focusAfterDialog(): void {
+  focusOnHand();
+  if (document.activeElement !== document.body && document.activeElement !== null) return;
+  document.querySelector<HTMLElement>('.game-over button, .game-over a')?.focus();
 }
 
 function messageOf(error: unknown): string {
