@@ -8,8 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
-import { finishedBotGame, openTableAsPerson } from '../../drivers/browser/pageFlows.js';
+import { finishedBotGame, openTableAsPerson, passByClicking } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
 import { takeSeat } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
@@ -108,6 +109,32 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     expect(await chime.getAttribute('aria-pressed')).toBe('false');
     await chime.click();
     expect(await page.getByRole('button', { name: 'Turn chime' }).getAttribute('aria-pressed')).toBe('true');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('marks the cards passed to you in your hand, saying from whom', async () => {
+    const url = session.service.url;
+    const { page, errors } = await openPage();
+    const tableId = await openTableAsPerson(page, url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await passByClicking(page, 3);
+    const { token } = JSON.parse((await page.evaluate((id) => localStorage.getItem(`suitors.seat.${id}`), tableId))!) as { token: string };
+    const { view } = await apiCall<{ view: TableView }>(url, 'GET', `/api/tables/${tableId}/view`, undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    const passed = view.hand!.passesReceived;
+    expect(passed).toHaveLength(3);
+    await settle(() => page.locator('.hand-cards .card-button.received').count()).toBe(3);
+    const marked = await page
+      .locator('.hand-cards .card-button.received')
+      .evaluateAll((buttons) =>
+        buttons.map((button) => ({ card: button.getAttribute('data-card'), tag: button.querySelector('.received-tag')?.textContent })),
+      );
+    expect(marked.map(({ card }) => card).sort()).toEqual(passed.map(({ card }) => card).sort());
+    for (const { card, tag } of marked) {
+      const from = passed.find((pass) => pass.card === card)!.from;
+      expect(tag).toBe(`from ${view.seats[from].occupant!.name}`);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });
