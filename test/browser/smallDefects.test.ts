@@ -3,14 +3,15 @@
  * keyboard reaches "Open table" in a few presses; a replay watched as a seat
  * names that seat by its player, never "You", and so does "Play on from
  * here"; Enter on a pass slot and Escape on the game-over screen keep the
- * focus on the page; a lost game says "You lost" once; the chime is a
- * toggle named for what it is. Each failed before its fix.
+ * focus on the page; a lost game says "You lost" once; the sounds are a
+ * toggle named for what they are, with a volume; cards passed to you are
+ * marked. Each failed before its fix.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
-import { finishedBotGame, openTableAsPerson, passByClicking } from '../../drivers/browser/pageFlows.js';
+import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
 import { takeSeat } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
@@ -89,7 +90,7 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it('says "You lost" once, keeps focus on the page after Escape on game over, and names the chime for what it is', async () => {
+  it('says "You lost" once, keeps focus on the page after Escape on game over, and names the sounds toggle for what it is', async () => {
     const url = session.service.url;
     const { tableId, token } = await lostGame(url);
     const { page, errors } = await openPage();
@@ -105,10 +106,10 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await settle(() => page.evaluate(() => document.activeElement?.closest('.game-over') != null)).toBe(true);
-    const chime = page.getByRole('button', { name: 'Turn chime' });
-    expect(await chime.getAttribute('aria-pressed')).toBe('false');
-    await chime.click();
-    expect(await page.getByRole('button', { name: 'Turn chime' }).getAttribute('aria-pressed')).toBe('true');
+    const sounds = page.getByRole('button', { name: 'Sounds', exact: true });
+    expect(await sounds.getAttribute('aria-pressed')).toBe('false');
+    await sounds.click();
+    expect(await page.getByRole('button', { name: 'Sounds', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -125,16 +126,54 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     const passed = view.hand!.passesReceived;
     expect(passed).toHaveLength(3);
     await settle(() => page.locator('.hand-cards .card-button.received').count()).toBe(3);
-    const marked = await page
-      .locator('.hand-cards .card-button.received')
-      .evaluateAll((buttons) =>
-        buttons.map((button) => ({ card: button.getAttribute('data-card'), tag: button.querySelector('.received-tag')?.textContent })),
-      );
+    const marked = await page.locator('.hand-cards .card-button.received').evaluateAll((buttons) =>
+      buttons.map((button) => ({
+        card: button.getAttribute('data-card'),
+        tag: getComputedStyle(button, '::after').content.replace(/^"|"$/g, ''),
+      })),
+    );
     expect(marked.map(({ card }) => card).sort()).toEqual(passed.map(({ card }) => card).sort());
     for (const { card, tag } of marked) {
       const from = passed.find((pass) => pass.card === card)!.from;
       expect(tag).toBe(`from ${view.seats[from].occupant!.name}`);
     }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('is silent on a first visit; with sounds on, a card played and a trick won sound, at the volume chosen', async () => {
+    const { page, errors } = await openPage();
+    await page.addInitScript(() => {
+      const counted = window as unknown as { tones: number; loudest: number };
+      counted.tones = 0;
+      counted.loudest = 0;
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args: Parameters<OscillatorNode['start']>) {
+        counted.tones++;
+        return start.apply(this, args);
+      };
+      const ramp = AudioParam.prototype.exponentialRampToValueAtTime;
+      AudioParam.prototype.exponentialRampToValueAtTime = function (value: number, time: number) {
+        counted.loudest = Math.max(counted.loudest, value);
+        return ramp.call(this, value, time);
+      };
+    });
+    const tones = () => page.evaluate(() => (window as unknown as { tones: number }).tones);
+    await openTableAsPerson(page, session.service.url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await page.getByText('Your turn: choose one card').waitFor();
+    expect(await page.locator('#sound-volume').count()).toBe(0);
+    await passByClicking(page, 3);
+    // Whatever the bots have played by the person's turn, none of it sounded.
+    await page.locator(PLAYABLE).first().waitFor();
+    expect(await tones()).toBe(0);
+    await page.getByRole('button', { name: 'Sounds', exact: true }).click();
+    await page.getByLabel('Volume').fill('30');
+    await page.getByLabel('Volume').dispatchEvent('change');
+    expect(await page.evaluate(() => localStorage.getItem('suitors.volume'))).toBe('30');
+    await page.locator(PLAYABLE).first().click();
+    await settle(tones).toBeGreaterThan(0);
+    // At 30 %, no tone is louder than 30 % of the loudest a sound has.
+    expect(await page.evaluate(() => (window as unknown as { loudest: number }).loudest)).toBeLessThanOrEqual(0.15 * 0.3 + 1e-6);
     expect(errors).toEqual([]);
     await page.close();
   });

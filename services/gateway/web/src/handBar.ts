@@ -126,6 +126,8 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
         'data-card': card,
         'aria-label': cardName(card),
         'aria-description': from === undefined ? null : `passed to you by ${shortName(view, from)}`,
+        // Drawn by style.css as a tag: text in the button would no longer match its name, the card's (WCAG 2.5.3).
+        'data-from': from === undefined ? null : `from ${shortName(view, from)}`,
         'aria-disabled': !playable || actions.busy ? 'true' : 'false',
         onclick: () => {
           if (actions.busy) return;
@@ -134,7 +136,6 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
         },
       },
       cardFace(card),
-      from === undefined ? null : h('span', { class: 'pass-tag received-tag', 'aria-hidden': 'true' }, `from ${shortName(view, from)}`),
     );
   };
   const buttons = cards.map(button);

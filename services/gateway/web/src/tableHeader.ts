@@ -10,7 +10,7 @@ import { gameOverHeadline, standings } from './gameOver.js';
 import type { LiveState } from './live.js';
 import { openModal } from './modal.js';
 import { rulesHelp } from './rulesHelp.js';
-import { soundOn } from './turnCue.js';
+import { setVolume, soundOn, volume } from './sounds.js';
 import { handProgress, phaseWords } from './words.js';
 
 export interface TableHeaderOptions {
@@ -56,11 +56,12 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
           type: 'button',
           class: 'sound-toggle',
           'aria-pressed': soundOn() ? 'true' : 'false',
-          title: 'A chime when your turn begins',
+          title: 'Sounds: a card played, a trick won, your turn',
           onclick: options.onSound,
         },
-        'Turn chime',
+        'Sounds',
       ),
+      soundOn() ? volumeSlider() : null,
       seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
       finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
       seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, 'Leave seat') : null,
@@ -69,6 +70,12 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
 }
 
 /** The rules of a table, or of a game and options being chosen (the lobby's form). */
+function volumeSlider(): HTMLElement {
+  const slider = h('input', { type: 'range', id: 'sound-volume', min: 0, max: 100, step: 10, value: volume() });
+  slider.addEventListener('change', () => setVolume(Number(slider.value)));
+  return h('label', { class: 'volume', for: 'sound-volume' }, 'Volume ', slider);
+}
+
 export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
   const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(table)], actions: [done] });

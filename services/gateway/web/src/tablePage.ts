@@ -32,7 +32,8 @@ import { SeatClock, timedOutSentence } from './seatClock.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
-import { setSound, soundOn, TurnCue } from './turnCue.js';
+import { setSound, Sounds, soundOn } from './sounds.js';
+import { TurnCue } from './turnCue.js';
 import { ACTION_WORDS, shortName } from './words.js';
 
 interface PageState {
@@ -83,7 +84,8 @@ class TablePage {
   private readonly memory = new FeltMemory();
   private readonly focus = new HandFocus();
   private readonly between: BetweenHands;
-  private readonly cue = new TurnCue('Seven Suitors');
+  private readonly sounds = new Sounds();
+  private readonly cue = new TurnCue('Seven Suitors', this.sounds);
   private readonly rematch: RematchOffer;
   private readonly chat: TableChat;
   private diagram: LiveDiagram | null = null;
@@ -141,6 +143,7 @@ class TablePage {
     this.dockSize.disconnect();
     this.between.close();
     this.cue.reset();
+    this.sounds.close();
     this.chat.close();
     this.stopLive();
   }
@@ -419,6 +422,7 @@ class TablePage {
     if (this.closed) return;
     const { state } = this;
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
+    if (state.view !== null) this.soundChange(state.view, view);
     rememberDeal(this.tableId, view);
     state.view = view;
     state.version = version;
@@ -428,6 +432,14 @@ class TablePage {
     this.render();
     this.diagram?.highlight(activeStates);
     this.considerBreak();
+  }
+
+  /** A trick won sounds over the card that won it; a card played to the trick, on its own. */
+  private soundChange(before: TableView, after: TableView): void {
+    const tricks = (view: TableView) => (view.hand === null ? 0 : view.hand.tricks.length);
+    const inTrick = (view: TableView) => view.hand?.trick?.plays.length ?? 0;
+    if (after.hand?.number === before.hand?.number && tricks(after) > tricks(before)) this.sounds.play('trick');
+    else if (inTrick(after) > inTrick(before)) this.sounds.play('card');
   }
 
   /** A rematch proposed to this person: the game-over screen gives way to the page, where they answer it. */
