@@ -2,7 +2,7 @@
  * "Your turn": the document title says so while the player is awaited, and,
  * with sounds on (sounds.ts), a short chime when their turn begins.
  */
-import { Sounds } from './sounds.js';
+import type { Sounds } from './sounds.js';
 
 export class TurnCue {
   private wasAwaited = false;
