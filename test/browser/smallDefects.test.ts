@@ -177,4 +177,25 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('coaches a first game: the passing tip shown once, gone for good when dismissed, back from the rules', async () => {
+    const { page, errors } = await openPage();
+    await openTableAsPerson(page, session.service.url, 'sevenSuitors', { 'Game ends after': 'hands:1' });
+    await page.getByText('Your turn: choose one card').waitFor();
+    const tip = page.locator('.coach-tip:visible');
+    expect(await tip.getAttribute('data-tip')).toBe('pass');
+    expect(await tip.textContent()).toContain('First, pass: pick one card for each player named below');
+    await tip.getByRole('button', { name: 'Got it' }).click();
+    await tip.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByText('Your turn: choose one card').waitFor();
+    expect(await page.locator('.coach-tip:visible').count()).toBe(0);
+    await page.getByRole('button', { name: 'Rules', exact: true }).click();
+    await page.getByRole('button', { name: 'Show the first-game tips again' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    await settle(() => page.locator('.coach-tip:visible').getAttribute('data-tip')).toBe('pass');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -8,6 +8,7 @@ import { h } from './dom.js';
 import { showCommitment } from './fairDeals.js';
 import { gameOverHeadline, standings } from './gameOver.js';
 import type { LiveState } from './live.js';
+import { restartCoach } from './coach.js';
 import { openModal } from './modal.js';
 import { rulesHelp } from './rulesHelp.js';
 import { setVolume, soundOn, volume } from './sounds.js';
@@ -78,7 +79,18 @@ function volumeSlider(): HTMLElement {
 
 export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(table)], actions: [done] });
+  const again = h('button', { type: 'button', class: 'coach-again' }, 'Show the first-game tips again');
+  again.addEventListener('click', () => {
+    restartCoach();
+    again.textContent = 'The tips will show as you play';
+    again.disabled = true;
+  });
+  const modal = openModal({
+    title: 'How to play',
+    className: 'rules-dialog',
+    body: [rulesHelp(table), h('p', {}, again)],
+    actions: [done],
+  });
   done.addEventListener('click', () => modal.close());
 }
 

@@ -26,6 +26,7 @@ import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
 import { confirmModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
+import { Coach } from './coach.js';
 import { TableChat } from './quickChat.js';
 import { RematchOffer } from './rematchOffer.js';
 import { SeatClock, timedOutSentence } from './seatClock.js';
@@ -88,6 +89,7 @@ class TablePage {
   private readonly cue = new TurnCue('Seven Suitors', this.sounds);
   private readonly rematch: RematchOffer;
   private readonly chat: TableChat;
+  private readonly coach = new Coach();
   private diagram: LiveDiagram | null = null;
   private diagramPanel: HTMLDetailsElement | null = null;
   private dock: HTMLElement | null = null;
@@ -162,6 +164,7 @@ class TablePage {
       this.state.notice === null ? null : h('p', { class: 'notice' }, this.state.notice, ' ', this.retakeButton(view)),
       this.state.error === null ? null : h('p', { class: 'error', role: 'alert' }, this.state.error),
       this.held === null ? null : rolePanel(view),
+      this.coachTip(view, 'above-felt'),
       h('div', { class: 'table-layout' }, this.feltColumn(view), this.sidePanels(view)),
       this.dock,
     );
@@ -249,6 +252,7 @@ class TablePage {
     return h(
       'aside',
       { class: 'side' },
+      this.coachTip(view, 'in-side'),
       this.chat.panel(this.held),
       this.chat.log,
       invitePanel(view, this.tableId),
@@ -259,6 +263,16 @@ class TablePage {
       sevensPanel(view),
       this.diagramPanel,
     );
+  }
+
+  /**
+   * The first-game tip, drawn twice and shown once by style.css: beside the felt on a wide screen, where it takes
+   * no height from the felt (one's own seat would go under the dock at 1280×720), above it on a narrow one.
+   */
+  private coachTip(view: TableView, where: 'above-felt' | 'in-side'): HTMLElement | null {
+    const tip = this.coach.tip(view, this.held !== null, () => this.render());
+    tip?.classList.add(where);
+    return tip;
   }
 
   private retakeButton(view: TableView): HTMLElement | null {
