@@ -4,7 +4,7 @@
  * in-process: the lobby, a table mid-trick for each game, a hand's summary,
  * the game-over screen, a replay watched as one seat, a table of two friends
  * (the turn clock running on their seats, one's quick-chat phrase by his
- * seat), and the phone layout.
+ * seat, the first-game coach's tip), and the phone layout.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
  */
@@ -134,6 +134,8 @@ async function main(): Promise<void> {
     await bob.getByRole('button', { name: 'Good luck!' }).click();
     await ada.locator('.seat[data-seat="2"] .chat-bubble').waitFor();
     await ada.locator('.seat[data-seat="0"] .seat-clock').waitFor();
+    // A first visit: the coach's passing tip is beside the felt.
+    await ada.locator('.coach-tip:visible').waitFor();
     await shoot(ada, 'friends-table');
     await ada.context().close();
     await bob.context().close();
