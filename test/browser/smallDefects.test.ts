@@ -198,4 +198,19 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('totals the score sheet of a five-seat game', async () => {
+    const url = session.service.url;
+    const tableId = await finishedBotGame(url, 'antiCupid');
+    const { view } = await apiCall<{ view: TableView }>(url, 'GET', `/api/tables/${tableId}/view`);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}/#/watch/${tableId}`);
+    const totals = page.locator('.score-sheet tfoot tr');
+    await totals.waitFor();
+    expect(await totals.locator('th').textContent()).toBe('Total');
+    const expected = view.seats.map(({ seat }) => String(view.handResults.reduce((sum, result) => sum + result.handScores[seat], 0)));
+    expect(await totals.locator('td').allTextContents()).toEqual(expected);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
