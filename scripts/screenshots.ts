@@ -2,7 +2,9 @@
  * Screenshots of the web client for the README, taken in headless Chromium
  * (Debian's, as the browser tests use) against the real service run
  * in-process: the lobby, a table mid-trick for each game, a hand's summary,
- * the game-over screen, a replay watched as one seat, and the phone layout.
+ * the game-over screen, a replay watched as one seat, a table of two friends
+ * (the turn clock running on their seats, one's quick-chat phrase by his
+ * seat, the first-game coach's tip), and the phone layout.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
  */
@@ -108,6 +110,35 @@ async function main(): Promise<void> {
     await replay.locator('#diagram svg g.state.active').first().waitFor();
     await shoot(replay, 'replay-as-seat');
     await replay.context().close();
+
+    console.log('a table of friends: the clock running, a phrase of quick chat…');
+    const { tableId: friends } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
+      game: 'sevenSuitors',
+      options: { end: 'hands:3', specials: 'plain' },
+      bots: [1, 3],
+      turnSeconds: 60,
+    });
+    const [ada, bob] = [await newPage(browser), await newPage(browser)];
+    for (const [page, seat, name] of [
+      [ada, 0, 'Ada'],
+      [bob, 2, 'Bob'],
+    ] as const) {
+      await page.goto(`${url}/#/join/${friends}/${seat}`);
+      await page.getByLabel('Your name').fill(name);
+      await page.getByRole('button', { name: 'Take the seat' }).click();
+      await page.waitForURL(/#\/table\//);
+    }
+    // The hand is dealt once both sit.
+    for (const page of [ada, bob]) await page.getByText('Your turn: choose one card').waitFor();
+    await bob.locator('.quick-chat summary').click();
+    await bob.getByRole('button', { name: 'Good luck!' }).click();
+    await ada.locator('.seat[data-seat="2"] .chat-bubble').waitFor();
+    await ada.locator('.seat[data-seat="0"] .seat-clock').waitFor();
+    // A first visit: the coach's passing tip is beside the felt.
+    await ada.locator('.coach-tip:visible').waitFor();
+    await shoot(ada, 'friends-table');
+    await ada.context().close();
+    await bob.context().close();
 
     console.log('the phone layout…');
     const phone = await newPage(browser, PHONE);

@@ -34,6 +34,8 @@ import { gameLogRoutes } from './routes/gameLogRoutes.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { metricsRoutes } from './routes/metricsRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
+import { chatRoutes } from './routes/chatRoutes.js';
+import { rematchRoutes } from './routes/rematchRoutes.js';
 import { repairRoutes } from './routes/repairRoutes.js';
 import { replayRoutes } from './routes/replayRoutes.js';
 import { seatRoutes } from './routes/seatRoutes.js';
@@ -43,6 +45,8 @@ import { labRoutes } from './routes/labRoutes.js';
 import { viewRoutes } from './routes/viewRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
+import { TableNotices } from './tableNotices.js';
+import { tellTimeouts } from './turnTimeouts.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
@@ -123,11 +127,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     recordRoutes,
     forkRoutes,
     repairRoutes,
-    socketRoute,
     labRoutes,
   ]) {
     app.register(routes(context));
   }
+  // What a table's sockets are told beside its game: rematch proposals, quick chat, a bot's move when time ran out.
+  const notices = new TableNotices();
+  const stopTellingTimeouts = tellTimeouts((onChange) => context.host.subscribe(onChange), notices);
+  app.register(rematchRoutes(context, notices));
+  app.register(chatRoutes(context, notices));
+  app.register(socketRoute(context, notices));
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
   app.register(machineRoutes(fleet));
@@ -137,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   app.addHook('preClose', async () => {
     stopListening();
+    stopTellingTimeouts();
     context.watchers.closeAll(GATEWAY_GOING_AWAY, 'this gateway is stopping: connect again, here or to another gateway');
   });
   return app as unknown as Gateway;

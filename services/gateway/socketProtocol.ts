@@ -8,6 +8,7 @@
  * The client's one message, `{ type: "command", id, command }`, is checked
  * at the gateway by the `SocketMessage` schema (schemas.ts).
  */
+import type { Card } from '../../machines/cards/card.js';
 import type { ViewChange } from '../../machines/viewChanges.js';
 import type { TableView } from '../../machines/view.js';
 
@@ -93,5 +94,67 @@ export interface RefusedReply {
 /** The answer to a client's command. */
 export type SocketReply = AcceptedReply | RefusedReply;
 
+/** A person's answer to a rematch: the proposer's is `proposed`; `waiting` until they answer. */
+export type RematchAnswer = 'proposed' | 'waiting' | 'accepted' | 'declined';
+
+/**
+ * A rematch of a finished table (POST /api/tables/:id/rematch), as it
+ * stands: open until every person at the table has answered or it expires;
+ * then `started` (the new table seats those who accepted, in the same seats,
+ * bots for the rest), or `declined` / `expired` when nobody but the proposer
+ * accepted.
+ */
+export interface Rematch {
+  readonly tableId: string;
+  /** A number no earlier proposal at this gateway had, so a client tells a new proposal from the last one. */
+  readonly round: number;
+  readonly proposer: number;
+  /** The people at the finished table, seat order, and each one's answer. */
+  readonly seats: readonly { readonly seat: number; readonly name: string; readonly answer: RematchAnswer }[];
+  readonly status: 'open' | 'started' | 'declined' | 'expired';
+  /** When an open proposal expires (ISO time). */
+  readonly expiresAt: string;
+  /** The new table, once started. */
+  readonly rematchTableId: string | null;
+}
+
+/** Sent to every socket of the table when a rematch is proposed or answered, and to a socket opened while one stands. */
+export interface RematchMessage {
+  readonly type: 'rematch';
+  readonly rematch: Rematch;
+}
+
+/**
+ * A seat's turn clock ran out and a bot moved for it: to every socket of the
+ * table, so everyone knows the move was not the player's. The card of a play
+ * is public (it is on the table); what was passed, or whom an accusation
+ * named, is not said.
+ */
+export interface TimedOutMessage {
+  readonly type: 'timedOut';
+  readonly seat: number;
+  readonly action: 'play' | 'pass' | 'accuse';
+  /** The card played for the seat; null for a pass or an accusation. */
+  readonly card: Card | null;
+}
+
+/**
+ * Quick chat: the preset phrases and emotes a seat may send its table
+ * (POST /api/tables/:id/chat). No free text, so nothing to moderate; the
+ * client words each one itself.
+ */
+export const CHAT_PHRASES = ['hello', 'goodLuck', 'wellPlayed', 'oops', 'thanks', 'goodGame', 'thinking', 'laugh', 'wow', 'cheer'] as const;
+export type ChatPhrase = (typeof CHAT_PHRASES)[number];
+
+/** A seat said something: to every socket of the table (seats and spectators), never to anyone else, never logged. */
+export interface ChatMessage {
+  readonly type: 'chat';
+  readonly seat: number;
+  readonly phrase: ChatPhrase;
+}
+
+/** What a table's sockets are told beside its views (tableNotices.ts): never a game event, never in the log. */
+export type NoticeMessage = RematchMessage | TimedOutMessage | ChatMessage;
+
 /** Every message the gateway sends on a table's socket. */
-export type ServerMessage = ViewMessage | ChangesMessage | SocketReply;
+export type ServerMessage = ViewMessage | ChangesMessage | SocketReply | NoticeMessage;

@@ -68,8 +68,9 @@ describe('between hands in Chromium', { timeout: 120_000 }, () => {
 
     // The chime is off until the player turns it on; then the next turn of theirs chimes.
     expect(await tonesStarted(page)).toBe(0);
-    await page.getByRole('button', { name: 'Sound off' }).click();
-    expect(await page.getByRole('button', { name: 'Sound on' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Sounds', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    await page.getByRole('button', { name: 'Sounds', exact: true }).click();
+    expect(await page.getByRole('button', { name: 'Sounds', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.evaluate(() => localStorage.getItem('suitors.sound'))).toBe('on');
     await passByClicking(page, 3);
 

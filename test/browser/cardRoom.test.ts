@@ -158,12 +158,13 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
     expect(await check.textContent()).toContain('npx suitors check record.json');
     expect(view.outcome?.finished).toBe(true);
     const winners = view.outcome!.winners;
+    // The line under "You lost" says who won, not "you lose" again; the status line says both.
     const expected =
       winners.length === 0
-        ? ['A draw', 'The game is a draw.']
+        ? ['A draw', 'The game is a draw.', 'The game is a draw.']
         : winners.includes(0)
-          ? ['You won!', 'Your team wins!']
-          : ['You lost', 'Your team loses: team B wins.'];
+          ? ['You won!', 'Your team wins!', 'Your team wins!']
+          : ['You lost', 'Team B wins.', 'Your team loses: team B wins.'];
     const dialog = page.locator('.game-over-dialog');
     expect(await dialog.locator('.headline').textContent()).toBe(expected[0]);
     expect(await dialog.locator('.game-over-headline .outcome').textContent()).toBe(expected[1]);
@@ -175,7 +176,7 @@ describe('the card room in Chromium', { timeout: 120_000 }, () => {
         ? 'A'
         : 'B';
     expect(await rows.first().getAttribute('data-team')).toBe(best);
-    expect(await page.locator('.status').textContent()).toBe(`Game over. ${expected[1]}`);
+    expect(await page.locator('.status').textContent()).toBe(`Game over. ${expected[2]}`);
     await screenshot(page, 'room-game-over');
 
     await dialog.getByRole('button', { name: 'Rematch' }).click();

@@ -135,7 +135,7 @@ describe('the web client in Chromium', { timeout: 120_000 }, () => {
     await page.locator(`tr[data-table="${tableId}"]`).getByRole('button', { name: 'Sit at seat 2' }).click();
     await page.waitForURL(new RegExp(`#/table/${tableId}$`));
     await settle(() => page.locator('.hand-cards .card-button').count()).toBe(12);
-    expect(await page.locator('.seat.own').textContent()).toMatch(/^You/);
+    expect(await page.locator('.seat.own .seat-name').textContent()).toMatch(/^You/);
     await page.reload();
     await settle(() => page.locator('.table-header .muted').textContent()).toMatch(/^Playing as seat 2/);
     expect(await page.locator('.seat').allTextContents()).toContainEqual(expect.stringMatching(/Anti-Cupid/));

@@ -6,10 +6,10 @@ import type { Card, Suit } from '../../../../machines/cards/card.js';
 import type { Pass } from '../../../../machines/table/context.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
-import type { VersionedView } from '../../socketProtocol.js';
+import type { ChatPhrase, Rematch, VersionedView } from '../../socketProtocol.js';
 import type { ContributionCommand } from './fairDeals.js';
 
-export type { VersionedView };
+export type { Rematch, VersionedView };
 
 export interface LobbyTable {
   readonly tableId: string;
@@ -131,6 +131,19 @@ export const api = {
   /** A new table that plays on from event `at` of a finished game, with the caller in `seat`. */
   fork: (tableId: string, at: number, seat: number, name: string) =>
     request<SeatTaken & { version: number }>('POST', `${table(tableId)}/fork`, { body: { at, seat, name } }),
+  /** Proposes a rematch of a finished game; `newToken` (made here) holds this person's seat at the new table. */
+  proposeRematch: (tableId: string, token: string, newToken: string) =>
+    request<{ rematch: Rematch }>('POST', `${table(tableId)}/rematch`, { body: { token: newToken }, token }).then(
+      (answer) => answer.rematch,
+    ),
+  answerRematch: (tableId: string, token: string, accept: boolean, newToken: string | null) =>
+    request<{ rematch: Rematch }>('POST', `${table(tableId)}/rematch/answer`, {
+      body: newToken === null ? { accept } : { accept, token: newToken },
+      token,
+    }).then((answer) => answer.rematch),
+  /** Says a preset phrase at the table (quickChat.ts). */
+  chat: (tableId: string, token: string, phrase: ChatPhrase) =>
+    request<null>('POST', `${table(tableId)}/chat`, { body: { phrase }, token }),
   /** The table right after event `at`; with `seat` (a finished game), as that seat saw it. */
   replay: (tableId: string, at: number, seat: number | null = null) =>
     request<ReplayStep>('GET', `${table(tableId)}/replay?at=${at}${seat === null ? '' : `&seat=${seat}`}`),

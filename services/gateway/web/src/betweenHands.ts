@@ -52,7 +52,7 @@ export class BetweenHands {
   consider(view: TableView, actions: BetweenHandsActions): void {
     const last = view.lastHand;
     const finished = view.outcome?.finished === true;
-    const index = finished ? Number.MAX_SAFE_INTEGER : (last?.index ?? -1);
+    const index = shownIndex(view);
     const dismissed = this.dismissed;
     // A table opened in the middle of a game starts from where it is: only hands scored from now on are summarised.
     if (dismissed === null && !finished) {
@@ -62,6 +62,11 @@ export class BetweenHands {
     if (this.modal !== null || (dismissed !== null && index <= dismissed)) return;
     if (finished) this.showGameOver(view, actions);
     else if (last !== null) this.showSummary(view, actions);
+  }
+
+  /** Takes what the view would open as seen, without opening it: for a viewer whom a pop-up would only get in the way of. */
+  pass(view: TableView): void {
+    if (this.modal === null) this.dismissed = shownIndex(view);
   }
 
   private showSummary(view: TableView, actions: BetweenHandsActions): void {
@@ -89,7 +94,7 @@ export class BetweenHands {
     close.addEventListener('click', () => this.close());
     const buttons: HTMLButtonElement[] = [];
     if (actions.rematch !== null) {
-      const again = h('button', { type: 'button', class: 'primary rematch' }, 'Rematch');
+      const again = h('button', { type: 'button', class: 'primary rematch' }, 'Propose a rematch');
       again.addEventListener('click', () => {
         this.close();
         actions.rematch?.();
@@ -134,6 +139,11 @@ export class BetweenHands {
   close(): void {
     this.modal?.close();
   }
+}
+
+/** What a view would open: the game-over screen (above every hand), else the summary of its last hand scored (-1: none). */
+function shownIndex(view: TableView): number {
+  return view.outcome?.finished === true ? Number.MAX_SAFE_INTEGER : (view.lastHand?.index ?? -1);
 }
 
 function capitalised(words: string): string {

@@ -248,7 +248,24 @@ export function scoreSheet(view: TableView): HTMLElement {
                 ),
               ),
             ),
+            h('tfoot', {}, scoreSheetTotals(results, byTeam, columns.length)),
           ),
         ),
+  );
+}
+
+/** The sheet's last row: each seat's points so far, or each team's marriages. */
+function scoreSheetTotals(results: TableView['handResults'], byTeam: boolean, columns: number): HTMLElement {
+  const totals = byTeam
+    ? (['A', 'B'] as const).map((team) => {
+        const count = results.reduce((sum, result) => sum + result.marriages.filter((marriage) => marriage.by === team).length, 0);
+        return `${count} marriage${count === 1 ? '' : 's'}`;
+      })
+    : Array.from({ length: columns }, (_, seat) => String(results.reduce((sum, result) => sum + (result.handScores[seat] ?? 0), 0)));
+  return h(
+    'tr',
+    {},
+    h('th', { scope: 'row', colspan: 2 }, 'Total'),
+    totals.map((total) => h('td', { class: 'points total' }, total)),
   );
 }

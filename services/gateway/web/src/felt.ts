@@ -12,6 +12,7 @@ import { cardFace, suitChip, trickOutcome } from './board.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { sideLabel, teamOf } from './sides.js';
+import { seatColour, seatMark } from './seatMarks.js';
 import { shortName } from './words.js';
 
 /** What the felt has already animated, kept across renders of one page. */
@@ -32,6 +33,12 @@ export interface FeltOptions {
   readonly onSit?: (seat: number) => void;
   /** Whom the viewer watches from, when not seated (a replay as a seat). */
   readonly bottomSeat?: number;
+  /** The turn clock's bar, for each awaited seat a person holds (seatClock.ts); none in a replay. */
+  readonly clock?: () => HTMLElement | null;
+  /** What a seat just said at the table (quickChat.ts), by its seat. */
+  readonly bubble?: (seat: number) => HTMLElement | null;
+  /** A seat watched in a replay: shown as the seat at the bottom, but named by its player, not "You". */
+  readonly ownNamed?: boolean;
 }
 
 /** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
@@ -62,11 +69,22 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
   const bottom = typeof view.viewer === 'number' ? view.viewer : (options.bottomSeat ?? 0);
   const handNumber = view.hand?.number ?? 0;
   const awaited = new Set(view.awaiting.map((awaiting) => awaiting.seat));
+  const naming: TableView = options.ownNamed ? { ...view, viewer: 'spectator' } : view;
   const hand = view.hand;
 
-  const seats = view.seats.map((summary) =>
-    seatBox(view, summary, awaited.has(summary.seat), directionOf(summary.seat, bottom, seatCount), options.onSit),
-  );
+  const seats = view.seats.map((summary) => {
+    const toAct = awaited.has(summary.seat);
+    const clock = toAct && summary.occupant?.bot === false ? (options.clock?.() ?? null) : null;
+    const box = seatBox(
+      view,
+      summary,
+      { toAct, clock, ownNamed: options.ownNamed === true },
+      directionOf(summary.seat, bottom, seatCount),
+      options.onSit,
+    );
+    box.append(options.bubble?.(summary.seat) ?? '');
+    return box;
+  });
 
   const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
   const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
@@ -75,7 +93,7 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
     for (const play of inPlay) {
       const place = directionOf(play.seat, bottom, seatCount);
       const fresh = options.memory.firstTime(`${handNumber}:${trickNumber}:${play.seat}`);
-      middle.append(trickCard(view, play.seat, play.card, place, fresh ? 'arrive' : ''));
+      middle.append(trickCard(naming, play.seat, play.card, place, fresh ? 'arrive' : ''));
     }
   } else if (hand !== null && hand.tricks.length > 0 && view.phase === 'trickPlay') {
     // Between tricks the one just taken stays in the middle, sliding toward whoever took it.
@@ -84,7 +102,7 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
     const to = directionOf(taker, bottom, seatCount);
     const fresh = options.memory.firstTime(`${handNumber}:taken:${hand.tricks.length}`);
     for (const play of last.plays) {
-      const card = trickCard(view, play.seat, play.card, directionOf(play.seat, bottom, seatCount), `taken${fresh ? ' sweep' : ''}`);
+      const card = trickCard(naming, play.seat, play.card, directionOf(play.seat, bottom, seatCount), `taken${fresh ? ' sweep' : ''}`);
       card.style.setProperty('--tx', to.dx.toFixed(3));
       card.style.setProperty('--ty', to.dy.toFixed(3));
       middle.append(card);
@@ -125,22 +143,23 @@ function tricksInHand(view: TableView): number {
   return hand.tricks.length + held;
 }
 
-function trickCard(view: TableView, seat: number, card: Card, direction: { dx: number; dy: number }, motion: string): HTMLElement {
+function trickCard(naming: TableView, seat: number, card: Card, direction: { dx: number; dy: number }, motion: string): HTMLElement {
   return h(
     'div',
     { class: `trick-card ${motion}`, style: placed(direction), 'data-seat': seat },
     cardFace(card),
-    h('span', { class: 'who' }, shortName(view, seat)),
+    h('span', { class: 'who', ...seatColour(seat) }, shortName(naming, seat)),
   );
 }
 
 function seatBox(
   view: TableView,
   summary: SeatSummary,
-  toAct: boolean,
+  turn: { readonly toAct: boolean; readonly clock: HTMLElement | null; readonly ownNamed: boolean },
   direction: { dx: number; dy: number },
   onSit?: (seat: number) => void,
 ): HTMLElement {
+  const { toAct, ownNamed } = turn;
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
@@ -164,9 +183,15 @@ function seatBox(
     {
       class: `seat${toAct ? ' to-act' : ''}${own ? ' own' : ''}${occupant === null ? ' empty' : ''}`,
       'data-seat': summary.seat,
+      ...seatColour(summary.seat),
       style: placed(direction),
     },
-    h('div', { class: 'seat-name' }, h('strong', {}, own ? 'You' : (occupant?.name ?? 'Open seat'))),
+    h(
+      'div',
+      { class: 'seat-head' },
+      seatMark(summary.seat),
+      h('div', { class: 'seat-name' }, h('strong', {}, own && !ownNamed ? 'You' : (occupant?.name ?? 'Open seat'))),
+    ),
     h(
       'div',
       { class: 'seat-notes' },
@@ -177,6 +202,7 @@ function seatBox(
       points === null ? null : h('span', { class: 'seat-points' }, points),
     ),
     h('div', { class: 'badges' }, badges),
+    turn.clock,
     takeable
       ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat')
       : null,

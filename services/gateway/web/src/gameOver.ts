@@ -1,48 +1,11 @@
-/**
- * The end of a game: won or lost from the viewer's side, the standings
- * ranked, and a rematch (a new table through POST /api/tables with the same
- * game, options, turn clock and kinds of seat: the bots the table was made
- * with, and open seats for the people, the viewer in their own seat).
- */
+/** The end of a game: won or lost from the viewer's side, and the standings ranked (the rematch: rematchOffer.ts). */
 import type { TableView } from '../../../../machines/view.js';
-import { api, type BotKind, type NewTable } from './api.js';
 import { suitChip } from './board.js';
 import { h } from './dom.js';
-import { joinSeat } from './seatJoin.js';
-import { openedTables, rememberOpenedTable } from './seatTokens.js';
 import { seatsOfTeam, teamOf } from './sides.js';
-import { outcomeForViewer, outcomeSentence, shortName } from './words.js';
+import { outcomeForViewer, shortName, winnersSentence } from './words.js';
 
 const HEADLINES = { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' } as const;
-
-/** A bot the table was made with ("Heuristic bot 2", "Random bot 3"), not one standing in for a player who left. */
-function botKindOf(name: string): BotKind | null {
-  if (/^Heuristic bot \d+$/.test(name)) return 'heuristic';
-  if (/^Random bot \d+$/.test(name)) return 'random';
-  return null;
-}
-
-export function rematchRequest(view: TableView, turnSeconds: number | null): NewTable {
-  const bots = view.seats.flatMap((summary) => {
-    const kind = summary.occupant?.bot ? botKindOf(summary.occupant.name) : null;
-    return kind === null ? [] : [{ seat: summary.seat, kind }];
-  });
-  return {
-    game: view.game,
-    options: Object.fromEntries(Object.entries(view.options).map(([name, value]) => [name, String(value)])),
-    bots,
-    ...(turnSeconds === null ? {} : { turnSeconds }),
-  };
-}
-
-/** Opens the rematch table and takes the viewer's seat there; resolves to the new table's id. */
-export async function rematch(view: TableView, tableId: string, seat: number, name: string): Promise<string> {
-  const turnSeconds = openedTables()[tableId]?.turnSeconds ?? null;
-  const { tableId: next } = await api.createTable(rematchRequest(view, turnSeconds));
-  rememberOpenedTable(next, { turnSeconds, rematchOf: tableId });
-  await joinSeat(next, seat, name);
-  return next;
-}
 
 export function gameOverHeadline(view: TableView): HTMLElement {
   const result = outcomeForViewer(view);
@@ -50,7 +13,7 @@ export function gameOverHeadline(view: TableView): HTMLElement {
     'div',
     { class: `game-over-headline ${result}` },
     h('p', { class: 'headline' }, HEADLINES[result]),
-    h('p', { class: 'outcome' }, outcomeSentence(view)),
+    h('p', { class: 'outcome' }, winnersSentence(view)),
   );
 }
 

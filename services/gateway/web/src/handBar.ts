@@ -90,6 +90,11 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
   const cards = sortCards(view.hand?.cards ?? []);
   if (cards.length === 0) return null;
   const action = ownAction(view);
+  // The cards passed to this seat are marked until the first trick is taken, as the notes panel lists them.
+  const hand = view.hand;
+  const received = new Map<Card, number>(
+    hand === null || hand.tricks.length > 0 ? [] : hand.passesReceived.map((pass) => [pass.card, pass.from] as const),
+  );
   const button = (card: Card): HTMLElement => {
     if (action === 'pass') {
       const to = actions.selection.recipientOf(card);
@@ -112,13 +117,17 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
     }
     const reason = whyNotPlayable(view, card);
     const playable = reason === null && action === 'play';
+    const from = received.get(card);
     return h(
       'button',
       {
         type: 'button',
-        class: `card-button${playable ? ' legal' : ''}`,
+        class: `card-button${playable ? ' legal' : ''}${from === undefined ? '' : ' received'}`,
         'data-card': card,
         'aria-label': cardName(card),
+        'aria-description': from === undefined ? null : `passed to you by ${shortName(view, from)}`,
+        // Drawn by style.css as a tag: text in the button would no longer match its name, the card's (WCAG 2.5.3).
+        'data-from': from === undefined ? null : `from ${shortName(view, from)}`,
         'aria-disabled': !playable || actions.busy ? 'true' : 'false',
         onclick: () => {
           if (actions.busy) return;

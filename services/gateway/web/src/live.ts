@@ -5,8 +5,8 @@
  * version held (`views=changes`), applied here to make the whole view.
  */
 import { nextVersionOf } from '../../../../machines/viewChanges.js';
-import type { ServerMessage } from '../../socketProtocol.js';
-import { socketUrl, type VersionedView } from './api.js';
+import type { ChatMessage, ServerMessage, TimedOutMessage } from '../../socketProtocol.js';
+import { socketUrl, type Rematch, type VersionedView } from './api.js';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting';
 
@@ -14,6 +14,12 @@ export interface LiveHandlers {
   readonly onView: (update: VersionedView) => void;
   readonly onState: (state: LiveState) => void;
   readonly onRefused?: (message: string) => void;
+  /** A rematch of the finished table proposed or answered (not a view: it is in no version). */
+  readonly onRematch?: (rematch: Rematch) => void;
+  /** A seat's time ran out and a bot moved for it. */
+  readonly onTimedOut?: (notice: TimedOutMessage) => void;
+  /** A seat said a preset phrase. */
+  readonly onChat?: (message: ChatMessage) => void;
   /** The seat was left or changed hands (close code 4001): its token is no longer good. */
   readonly onSeatLost?: () => void;
 }
@@ -62,6 +68,12 @@ export function followTable(tableId: string, token: string | null, first: Versio
         else see(next);
       } else if (message.type === 'refused') {
         handlers.onRefused?.(message.message);
+      } else if (message.type === 'rematch') {
+        handlers.onRematch?.(message.rematch);
+      } else if (message.type === 'timedOut') {
+        handlers.onTimedOut?.(message);
+      } else if (message.type === 'chat') {
+        handlers.onChat?.(message);
       }
     });
     socket.addEventListener('close', (event) => {

@@ -25,24 +25,19 @@ const DETAILS_PER_REFRESH = 12;
 type StateFilter = 'all' | 'open' | 'playing' | 'finished';
 
 export function showLobby(root: HTMLElement): () => void {
-  const message = h('p', { class: 'error', role: 'alert', hidden: true });
-  const tables = h('div', { class: 'tables' }, h('p', {}, 'Loading tables…'));
-  const nameInput = h('input', {
-    id: 'player-name',
-    name: 'name',
-    autocomplete: 'nickname',
-    required: true,
-    maxlength: 40,
-    value: playerName(),
-  });
-  nameInput.addEventListener('change', () => rememberPlayerName(nameInput.value.trim()));
-  const gameFilter = h(
+  const lobby = new Lobby(root);
+  return () => lobby.close();
+}
+
+/** The lobby's filters, made once: which game, what state, my tables only. */
+function lobbyFilters() {
+  const game = h(
     'select',
     { id: 'filter-game' },
     h('option', { value: '' }, 'All games'),
-    Object.entries(GAME_TITLES).map(([game, title]) => h('option', { value: game }, title)),
+    Object.entries(GAME_TITLES).map(([name, title]) => h('option', { value: name }, title)),
   );
-  const stateFilter = h(
+  const state = h(
     'select',
     { id: 'filter-state' },
     [
@@ -52,65 +47,139 @@ export function showLobby(root: HTMLElement): () => void {
       ['finished', 'Finished (most recent first)'],
     ].map(([value, label]) => h('option', { value }, label)),
   );
-  const mineFilter = h('input', { type: 'checkbox', id: 'filter-mine' });
-  let list: readonly LobbyTable[] = [];
-  let page = 1;
-  let pages = 1;
-  const pager = h('p', { class: 'pager', hidden: true });
+  const mine = h('input', { type: 'checkbox', id: 'filter-mine' });
+  const element = h(
+    'div',
+    { class: 'filters', role: 'group', 'aria-label': 'Filters' },
+    h('label', { for: 'filter-game' }, 'Show game '),
+    game,
+    h('label', { for: 'filter-state' }, 'Show tables '),
+    state,
+    h('label', { class: 'check' }, mine, ' My tables only'),
+  );
+  return { element, game, state, mine };
+}
 
-  const fail = (error: unknown) => {
-    message.textContent = error instanceof Error ? error.message : String(error);
-    message.hidden = false;
-  };
-  const name = (): string | null => {
-    const given = nameInput.value.trim();
+class Lobby {
+  private readonly message = h('p', { class: 'error', role: 'alert', hidden: true });
+  private readonly tables = h('div', { class: 'tables' }, h('p', {}, 'Loading tables…'));
+  private readonly nameInput = h('input', {
+    id: 'player-name',
+    name: 'name',
+    autocomplete: 'nickname',
+    required: true,
+    maxlength: 40,
+    value: playerName(),
+  });
+  private readonly filters = lobbyFilters();
+  private readonly pager = h('p', { class: 'pager', hidden: true });
+  private list: readonly LobbyTable[] = [];
+  private page = 1;
+  private pages = 1;
+  private readonly timer: number;
+
+  constructor(root: HTMLElement) {
+    this.nameInput.addEventListener('change', () => rememberPlayerName(this.nameInput.value.trim()));
+    for (const filter of [this.filters.game, this.filters.mine]) filter.addEventListener('change', () => this.draw());
+    this.filters.state.addEventListener('change', () => this.turnTo(1));
+    replaceChildren(root, this.layout());
+    void this.refresh();
+    this.timer = window.setInterval(() => void this.refresh(), 5_000);
+  }
+
+  close(): void {
+    window.clearInterval(this.timer);
+  }
+
+  /** The form to open a table comes first, so the keyboard reaches "Open table" before every table's buttons. */
+  private layout(): HTMLElement {
+    const refresh = h('button', { type: 'button', class: 'link', onclick: () => void this.refresh() }, 'refresh');
+    return h(
+      'div',
+      { class: 'lobby' },
+      h('h2', {}, 'Lobby'),
+      this.message,
+      h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, 'Your name '), this.nameInput),
+      h(
+        'div',
+        { class: 'lobby-columns' },
+        createForm(
+          () => this.name(),
+          (error) => this.fail(error),
+        ),
+        h(
+          'section',
+          { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
+          h('h3', { id: 'tables-heading' }, 'Tables ', refresh),
+          this.filters.element,
+          this.tables,
+          this.pager,
+        ),
+      ),
+    );
+  }
+
+  private fail(error: unknown): void {
+    this.message.textContent = error instanceof Error ? error.message : String(error);
+    this.message.hidden = false;
+  }
+
+  private name(): string | null {
+    const given = this.nameInput.value.trim();
     if (given === '') {
-      fail('Enter your name first: the other players see it at the table.');
-      nameInput.focus();
+      this.fail('Enter your name first: the other players see it at the table.');
+      this.nameInput.focus();
       return null;
     }
     rememberPlayerName(given);
     return given;
-  };
-  const sit = async (tableId: string, seat: number) => {
-    const player = name();
+  }
+
+  private async sit(tableId: string, seat: number): Promise<void> {
+    const player = this.name();
     if (player === null) return;
     try {
       await sitAt(tableId, seat, player);
     } catch (error) {
-      fail(error);
+      this.fail(error);
     }
-  };
+  }
 
-  const draw = () => {
-    const shown = list.filter((table) => {
-      if (gameFilter.value !== '' && table.game !== gameFilter.value) return false;
-      if (mineFilter.checked && !isMyTable(table.tableId)) return false;
-      const filter = stateFilter.value as StateFilter;
+  private shown(): LobbyTable[] {
+    const { game, mine, state } = this.filters;
+    return this.list.filter((table) => {
+      if (game.value !== '' && table.game !== game.value) return false;
+      if (mine.checked && !isMyTable(table.tableId)) return false;
+      const filter = state.value as StateFilter;
       if (filter === 'open') return !table.finished && table.openSeats.length > 0;
       if (filter === 'playing') return !table.finished && table.hand > 0;
       if (filter === 'finished') return table.finished;
       return true;
     });
-    pager.hidden = pages <= 1;
+  }
+
+  private draw(): void {
+    const shown = this.shown();
+    const { page, pages } = this;
+    this.pager.hidden = pages <= 1;
     replaceChildren(
-      pager,
-      h('button', { type: 'button', disabled: page <= 1, onclick: () => turnTo(page - 1) }, '◀ Previous'),
+      this.pager,
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => this.turnTo(page - 1) }, '◀ Previous'),
       ` Page ${page} of ${pages} `,
-      h('button', { type: 'button', disabled: page >= pages, onclick: () => turnTo(page + 1) }, 'Next ▶'),
+      h('button', { type: 'button', disabled: page >= pages, onclick: () => this.turnTo(page + 1) }, 'Next ▶'),
     );
     replaceChildren(
-      tables,
-      list.length === 0
-        ? h('p', {}, stateFilter.value === 'finished' ? 'No finished games yet.' : 'No tables yet: open one.')
+      this.tables,
+      this.list.length === 0
+        ? h('p', {}, this.filters.state.value === 'finished' ? 'No finished games yet.' : 'No tables yet: open one.')
         : shown.length === 0
           ? h('p', {}, 'No table matches these filters.')
-          : tableList(shown, sit),
+          : tableList(shown, (tableId, seat) => this.sit(tableId, seat)),
     );
-  };
+  }
 
-  const learnDetails = async () => {
-    const wanted = list.filter((table) => details.get(table.tableId)?.version !== table.version).slice(0, DETAILS_PER_REFRESH);
+  private async learnDetails(): Promise<void> {
+    const wanted = this.list.filter((table) => details.get(table.tableId)?.version !== table.version).slice(0, DETAILS_PER_REFRESH);
     await Promise.all(
       wanted.map(async (table) => {
         try {
@@ -122,70 +191,29 @@ export function showLobby(root: HTMLElement): () => void {
         }
       }),
     );
-    if (wanted.length > 0) draw();
-  };
+    if (wanted.length > 0) this.draw();
+  }
 
-  const refresh = async () => {
+  private async refresh(): Promise<void> {
     try {
       // Finished games leave the lobby after a while for the recent games, newest first.
-      const recent = stateFilter.value === 'finished';
-      const answer: LobbyPage = recent ? await api.recentTables(page) : await api.listTables(page);
-      pages = answer.pages;
+      const recent = this.filters.state.value === 'finished';
+      const answer: LobbyPage = recent ? await api.recentTables(this.page) : await api.listTables(this.page);
+      this.pages = answer.pages;
       // Games under way first, then those waiting for players, finished last.
       const rank = (table: LobbyTable) => (table.finished ? 2 : table.hand > 0 ? 0 : 1);
-      list = recent ? answer.tables : [...answer.tables].sort((a, b) => rank(a) - rank(b));
-      draw();
-      void learnDetails();
+      this.list = recent ? answer.tables : [...answer.tables].sort((a, b) => rank(a) - rank(b));
+      this.draw();
+      void this.learnDetails();
     } catch (error) {
-      fail(error);
+      this.fail(error);
     }
-  };
-  const turnTo = (next: number) => {
-    page = next;
-    void refresh();
-  };
-  for (const filter of [gameFilter, mineFilter]) filter.addEventListener('change', draw);
-  stateFilter.addEventListener('change', () => turnTo(1));
+  }
 
-  replaceChildren(
-    root,
-    h(
-      'div',
-      { class: 'lobby' },
-      h('h2', {}, 'Lobby'),
-      message,
-      h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, 'Your name '), nameInput),
-      h(
-        'div',
-        { class: 'lobby-columns' },
-        h(
-          'section',
-          { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
-          h(
-            'h3',
-            { id: 'tables-heading' },
-            'Tables ',
-            h('button', { type: 'button', class: 'link', onclick: () => void refresh() }, 'refresh'),
-          ),
-          h(
-            'div',
-            { class: 'filters', role: 'group', 'aria-label': 'Filters' },
-            h('label', { for: 'filter-game' }, 'Show game '),
-            gameFilter,
-            h('label', { for: 'filter-state' }, 'Show tables '),
-            stateFilter,
-            h('label', { class: 'check' }, mineFilter, ' My tables only'),
-          ),
-          tables,
-          pager,
-        ),
-        createForm(name, fail),
-      ),
-    ),
-  );
-  void refresh();
-  const timer = window.setInterval(() => void refresh(), 5_000);
-  return () => window.clearInterval(timer);
+  private turnTo(next: number): void {
+    this.page = next;
+    void this.refresh();
+  }
 }
 
 /** A table's state in words: "Playing tricks · hand 2 of 5", "Waiting for players: 2 open seats", "Finished". */

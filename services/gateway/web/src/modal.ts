@@ -43,7 +43,9 @@ export function openModal(options: ModalOptions): Modal {
   dialog.addEventListener('close', finish);
   document.body.append(dialog);
   dialog.showModal();
-  options.actions[0]?.focus();
+  // Focus goes to the first button, at the foot; the dialog still opens at its top, where its title and news are.
+  options.actions[0]?.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
   return {
     element: dialog,
     close() {

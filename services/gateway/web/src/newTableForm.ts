@@ -4,8 +4,9 @@
  * bot: POST /api/tables `bots: [{ seat, kind }]`).
  */
 import { GAME_NAMES, rulesOf } from '../../../../machines/games/rules/index.js';
-import type { GameName } from '../../../../machines/table/options.js';
+import { parseOptions, type GameName } from '../../../../machines/table/options.js';
 import { api, type BotKind } from './api.js';
+import { showRules } from './tableHeader.js';
 import { h, replaceChildren } from './dom.js';
 import { joinSeat } from './seatJoin.js';
 import { rememberOpenedTable } from './seatTokens.js';
@@ -88,6 +89,17 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   gameSelect.addEventListener('change', drawGame);
   drawGame();
 
+  /** The rules as the table would play them with the options chosen so far. */
+  const chosenRules = () => {
+    const game = gameSelect.value as GameName;
+    const chosen = Object.fromEntries([...optionsBox.querySelectorAll('select')].map((select) => [select.name, select.value]));
+    // The form offers only values the game takes, so they always parse.
+    const parsed = parseOptions(game, chosen);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const rules = rulesOf(game);
+    return { game, options: parsed.options, endWords: rules.words.end(parsed.options), rulesSummary: rules.words.summary };
+  };
+
   const submit = async (event: Event) => {
     event.preventDefault();
     const mine = seatChoices.indexOf('me');
@@ -115,7 +127,14 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
     'form',
     { class: 'create card-panel', 'aria-labelledby': 'create-heading', onsubmit: (event: Event) => void submit(event) },
     h('h3', { id: 'create-heading' }, 'Open a table'),
-    h('p', {}, h('label', { for: 'new-game' }, 'Game '), gameSelect),
+    h(
+      'p',
+      {},
+      h('label', { for: 'new-game' }, 'Game '),
+      gameSelect,
+      ' ',
+      h('button', { type: 'button', class: 'lobby-rules', onclick: () => showRules(chosenRules()) }, 'Rules of this game'),
+    ),
     optionsBox,
     h('p', {}, h('label', { for: 'turn-clock' }, 'Turn clock (a bot moves for a seat that lets it run out) '), clockSelect),
     seatsBox,

@@ -5,6 +5,9 @@
  * hand is open, and the replay can be watched as any seat saw it (the
  * service's view of that seat at each step, replaySeatView.ts) or played on
  * from any step (playOn.ts); before that it shows what a spectator saw.
+ * A seat watched is named by its player, never "You": the one watching is
+ * not that player. The page's parts are built once (`replayControls`) and
+ * each step is drawn region by region.
  */
 import { api, type LoggedEvent, type ReplayStep, type ReplayView } from './api.js';
 import { scoreSheet, scoresPanel, tricksPanel, turnSentence } from './board.js';
@@ -16,7 +19,7 @@ import { lastHandPanel } from './handSummary.js';
 import { playOnFrom } from './playOn.js';
 import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatHand } from './replaySeatView.js';
-import { handProgress, phaseWords, shortName } from './words.js';
+import { handProgress, phaseWords } from './words.js';
 
 /** Autoplay's pace: even "fast" stays under the service's replay limit of 2 steps a second (docs/api.md, "Limits"). */
 const SPEEDS: readonly [string, number][] = [
@@ -26,7 +29,13 @@ const SPEEDS: readonly [string, number][] = [
 ];
 
 export function showReplay(root: HTMLElement, tableId: string, startAt: number | null, startSeat: number | null): () => void {
-  const frame = h('div', { class: 'replay-frame' }, h('p', {}, 'Loading replay…'));
+  const page = new ReplayPage(root, tableId, startSeat);
+  page.begin(startAt);
+  return () => page.close();
+}
+
+/** The timeline's controls, made once for the page. */
+function replayControls() {
   const slider = h('input', { type: 'range', id: 'timeline', min: 1, max: 1, value: 1, step: 1 });
   const position = h('output', { for: 'timeline', class: 'position', 'aria-live': 'polite' });
   const buttons = {
@@ -42,9 +51,7 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)),
   );
   const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
-  const note = h('p', { class: 'muted small replay-note' });
-  const playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, 'Play on from here');
-  const controls = h(
+  const element = h(
     'div',
     { class: 'timeline', role: 'group', 'aria-label': 'Timeline' },
     buttons.first,
@@ -60,169 +67,219 @@ export function showReplay(root: HTMLElement, tableId: string, startAt: number |
     seatSelect,
     position,
   );
-  const heading = h('h2', {}, `Replay of table ${tableId}`);
-  const side = h('aside', { class: 'side replay-side' });
-  replaceChildren(
-    root,
-    h(
-      'div',
-      { class: 'replay-page' },
-      h(
-        'nav',
-        {},
-        h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
-        h('button', { type: 'button', onclick: () => latest !== null && showRules(latest.view) }, 'Rules'),
-        playOn,
-      ),
-      heading,
-      controls,
-      note,
-      h('div', { class: 'replay-layout' }, frame, side),
-    ),
-  );
+  return { element, slider, position, buttons, speed, seatSelect };
+}
 
-  let events: LoggedEvent[] = [];
-  let length = 1;
-  let at = 1;
-  let asSeat: number | null = startSeat;
-  let latest: ReplayStep | null = null;
-  let requested = 0;
-  let closed = false;
-  let autoplay: number | undefined;
-  let diagram: LiveDiagram | null = null;
-  const memory = new FeltMemory();
+/** The view as the one watching should read it: a seat watched is shown as its player's, named, not as "You". */
+function asWatched(view: ReplayView): ReplayView {
+  return typeof view.viewer === 'number' ? { ...view, viewer: 'spectator' } : view;
+}
+
+class ReplayPage {
+  private readonly frame = h('div', { class: 'replay-frame' }, h('p', {}, 'Loading replay…'));
+  private readonly controls = replayControls();
+  private readonly note = h('p', { class: 'muted small replay-note' });
+  private readonly playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, 'Play on from here');
+  private readonly heading: HTMLElement;
+  private readonly side = h('aside', { class: 'side replay-side' });
+  private events: LoggedEvent[] = [];
+  private length = 1;
+  private at = 1;
+  private latest: ReplayStep | null = null;
+  private requested = 0;
+  private closed = false;
+  private autoplay: number | undefined;
+  private diagram: LiveDiagram | null = null;
+  private readonly memory = new FeltMemory();
   /** Steps already fetched, by event and seat: the table right after event N never changes, so stepping back asks nothing. */
-  const steps = new Map<string, ReplayStep>();
-  /** A finished game's log is public: with it the replay may be watched as a seat (the service refuses that before). */
-  const finished = () => events.length > 0;
+  private readonly steps = new Map<string, ReplayStep>();
 
-  const show = async (target: number) => {
-    at = Math.max(1, Math.min(length, target));
-    slider.value = String(at);
-    const ticket = ++requested;
-    const seat = finished() ? asSeat : null;
-    const key = `${at}/${seat ?? 'all'}`;
-    const step = steps.get(key) ?? (await api.replay(tableId, at, seat));
-    steps.set(key, step);
-    if (ticket !== requested || closed) return;
-    latest = step;
-    draw(step);
-  };
-
-  const draw = (step: ReplayStep) => {
-    const view = step.view;
-    const seat = finished() ? asSeat : null;
-    length = Math.max(events.length, step.version);
-    slider.max = String(length);
-    slider.value = String(step.at);
-    history.replaceState(null, '', `#/replay/${tableId}?at=${step.at}${seat === null ? '' : `&seat=${seat}`}`);
-    heading.textContent = `Replay of ${view.title} · table ${tableId}`;
-    const words = eventWords(view, events[step.at - 1]);
-    position.textContent = `Event ${step.at} of ${length}${words === '' ? '' : `: ${words}`}`;
-    slider.setAttribute('aria-valuetext', position.textContent);
-    buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
-    buttons.next.disabled = buttons.last.disabled = step.at >= length;
-    drawSeatChoices(view);
-    // A finished game may be played on from any step but its end.
-    playOn.hidden = !finished() || view.outcome?.finished === true;
-    note.textContent = !finished()
-      ? 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.'
-      : seat === null
-        ? 'Every hand is open. Choose a seat to watch the game as that player saw it.'
-        : `As ${shortName(view, seat)} saw it: their own hand and role, and what they could do.`;
-    const status = view.outcome?.finished
-      ? turnSentence(view)
-      : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(view)}`;
+  constructor(
+    root: HTMLElement,
+    private readonly tableId: string,
+    private asSeat: number | null,
+  ) {
+    this.heading = h('h2', {}, `Replay of table ${tableId}`);
+    const nav = h(
+      'nav',
+      {},
+      h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
+      h('button', { type: 'button', onclick: () => this.latest !== null && showRules(this.latest.view) }, 'Rules'),
+      this.playOn,
+    );
     replaceChildren(
-      frame,
+      root,
+      h(
+        'div',
+        { class: 'replay-page' },
+        nav,
+        this.heading,
+        this.controls.element,
+        this.note,
+        h('div', { class: 'replay-layout' }, this.frame, this.side),
+      ),
+    );
+    this.listen();
+  }
+
+  /** The log names each event on the timeline; without it (a game not over), a replay step tells how long the timeline is. */
+  begin(startAt: number | null): void {
+    const start = async () => {
+      this.events = await api.log(this.tableId).catch(() => []);
+      this.length = this.events.length > 0 ? this.events.length : (await api.replay(this.tableId, 1)).version;
+      await this.show(startAt ?? this.length);
+    };
+    start().catch((error: unknown) => this.fail(error));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stopAutoplay();
+  }
+
+  /** A finished game's log is public: with it the replay may be watched as a seat (the service refuses that before). */
+  private get finished(): boolean {
+    return this.events.length > 0;
+  }
+
+  private async show(target: number): Promise<void> {
+    this.at = Math.max(1, Math.min(this.length, target));
+    this.controls.slider.value = String(this.at);
+    const ticket = ++this.requested;
+    const seat = this.finished ? this.asSeat : null;
+    const key = `${this.at}/${seat ?? 'all'}`;
+    const step = this.steps.get(key) ?? (await api.replay(this.tableId, this.at, seat));
+    this.steps.set(key, step);
+    if (ticket !== this.requested || this.closed) return;
+    this.latest = step;
+    this.draw(step);
+  }
+
+  private draw(step: ReplayStep): void {
+    const view = step.view;
+    const seat = this.finished ? this.asSeat : null;
+    this.drawTimeline(step, seat);
+    this.drawSeatChoices(view);
+    // A finished game may be played on from any step but its end.
+    this.playOn.hidden = !this.finished || view.outcome?.finished === true;
+    this.note.textContent = this.noteFor(view, seat);
+    const watched = asWatched(view);
+    const status = view.outcome?.finished
+      ? turnSentence(watched)
+      : `${phaseWords(view.phase)}${view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`}. ${turnSentence(watched)}`;
+    replaceChildren(
+      this.frame,
       h('p', { class: 'status' }, status),
-      felt(view, { memory, bottomSeat: seat ?? 0 }),
+      felt(view, { memory: this.memory, bottomSeat: seat ?? 0, ownNamed: true }),
       seat === null ? openHands(view) : seatHand(view),
     );
     replaceChildren(
-      side,
-      diagramPanel(view.game, view.title),
-      lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)),
-      scoresPanel(view),
-      tricksPanel(view),
-      scoreSheet(view),
+      this.side,
+      this.diagramPanel(view.game, view.title),
+      lastHandPanel(watched, dealCheck(this.tableId, view, view.lastHand?.index ?? -1)),
+      scoresPanel(watched),
+      tricksPanel(watched),
+      scoreSheet(watched),
     );
-    diagram?.highlight(step.activeStates);
-  };
+    this.diagram?.highlight(step.activeStates);
+  }
 
-  const diagramPanel = (game: string, title: string): HTMLElement => {
-    diagram ??= liveDiagram(game, title);
-    return h('section', { class: 'panel diagram-panel' }, diagram.element);
-  };
+  private drawTimeline(step: ReplayStep, seat: number | null): void {
+    const { slider, position, buttons } = this.controls;
+    const view = step.view;
+    this.length = Math.max(this.events.length, step.version);
+    slider.max = String(this.length);
+    slider.value = String(step.at);
+    history.replaceState(null, '', `#/replay/${this.tableId}?at=${step.at}${seat === null ? '' : `&seat=${seat}`}`);
+    this.heading.textContent = `Replay of ${view.title} · table ${this.tableId}`;
+    const words = eventWords(asWatched(view), this.events[step.at - 1]);
+    position.textContent = `Event ${step.at} of ${this.length}${words === '' ? '' : `: ${words}`}`;
+    slider.setAttribute('aria-valuetext', position.textContent);
+    buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
+    buttons.next.disabled = buttons.last.disabled = step.at >= this.length;
+  }
 
-  const drawSeatChoices = (view: ReplayView) => {
-    if (!finished() || seatSelect.options.length > 1) return;
+  private noteFor(view: ReplayView, seat: number | null): string {
+    if (!this.finished) return 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.';
+    if (seat === null) return 'Every hand is open. Choose a seat to watch the game as that player saw it.';
+    const name = view.seats[seat]?.occupant?.name ?? `seat ${seat}`;
+    return `As ${name} (seat ${seat}) saw it: their own hand and role, and what they could do.`;
+  }
+
+  private diagramPanel(game: string, title: string): HTMLElement {
+    this.diagram ??= liveDiagram(game, title);
+    return h('section', { class: 'panel diagram-panel' }, this.diagram.element);
+  }
+
+  private drawSeatChoices(view: ReplayView): void {
+    const { seatSelect } = this.controls;
+    if (!this.finished || seatSelect.options.length > 1) return;
     seatSelect.disabled = false;
     for (const seat of view.seats)
       seatSelect.append(
-        h('option', { value: seat.seat, selected: seat.seat === asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`),
+        h('option', { value: seat.seat, selected: seat.seat === this.asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`),
       );
-  };
+  }
 
-  const go = (target: number) => {
-    show(target).catch((error: unknown) =>
-      replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))),
-    );
-  };
-  const stopAutoplay = () => {
-    window.clearTimeout(autoplay);
-    autoplay = undefined;
-    buttons.play.textContent = '▶ Play';
-    buttons.play.setAttribute('aria-pressed', 'false');
-  };
-  const tick = () => {
-    if (at >= length || closed) return stopAutoplay();
-    show(at + 1).then(
+  private fail(error: unknown): void {
+    replaceChildren(this.frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+  }
+
+  private go(target: number): void {
+    this.show(target).catch((error: unknown) => this.fail(error));
+  }
+
+  private stopAutoplay(): void {
+    window.clearTimeout(this.autoplay);
+    this.autoplay = undefined;
+    this.controls.buttons.play.textContent = '▶ Play';
+    this.controls.buttons.play.setAttribute('aria-pressed', 'false');
+  }
+
+  private tick(): void {
+    if (this.at >= this.length || this.closed) {
+      this.stopAutoplay();
+      return;
+    }
+    this.show(this.at + 1).then(
       () => {
-        if (autoplay !== undefined) autoplay = window.setTimeout(tick, Number(speed.value));
+        if (this.autoplay !== undefined) this.autoplay = window.setTimeout(() => this.tick(), Number(this.controls.speed.value));
       },
-      () => stopAutoplay(),
+      () => this.stopAutoplay(),
     );
-  };
-  buttons.play.addEventListener('click', () => {
-    if (autoplay !== undefined) return stopAutoplay();
-    if (at >= length) go(1);
-    buttons.play.textContent = '⏸ Pause';
-    buttons.play.setAttribute('aria-pressed', 'true');
-    autoplay = window.setTimeout(tick, Number(speed.value));
-  });
-  buttons.first.addEventListener('click', () => go(1));
-  buttons.previous.addEventListener('click', () => go(at - 1));
-  buttons.next.addEventListener('click', () => go(at + 1));
-  buttons.last.addEventListener('click', () => go(length));
-  // Dragging the slider asks for the step it rests on, not every step it passes.
-  let sliding: number | undefined;
-  slider.addEventListener('input', () => {
-    window.clearTimeout(sliding);
-    sliding = window.setTimeout(() => go(Number(slider.value)), 120);
-  });
-  playOn.addEventListener('click', () => {
-    if (latest === null) return;
-    stopAutoplay();
-    playOnFrom(tableId, latest.at, latest.view, asSeat ?? latest.view.hand?.turn ?? 0);
-  });
-  seatSelect.addEventListener('change', () => {
-    asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);
-    go(at);
-  });
+  }
 
-  /** The log names each event on the timeline; without it (a game not over), a replay step tells how long the timeline is. */
-  const start = async () => {
-    events = await api.log(tableId).catch(() => []);
-    length = events.length > 0 ? events.length : (await api.replay(tableId, 1)).version;
-    await show(startAt ?? length);
-  };
-  start().catch((error: unknown) =>
-    replaceChildren(frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error))),
-  );
-
-  return () => {
-    closed = true;
-    stopAutoplay();
-  };
+  private listen(): void {
+    const { buttons, slider, speed, seatSelect } = this.controls;
+    buttons.play.addEventListener('click', () => {
+      if (this.autoplay !== undefined) {
+        this.stopAutoplay();
+        return;
+      }
+      if (this.at >= this.length) this.go(1);
+      buttons.play.textContent = '⏸ Pause';
+      buttons.play.setAttribute('aria-pressed', 'true');
+      this.autoplay = window.setTimeout(() => this.tick(), Number(speed.value));
+    });
+    buttons.first.addEventListener('click', () => this.go(1));
+    buttons.previous.addEventListener('click', () => this.go(this.at - 1));
+    buttons.next.addEventListener('click', () => this.go(this.at + 1));
+    buttons.last.addEventListener('click', () => this.go(this.length));
+    // Dragging the slider asks for the step it rests on, not every step it passes.
+    let sliding: number | undefined;
+    slider.addEventListener('input', () => {
+      window.clearTimeout(sliding);
+      sliding = window.setTimeout(() => this.go(Number(slider.value)), 120);
+    });
+    this.playOn.addEventListener('click', () => {
+      const latest = this.latest;
+      if (latest === null) return;
+      this.stopAutoplay();
+      playOnFrom(this.tableId, latest.at, asWatched(latest.view), this.asSeat ?? latest.view.hand?.turn ?? 0);
+    });
+    seatSelect.addEventListener('change', () => {
+      this.asSeat = seatSelect.value === '' ? null : Number(seatSelect.value);
+      this.go(this.at);
+    });
+  }
 }

@@ -7,6 +7,7 @@ import type { TableView } from '../../../../machines/view.js';
 import { cardFace } from './board.js';
 import { suitName } from './cards.js';
 import { h } from './dom.js';
+import { seatColour } from './seatMarks.js';
 import { ownAction } from './handBar.js';
 import type { PassSelection } from './passSelection.js';
 import { shortName } from './words.js';
@@ -65,10 +66,12 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
           {
             type: 'button',
             class: 'recipient',
+            ...seatColour(seat),
             'aria-pressed': selection.next === seat ? 'true' : 'false',
             onclick: () => controls.aimAt(seat),
           },
-          `To ${seatLabel(view, seat)}: `,
+          // On a phone the seat's number and colour name it; its player's name is kept for screen readers.
+          h('span', {}, `To Seat ${seat} · `, h('span', { class: 'recipient-name' }, shortName(view, seat)), ': '),
           card === undefined ? h('em', {}, 'pick a card') : cardFace(card),
         );
       }),
@@ -94,7 +97,7 @@ function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
     (view.hand?.mayAccuse ?? []).map((seat) =>
       h(
         'button',
-        { type: 'button', class: 'primary', disabled: controls.busy, onclick: () => controls.accuse(seat) },
+        { type: 'button', class: 'primary accuse', ...seatColour(seat), disabled: controls.busy, onclick: () => controls.accuse(seat) },
         `Accuse ${seatLabel(view, seat)}`,
       ),
     ),

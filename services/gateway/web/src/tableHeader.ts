@@ -8,9 +8,10 @@ import { h } from './dom.js';
 import { showCommitment } from './fairDeals.js';
 import { gameOverHeadline, standings } from './gameOver.js';
 import type { LiveState } from './live.js';
+import { restartCoach } from './coach.js';
 import { openModal } from './modal.js';
 import { rulesHelp } from './rulesHelp.js';
-import { soundOn } from './turnCue.js';
+import { setVolume, soundOn, volume } from './sounds.js';
 import { handProgress, phaseWords } from './words.js';
 
 export interface TableHeaderOptions {
@@ -49,11 +50,19 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
             { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) },
             'Fair deal',
           ),
+      // A toggle: its name says what it is, aria-pressed whether it is on (a name "Sound off" read like an order).
       h(
         'button',
-        { type: 'button', 'aria-pressed': soundOn() ? 'true' : 'false', title: 'A chime when your turn begins', onclick: options.onSound },
-        `Sound ${soundOn() ? 'on' : 'off'}`,
+        {
+          type: 'button',
+          class: 'sound-toggle',
+          'aria-pressed': soundOn() ? 'true' : 'false',
+          title: 'Sounds: a card played, a trick won, your turn',
+          onclick: options.onSound,
+        },
+        'Sounds',
       ),
+      soundOn() ? volumeSlider() : null,
       seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
       finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
       seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, 'Leave seat') : null,
@@ -61,25 +70,38 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
   );
 }
 
-export function showRules(view: TableView): void {
+/** The rules of a table, or of a game and options being chosen (the lobby's form). */
+function volumeSlider(): HTMLElement {
+  const slider = h('input', { type: 'range', id: 'sound-volume', min: 0, max: 100, step: 10, value: volume() });
+  slider.addEventListener('change', () => setVolume(Number(slider.value)));
+  return h('label', { class: 'volume', for: 'sound-volume' }, 'Volume ', slider);
+}
+
+export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
   const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const modal = openModal({ title: 'How to play', className: 'rules-dialog', body: [rulesHelp(view)], actions: [done] });
+  const again = h('button', { type: 'button', class: 'coach-again' }, 'Show the first-game tips again');
+  again.addEventListener('click', () => {
+    restartCoach();
+    again.textContent = 'The tips will show as you play';
+    again.disabled = true;
+  });
+  const modal = openModal({
+    title: 'How to play',
+    className: 'rules-dialog',
+    body: [rulesHelp(table), h('p', {}, again)],
+    actions: [done],
+  });
   done.addEventListener('click', () => modal.close());
 }
 
-/** Above the felt once the game is over: won or lost, the standings, a rematch for a player. */
-export function gameOverPanel(view: TableView, tableId: string, onRematch: (() => void) | null): HTMLElement {
+/** Above the felt once the game is over: won or lost, the standings, the rematch as it stands (rematchOffer.ts). */
+export function gameOverPanel(view: TableView, tableId: string, rematch: HTMLElement): HTMLElement {
   return h(
     'section',
     { class: 'game-over', 'aria-label': 'Game over' },
     gameOverHeadline(view),
     standings(view),
-    h(
-      'p',
-      {},
-      onRematch === null ? null : h('button', { type: 'button', class: 'primary rematch', onclick: onRematch }, 'Rematch'),
-      ' ',
-      h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay'),
-    ),
+    rematch,
+    h('p', {}, h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay')),
   );
 }

@@ -4,30 +4,38 @@
  * and the trick in the middle (felt.ts), the panels beside it (scores, the
  * tricks of the hand, the score sheet, invites, the state diagram), and for
  * a player their hand docked along the bottom (handBar.ts). Between hands
- * and at the end, betweenHands.ts holds the summary. The first view comes
- * over HTTP, every later one over the WebSocket; commands go over HTTP.
+ * and at the end, betweenHands.ts holds the summary, and rematchOffer.ts the
+ * rematch the people at the table share. The first view comes over HTTP,
+ * every later one (and the rematch as it stands) over the WebSocket;
+ * commands go over HTTP. Each region of the page is drawn by a method of
+ * its own, all of them again on every change.
  */
 import type { Card } from '../../../../machines/cards/card.js';
 import type { TableView } from '../../../../machines/view.js';
-import { api, ApiError, type PlayerCommand, type VersionedView } from './api.js';
+import type { TimedOutMessage } from '../../socketProtocol.js';
+import { api, ApiError, type PlayerCommand, type Rematch, type VersionedView } from './api.js';
 import { BetweenHands } from './betweenHands.js';
 import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { contributeToNextDeal, dealCheck, rememberDeal } from './fairDeals.js';
 import { felt, FeltMemory } from './felt.js';
-import { rematch } from './gameOver.js';
 import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
 import { lastHandPanel } from './handSummary.js';
 import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
 import { confirmModal } from './modal.js';
 import { PassSelection } from './passSelection.js';
+import { Coach } from './coach.js';
+import { TableChat } from './quickChat.js';
+import { RematchOffer } from './rematchOffer.js';
+import { SeatClock, timedOutSentence } from './seatClock.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
 import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
-import { setSound, soundOn, TurnCue } from './turnCue.js';
-import { ACTION_WORDS } from './words.js';
+import { setSound, Sounds, soundOn } from './sounds.js';
+import { TurnCue } from './turnCue.js';
+import { ACTION_WORDS, shortName } from './words.js';
 
 interface PageState {
   view: TableView | null;
@@ -42,13 +50,24 @@ interface PageState {
   /** After a pass or an accusation: put focus on the hand at the next draw (the buttons used are gone). */
   focusHand: boolean;
   connection: LiveState;
-  turnDeadline: string | null;
+  /** What a bot did for a seat whose time ran out, shown for a while. */
+  timedOut: string | null;
 }
 
+/** How far the seat at the felt's foot reaches below it: the felt leaves that much room above the dock. */
+const SEAT_OVERHANG_PX = 32;
+/** How long "Time ran out: …" stays. */
+const TIMED_OUT_SHOWN_MS = 12_000;
+
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
-  let held: HeldSeat | null = watchOnly ? null : heldSeat(tableId);
-  let selection: PassSelection | null = null;
-  const state: PageState = {
+  const page = new TablePage(root, tableId, watchOnly);
+  return () => page.close();
+}
+
+class TablePage {
+  private held: HeldSeat | null;
+  private selection: PassSelection | null = null;
+  private readonly state: PageState = {
     view: null,
     version: 0,
     sending: false,
@@ -58,325 +77,455 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
     hint: null,
     focusHand: false,
     connection: 'connecting',
-    turnDeadline: null,
+    timedOut: null,
   };
-  const page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
-  const clock = h('span', { class: 'clock' });
-  const memory = new FeltMemory();
-  const focus = new HandFocus();
-  const between = new BetweenHands(tableId);
-  const cue = new TurnCue('Seven Suitors');
-  let diagram: LiveDiagram | null = null;
-  let diagramPanel: HTMLDetailsElement | null = null;
-  let dock: HTMLElement | null = null;
-  const dockSize = new ResizeObserver(() => page.style.setProperty('--dock-height', `${dock?.offsetHeight ?? 0}px`));
-  let stopLive = () => {};
-  let closed = false;
-  replaceChildren(root, page);
+  private readonly page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
+  private readonly clock = new SeatClock();
+  private timedOutTimer: number | undefined;
+  private readonly memory = new FeltMemory();
+  private readonly focus = new HandFocus();
+  private readonly between: BetweenHands;
+  private readonly sounds = new Sounds();
+  private readonly cue = new TurnCue('Seven Suitors', this.sounds);
+  private readonly rematch: RematchOffer;
+  private readonly chat: TableChat;
+  private readonly coach = new Coach();
+  private diagram: LiveDiagram | null = null;
+  private diagramPanel: HTMLDetailsElement | null = null;
+  private dock: HTMLElement | null = null;
+  private readonly dockSize = new ResizeObserver(() => this.fitFelt());
+  private readonly clockTimer: number;
+  private stopLive = () => {};
+  private closed = false;
+  /** Leaving restarts the page as a spectator, and so does the socket closed by the same leave: only the last start follows. */
+  private starts = 0;
 
-  const tickClock = () => {
-    const left = state.turnDeadline === null ? null : Math.max(0, Math.ceil((Date.parse(state.turnDeadline) - Date.now()) / 1000));
-    clock.textContent = left === null ? '' : ` (turn clock: ${left} s)`;
-  };
-  const clockTimer = window.setInterval(tickClock, 1000);
+  constructor(
+    root: HTMLElement,
+    private readonly tableId: string,
+    watchOnly: boolean,
+  ) {
+    this.held = watchOnly ? null : heldSeat(tableId);
+    this.between = new BetweenHands(tableId);
+    this.rematch = new RematchOffer(tableId, {
+      changed: () => this.render(),
+      seated: (next) => {
+        location.hash = `#/table/${next}`;
+      },
+    });
+    this.chat = new TableChat(tableId, {
+      changed: () => this.render(),
+      nameOf: (seat) => (this.state.view === null ? `Seat ${seat}` : `${shortName(this.state.view, seat)} (seat ${seat})`),
+    });
+    replaceChildren(root, this.page);
+    this.clockTimer = window.setInterval(() => {
+      this.clock.tick(this.page, this.state.view !== null && ownAction(this.state.view) !== null);
+      this.rematch.tick();
+    }, 1000);
+    this.run();
+  }
 
-  const render = () => {
-    const view = state.view;
+  /**
+   * The docked hand covers the foot of the screen: the felt takes the height between its top and the dock, so one's
+   * own seat, at the felt's foot, is never under the hand (style.css clamps it between a usable least and most).
+   */
+  private fitFelt(): void {
+    const dockHeight = this.dock?.offsetHeight ?? 0;
+    this.page.style.setProperty('--dock-height', `${dockHeight}px`);
+    const felt = this.page.querySelector('.felt');
+    if (felt === null) return;
+    const top = felt.getBoundingClientRect().top + window.scrollY;
+    this.page.style.setProperty('--felt-room', `${Math.round(window.innerHeight - dockHeight - top - SEAT_OVERHANG_PX)}px`);
+  }
+
+  close(): void {
+    this.closed = true;
+    window.clearInterval(this.clockTimer);
+    window.clearTimeout(this.timedOutTimer);
+    this.dockSize.disconnect();
+    this.between.close();
+    this.cue.reset();
+    this.sounds.close();
+    this.chat.close();
+    this.stopLive();
+  }
+
+  private render(): void {
+    const view = this.state.view;
     if (view === null) return;
-    if (diagram === null) {
-      diagram = liveDiagram(view.game, view.title);
-      diagramPanel = h(
-        'details',
-        { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches },
-        h('summary', {}, 'State diagram'),
-        diagram.element,
-      );
-    }
-    focus.capture();
-    const controls = held === null ? null : seatControls(view);
-    const hand = held === null ? null : handBar(view, handActions(view));
-    const action = controls === null ? null : actionPanel(view, controls);
-    dock =
-      hand === null && action === null
-        ? null
-        : h(
-            'section',
-            { class: 'hand-dock', 'aria-label': 'Your hand' },
-            h('p', { class: 'hand-hint', role: 'status' }, state.hint ?? ''),
-            action,
-            hand,
-          );
+    this.focus.capture();
+    this.dock = this.handDock(view);
     replaceChildren(
-      page,
-      dock === null
-        ? null
-        : h(
-            'a',
-            {
-              href: '#',
-              class: 'skip-link',
-              onclick: (event: Event) => {
-                event.preventDefault();
-                focusOnHand();
-              },
-            },
-            'Go to your hand',
-          ),
-      tableHeader(view, {
-        tableId,
-        seat: held?.seat ?? null,
-        connection: state.connection,
-        onSound: () => {
-          setSound(!soundOn());
-          render();
-        },
-        onLeave: () => void leave(),
-      }),
-      h(
-        'p',
-        { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' },
-        turnSentence(view),
-        clock,
-      ),
-      state.notice === null ? null : h('p', { class: 'notice' }, state.notice, ' ', retakeButton(view)),
-      state.error === null ? null : h('p', { class: 'error', role: 'alert' }, state.error),
-      held === null ? null : rolePanel(view),
-      h(
-        'div',
-        { class: 'table-layout' },
-        h(
-          'div',
-          { class: 'felt-column' },
-          view.outcome?.finished ? gameOverPanel(view, tableId, held === null ? null : () => void startRematch()) : null,
-          felt(view, { memory, onSit: held === null ? (seat) => void sitDown(seat) : undefined }),
-        ),
-        h(
-          'aside',
-          { class: 'side' },
-          invitePanel(view, tableId),
-          scoresPanel(view),
-          lastHandPanel(view, dealCheck(tableId, view, view.lastHand?.index ?? -1)),
-          tricksPanel(view),
-          scoreSheet(view),
-          sevensPanel(view),
-          diagramPanel,
-        ),
-      ),
-      dock,
+      this.page,
+      this.dock === null ? null : this.skipLink(),
+      this.header(view),
+      this.statusLine(view),
+      this.state.timedOut === null ? null : h('p', { class: 'timed-out', role: 'status' }, this.state.timedOut),
+      this.state.notice === null ? null : h('p', { class: 'notice' }, this.state.notice, ' ', this.retakeButton(view)),
+      this.state.error === null ? null : h('p', { class: 'error', role: 'alert' }, this.state.error),
+      this.held === null ? null : rolePanel(view),
+      this.coachTip(view, 'above-felt'),
+      h('div', { class: 'table-layout' }, this.feltColumn(view), this.sidePanels(view)),
+      this.dock,
     );
-    dockSize.disconnect();
-    if (dock !== null) dockSize.observe(dock);
-    else page.style.setProperty('--dock-height', '0px');
-    focus.restore(dock?.querySelector('.hand-cards') ?? null);
-    if (state.focusHand && !state.sending && dock?.querySelector('.hand-cards') != null && !between.open) {
-      state.focusHand = false;
+    this.afterDraw(view);
+  }
+
+  /** What follows each draw: the dock's height for the layout, focus back on the hand, the turn cue. */
+  private afterDraw(view: TableView): void {
+    const dock = this.dock;
+    this.dockSize.disconnect();
+    if (dock !== null) this.dockSize.observe(dock);
+    this.fitFelt();
+    this.focus.restore(dock?.querySelector('.hand-cards') ?? null);
+    if (this.state.focusHand && !this.state.sending && dock?.querySelector('.hand-cards') != null && !this.between.open) {
+      this.state.focusHand = false;
       focusOnHand();
     }
     const own = ownAction(view);
-    cue.update(own !== null && !between.open, own === null ? '' : ACTION_WORDS[own]);
-  };
+    this.cue.update(own !== null && !this.between.open, own === null ? '' : ACTION_WORDS[own]);
+  }
 
-  const retakeButton = (view: TableView): HTMLElement | null => {
-    const seat = leftSeat(tableId);
-    if (held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
-    return h('button', { type: 'button', class: 'primary retake', onclick: () => void sitDown(seat) }, `Take seat ${seat} back`);
-  };
+  private handDock(view: TableView): HTMLElement | null {
+    const hand = this.held === null ? null : handBar(view, this.handActions(view));
+    const action = this.held === null ? null : actionPanel(view, this.seatControls(view));
+    if (hand === null && action === null) return null;
+    return h(
+      'section',
+      { class: 'hand-dock', 'aria-label': 'Your hand' },
+      h('p', { class: 'hand-hint', role: 'status' }, this.state.hint ?? ''),
+      action,
+      hand,
+    );
+  }
 
-  const focusOnHand = () => document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
+  private skipLink(): HTMLElement {
+    const onclick = (event: Event) => {
+      event.preventDefault();
+      focusOnHand();
+    };
+    return h('a', { href: '#', class: 'skip-link', onclick }, 'Go to your hand');
+  }
 
-  const handActions = (view: TableView) => ({
-    busy: state.sending || state.version < state.pendingVersion,
-    selection: selectionFor(view),
-    choose: (card: Card) => {
-      selectionFor(view).toggle(card);
-      state.hint = null;
-      render();
-    },
-    play: (card: Card) => void send({ type: 'card.played', card }),
-    explain: (message: string) => {
-      state.hint = message;
-      render();
-    },
-  });
+  private header(view: TableView): HTMLElement {
+    return tableHeader(view, {
+      tableId: this.tableId,
+      seat: this.held?.seat ?? null,
+      connection: this.state.connection,
+      onSound: () => {
+        setSound(!soundOn());
+        this.render();
+      },
+      onLeave: () => void this.leave(),
+    });
+  }
 
-  const selectionFor = (view: TableView): PassSelection => {
+  private statusLine(view: TableView): HTMLElement {
+    return h(
+      'p',
+      { class: `status${ownAction(view) === null ? '' : ' yours'}`, role: 'status', 'aria-live': 'polite' },
+      turnSentence(view),
+      ownAction(view) === null ? null : [' ', this.clock.warning],
+    );
+  }
+
+  private feltColumn(view: TableView): HTMLElement {
+    const onSit = this.held === null ? (seat: number) => void this.sitDown(seat) : undefined;
+    return h(
+      'div',
+      { class: 'felt-column' },
+      view.outcome?.finished ? gameOverPanel(view, this.tableId, this.rematch.panel(this.held)) : null,
+      felt(view, { memory: this.memory, onSit, clock: () => this.clock.bar(), bubble: (seat) => this.chat.bubble(seat) }),
+    );
+  }
+
+  private sidePanels(view: TableView): HTMLElement {
+    if (this.diagram === null) {
+      this.diagram = liveDiagram(view.game, view.title);
+      this.diagramPanel = h(
+        'details',
+        { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches },
+        h('summary', {}, 'State diagram'),
+        this.diagram.element,
+      );
+    }
+    return h(
+      'aside',
+      { class: 'side' },
+      this.coachTip(view, 'in-side'),
+      this.chat.panel(this.held),
+      this.chat.log,
+      invitePanel(view, this.tableId),
+      scoresPanel(view),
+      lastHandPanel(view, dealCheck(this.tableId, view, view.lastHand?.index ?? -1)),
+      tricksPanel(view),
+      scoreSheet(view),
+      sevensPanel(view),
+      this.diagramPanel,
+    );
+  }
+
+  /**
+   * The first-game tip, drawn twice and shown once by style.css: beside the felt on a wide screen, where it takes
+   * no height from the felt (one's own seat would go under the dock at 1280×720), above it on a narrow one.
+   */
+  private coachTip(view: TableView, where: 'above-felt' | 'in-side'): HTMLElement | null {
+    const tip = this.coach.tip(view, this.held !== null, () => this.render());
+    tip?.classList.add(where);
+    return tip;
+  }
+
+  private retakeButton(view: TableView): HTMLElement | null {
+    const seat = leftSeat(this.tableId);
+    if (this.held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
+    return h('button', { type: 'button', class: 'primary retake', onclick: () => void this.sitDown(seat) }, `Take seat ${seat} back`);
+  }
+
+  private handActions(view: TableView) {
+    return {
+      busy: this.busy(),
+      selection: this.selectionFor(view),
+      choose: (card: Card) => {
+        this.selectionFor(view).toggle(card);
+        this.state.hint = null;
+        this.render();
+      },
+      play: (card: Card) => void this.send({ type: 'card.played', card }),
+      explain: (message: string) => {
+        this.state.hint = message;
+        this.render();
+      },
+    };
+  }
+
+  private busy(): boolean {
+    return this.state.sending || this.state.version < this.state.pendingVersion;
+  }
+
+  private selectionFor(view: TableView): PassSelection {
     // The seats to pass to come with the view, while this seat has yet to pass; a choice under way is kept until they change.
     const recipients = view.hand?.passTo ?? [];
-    if (selection === null || !sameSeats(selection.recipients, recipients)) selection = new PassSelection(recipients);
-    return selection;
-  };
+    if (this.selection === null || !sameSeats(this.selection.recipients, recipients)) this.selection = new PassSelection(recipients);
+    return this.selection;
+  }
 
-  const seatControls = (view: TableView): SeatControls => {
-    const chosen = selectionFor(view);
+  private seatControls(view: TableView): SeatControls {
+    const chosen = this.selectionFor(view);
     return {
-      busy: state.sending || state.version < state.pendingVersion,
+      busy: this.busy(),
       selection: chosen,
       aimAt: (to) => {
         chosen.aimAt(to);
-        render();
+        this.render();
+        // The slot was drawn again: focus goes back to it, not to the page.
+        this.page.querySelector<HTMLElement>(`.recipient[data-seat-colour="${to}"]`)?.focus();
       },
-      pass: () => void send({ type: 'cards.passed', passes: chosen.passes() }),
-      accuse: (accused) => void send({ type: 'traitor.accused', accused }),
+      pass: () => void this.send({ type: 'cards.passed', passes: chosen.passes() }),
+      accuse: (accused) => void this.send({ type: 'traitor.accused', accused }),
     };
-  };
+  }
 
-  const send = async (command: PlayerCommand) => {
+  private async send(command: PlayerCommand): Promise<void> {
+    const { state, held } = this;
     if (held === null || state.sending) return;
     state.sending = true;
     state.error = null;
     state.hint = null;
-    render();
+    this.render();
     try {
-      const accepted = await api.send(tableId, held.token, command);
+      const accepted = await api.send(this.tableId, held.token, command);
       state.pendingVersion = accepted.version;
       if (command.type !== 'card.played') state.focusHand = true;
-      selection?.clear();
+      this.selection?.clear();
     } catch (error) {
       const explained =
         command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal'
           ? whyNotPlayable(state.view, command.card)
           : null;
-      state.error = explained ?? (error instanceof Error ? error.message : String(error));
+      state.error = explained ?? messageOf(error);
     } finally {
       state.sending = false;
-      render();
+      this.render();
     }
-  };
+  }
 
-  const leave = async () => {
+  private async leave(): Promise<void> {
+    const held = this.held;
     if (held === null) return;
     const seat = held.seat;
     const after =
-      state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
+      this.state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
     if (!(await confirmModal('Leave your seat?', `${after} You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
     try {
-      await api.leaveSeat(tableId, seat, held.token);
+      await api.leaveSeat(this.tableId, seat, held.token);
     } catch (error) {
       // A seat already lost is left all the same.
       if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) {
-        state.error = error instanceof Error ? error.message : String(error);
-        render();
+        this.state.error = messageOf(error);
+        this.render();
         return;
       }
     }
-    releaseSeat(tableId);
-    rememberLeftSeat(tableId, seat);
-    restartAsSpectator(`You left seat ${seat}; a bot plays it now.`);
-  };
+    releaseSeat(this.tableId);
+    rememberLeftSeat(this.tableId, seat);
+    this.restartAsSpectator(`You left seat ${seat}; a bot plays it now.`);
+  }
 
-  const sitDown = async (seat: number) => {
+  private async sitDown(seat: number): Promise<void> {
     const name = playerName();
     if (name === '') {
-      location.hash = `#/join/${encodeURIComponent(tableId)}/${seat}`;
+      location.hash = `#/join/${encodeURIComponent(this.tableId)}/${seat}`;
       return;
     }
     try {
-      await sitAt(tableId, seat, name);
+      await sitAt(this.tableId, seat, name);
     } catch (error) {
-      state.error = error instanceof Error ? error.message : String(error);
-      render();
+      this.state.error = messageOf(error);
+      this.render();
     }
-  };
+  }
 
-  const startRematch = async () => {
-    if (held === null || state.view === null) return;
+  private proposeRematch(): void {
+    if (this.held !== null) void this.rematch.propose(this.held);
+  }
+
+  private restartAsSpectator(notice: string): void {
+    this.stopLive();
+    this.held = null;
+    this.selection = null;
+    this.state.notice = notice;
+    this.run();
+  }
+
+  private async firstView(): Promise<VersionedView> {
     try {
-      const next = await rematch(state.view, tableId, held.seat, playerName() || 'Player');
-      location.hash = `#/table/${next}`;
+      return await api.view(this.tableId, this.held?.token ?? null);
     } catch (error) {
-      state.error = error instanceof Error ? error.message : String(error);
-      render();
+      if (this.held === null || !(error instanceof ApiError && (error.status === 401 || error.status === 403))) throw error;
+      releaseSeat(this.tableId);
+      this.held = null;
+      this.state.notice = 'Your seat at this table is no longer yours; you are watching.';
+      return api.view(this.tableId, null);
     }
-  };
+  }
 
-  const restartAsSpectator = (notice: string) => {
-    stopLive();
-    held = null;
-    selection = null;
-    state.notice = notice;
-    run();
-  };
-
-  const firstView = async () => {
-    try {
-      return await api.view(tableId, held?.token ?? null);
-    } catch (error) {
-      if (held === null || !(error instanceof ApiError && (error.status === 401 || error.status === 403))) throw error;
-      releaseSeat(tableId);
-      held = null;
-      state.notice = 'Your seat at this table is no longer yours; you are watching.';
-      return api.view(tableId, null);
-    }
-  };
-
-  const considerBreak = () => {
-    const view = state.view;
+  private considerBreak(): void {
+    const view = this.state.view;
     if (view === null) return;
-    between.consider(view, {
-      extra: (shown, handIndex) => dealCheck(tableId, shown, handIndex),
-      rematch: held === null ? null : () => void startRematch(),
-      replayHref: `#/replay/${tableId}`,
+    // One who left watches in passing, offered the seat back: a summary popping up at each hand's end would cover the
+    // offer, and the end of the game is on the page all the same.
+    if (this.held === null && leftSeat(this.tableId) !== null) {
+      this.between.pass(view);
+      return;
+    }
+    this.between.consider(view, {
+      extra: (shown, handIndex) => dealCheck(this.tableId, shown, handIndex),
+      rematch: this.held === null ? null : () => this.proposeRematch(),
+      replayHref: `#/replay/${this.tableId}`,
       afterClose: () => {
-        if (closed) return;
-        focusOnHand();
-        considerBreak();
-        render();
+        if (this.closed) return;
+        this.considerBreak();
+        this.render();
+        // After the page is drawn again, or what is focused would be gone with it.
+        if (!this.between.open) focusAfterDialog();
       },
     });
-  };
+  }
 
-  const showView = ({ version, view, turnDeadline, activeStates }: VersionedView) => {
+  private showView({ version, view, turnDeadline, activeStates }: VersionedView): void {
+    if (this.closed) return;
+    const { state } = this;
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
-    rememberDeal(tableId, view);
-    const seat = held;
-    if (seat !== null) contributeToNextDeal(tableId, view, (command) => api.send(tableId, seat.token, command));
+    if (state.view !== null) this.soundChange(state.view, view);
+    rememberDeal(this.tableId, view);
+    const seat = this.held;
+    if (seat !== null) contributeToNextDeal(this.tableId, view, (command) => api.send(this.tableId, seat.token, command));
     state.view = view;
     state.version = version;
-    state.turnDeadline = turnDeadline;
+    this.clock.see(turnDeadline);
     if (turnChanged) state.hint = null;
-    if (view.phase !== 'passing') selection?.clear();
-    tickClock();
-    render();
-    diagram?.highlight(activeStates);
-    considerBreak();
-  };
+    if (view.phase !== 'passing') this.selection?.clear();
+    this.render();
+    this.diagram?.highlight(activeStates);
+    this.considerBreak();
+  }
 
-  const start = async () => {
-    const first = await firstView();
-    if (closed) return;
-    showView(first);
-    stopLive = followTable(tableId, held?.token ?? null, first, {
-      onView: showView,
+  /** A trick won sounds over the card that won it; a card played to the trick, on its own. */
+  private soundChange(before: TableView, after: TableView): void {
+    const tricks = (view: TableView) => (view.hand === null ? 0 : view.hand.tricks.length);
+    const inTrick = (view: TableView) => view.hand?.trick?.plays.length ?? 0;
+    if (after.hand?.number === before.hand?.number && tricks(after) > tricks(before)) this.sounds.play('trick');
+    else if (inTrick(after) > inTrick(before)) this.sounds.play('card');
+  }
+
+  /** A rematch proposed to this person: the game-over screen gives way to the page, where they answer it. */
+  private showRematch(rematch: Rematch): void {
+    if (this.closed) return;
+    this.rematch.see(rematch);
+    if (this.held === null || !this.rematch.asks(this.held.seat)) return;
+    this.between.close();
+    document.querySelector<HTMLElement>('.rematch-offer .accept')?.focus();
+  }
+
+  /** Everyone is told when a bot moved for a seat whose time ran out, until the next such move or a few seconds on. */
+  private showTimedOut(notice: TimedOutMessage): void {
+    const view = this.state.view;
+    if (this.closed || view === null) return;
+    this.state.timedOut = timedOutSentence(view, notice);
+    window.clearTimeout(this.timedOutTimer);
+    this.timedOutTimer = window.setTimeout(() => {
+      this.state.timedOut = null;
+      this.render();
+    }, TIMED_OUT_SHOWN_MS);
+    this.render();
+  }
+
+  private async start(): Promise<void> {
+    const started = ++this.starts;
+    const first = await this.firstView();
+    if (this.closed || started !== this.starts) return;
+    this.showView(first);
+    this.stopLive = followTable(this.tableId, this.held?.token ?? null, first, {
+      onView: (update) => this.showView(update),
+      onRematch: (rematch) => this.showRematch(rematch),
+      onTimedOut: (notice) => this.showTimedOut(notice),
+      onChat: (message) => this.chat.hear(message),
       onState: (connection) => {
-        if (connection === state.connection) return;
-        state.connection = connection;
-        render();
+        if (connection === this.state.connection) return;
+        this.state.connection = connection;
+        this.render();
       },
       onRefused: (message) => {
-        state.error = message;
-        render();
+        this.state.error = message;
+        this.render();
       },
       onSeatLost: () => {
-        releaseSeat(tableId);
-        restartAsSpectator('Your seat was left or taken over; you are watching.');
+        releaseSeat(this.tableId);
+        this.restartAsSpectator('Your seat was left or taken over; you are watching.');
       },
     });
-  };
-  const run = () =>
-    start().catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      replaceChildren(page, h('p', { class: 'error', role: 'alert' }, message), h('a', { href: '#/' }, 'Back to the lobby'));
-    });
-  run();
+  }
 
-  return () => {
-    closed = true;
-    window.clearInterval(clockTimer);
-    dockSize.disconnect();
-    between.close();
-    cue.reset();
-    stopLive();
-  };
+  private run(): void {
+    this.start().catch((error: unknown) => {
+      replaceChildren(this.page, h('p', { class: 'error', role: 'alert' }, messageOf(error)), h('a', { href: '#/' }, 'Back to the lobby'));
+    });
+  }
+}
+
+function focusOnHand(): void {
+  document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
+}
+
+/** After a summary or the game-over screen: the hand, else (the game is over) the first thing to do on the page. */
+function focusAfterDialog(): void {
+  focusOnHand();
+  if (document.activeElement !== document.body && document.activeElement !== null) return;
+  document.querySelector<HTMLElement>('.game-over button, .game-over a')?.focus();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function sameSeats(a: readonly number[], b: readonly number[]): boolean {

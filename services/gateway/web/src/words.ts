@@ -88,6 +88,18 @@ export function shortName(view: TableView, seat: number): string {
   return view.seats[seat]?.occupant?.name ?? `Seat ${seat}`;
 }
 
+/**
+ * Who won, for a line under a headline that has already said "You lost": "Team B wins.", "Ada wins.", never
+ * "You lose: …" a second time; otherwise as outcomeSentence.
+ */
+export function winnersSentence(view: TableView): string {
+  if (outcomeForViewer(view) !== 'lost') return outcomeSentence(view);
+  const winners = view.outcome?.winners ?? [];
+  if (rulesOf(view.game).words.wonBy === 'team') return `Team ${teamOf(winners[0])} wins.`;
+  const names = winners.map((seat) => shortName(view, seat));
+  return `${names.join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}.`;
+}
+
 /** The result from the viewer's side: "You win", "Your team wins", "Team B wins", "Ada wins". */
 export function outcomeSentence(view: TableView): string {
   const winners = view.outcome?.winners ?? [];

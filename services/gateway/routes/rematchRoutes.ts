@@ -1,0 +1,146 @@
+/**
+ * A shared rematch (rematch/rematchProposals.ts): a person at a finished
+ * table proposes it, each other person accepts or declines, and every socket
+ * of the table is told how it stands (a `rematch` message).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Occupant } from '../../../machines/table/events.js';
+import { botKindOf, settingsRecord } from '../../host/tableSettings.js';
+import { heldSeatOf } from '../auth.js';
+import { clientOf } from '../clientIdentity.js';
+import type { GatewayContext } from '../context.js';
+import { tableBotName } from '../playerNames.js';
+import { RematchProposals, type RematchSeating } from '../rematch/rematchProposals.js';
+import { ErrorBody, TableParams } from '../schemas.js';
+import type { Rematch } from '../socketProtocol.js';
+import type { TableNotices } from '../tableNotices.js';
+
+/** How long a proposal waits for the others' answers. */
+export const REMATCH_SECONDS = 60;
+
+const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+const NewTableToken = Type.String({
+  pattern: '^[A-Za-z0-9_-]{43}$',
+  description: 'the seat token you made for the new table (32 random bytes, base64url); it holds your seat there',
+});
+const ProposeBody = Type.Object({ token: NewTableToken }, { additionalProperties: false });
+const AnswerBody = Type.Object(
+  { accept: Type.Boolean({ description: 'true to sit at the rematch, false to decline' }), token: Type.Optional(NewTableToken) },
+  { additionalProperties: false },
+);
+const RematchAnswer = Type.Union([Type.Literal('proposed'), Type.Literal('waiting'), Type.Literal('accepted'), Type.Literal('declined')]);
+// Typed as the socket protocol declares it, whose arrays are read-only.
+const RematchBody = Type.Unsafe<Rematch>(
+  Type.Object({
+    tableId: Type.String(),
+    round: Type.Integer(),
+    proposer: Type.Integer(),
+    seats: Type.Array(Type.Object({ seat: Type.Integer(), name: Type.String(), answer: RematchAnswer })),
+    status: Type.Union([Type.Literal('open'), Type.Literal('started'), Type.Literal('declined'), Type.Literal('expired')]),
+    expiresAt: Type.String(),
+    rematchTableId: Type.Union([Type.String(), Type.Null()]),
+  }),
+);
+const RematchResponse = Type.Object({ rematch: Type.Union([RematchBody, Type.Null()]) });
+
+export function rematchRoutes(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
+  const { feed, auth, seating, lobby, limits } = context;
+
+  /** The new table: the same game, options and turn clock; the people who accepted in their seats, bots of the same kinds elsewhere. */
+  const open = async (tableId: string, { people, client }: RematchSeating): Promise<string> => {
+    const { snapshot, facts } = await feed.current(tableId);
+    const { game, options, occupants } = snapshot.context;
+    const seated = new Set(people.map(({ seat }) => seat));
+    const botKinds = Object.fromEntries(
+      occupants.flatMap((_, seat) => (seated.has(seat) ? [] : [[seat, botKindOf(facts.settings, seat)]])),
+    );
+    const players: (Occupant | null)[] = occupants.map((_, seat) =>
+      seated.has(seat) ? null : { name: tableBotName(botKinds[seat], seat), bot: true },
+    );
+    const done = await lobby.reserveSeatingTable(client);
+    let rematchTableId: string;
+    try {
+      const accepted = await feed.createTable({
+        game,
+        options: Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)])),
+        players,
+        settings: settingsRecord({ turnSeconds: facts.settings.turnSeconds, botKinds }),
+      });
+      rematchTableId = accepted.tableId;
+      done(rematchTableId);
+    } finally {
+      done();
+    }
+    for (const { seat, name, token } of people) await seating.join(rematchTableId, seat, name, token);
+    return rematchTableId;
+  };
+
+  return async (app) => {
+    const proposals = new RematchProposals({
+      notices,
+      current: (tableId) => feed.current(tableId),
+      open,
+      seconds: REMATCH_SECONDS,
+      onError: (error, tableId) => app.log.error({ err: error, tableId }, 'opening a rematch failed'),
+    });
+
+    app.get(
+      '/api/tables/:tableId/rematch',
+      {
+        schema: {
+          summary: 'The rematch of a finished table as it stands, or null',
+          tags: ['tables'],
+          params: TableParams,
+          response: { 200: RematchResponse, ...refusals(404, 429) },
+        },
+      },
+      async (request) => {
+        await feed.current(request.params.tableId);
+        return { rematch: proposals.at(request.params.tableId) };
+      },
+    );
+
+    app.post(
+      '/api/tables/:tableId/rematch',
+      {
+        config: { cost: 'createTable' },
+        schema: {
+          summary: 'Propose a rematch of a finished game (seat token): every person at the table is asked',
+          description: `The others have ${REMATCH_SECONDS} s to answer. Alone with bots, the new table is made at once (status "started").`,
+          tags: ['tables'],
+          params: TableParams,
+          body: ProposeBody,
+          response: { 201: RematchResponse, ...refusals(400, 401, 403, 404, 409, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { tableId } = request.params;
+        const { snapshot } = await feed.current(tableId);
+        const hold = heldSeatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, snapshot.context);
+        const client = clientOf(request.ip, limits.ipv6ClientPrefix);
+        return reply.code(201).send({ rematch: await proposals.propose(tableId, hold.seat, request.body.token, client) });
+      },
+    );
+
+    app.post(
+      '/api/tables/:tableId/rematch/answer',
+      {
+        schema: {
+          summary: 'Accept or decline the rematch proposed (seat token)',
+          tags: ['tables'],
+          params: TableParams,
+          body: AnswerBody,
+          response: { 200: RematchResponse, ...refusals(400, 401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        const { snapshot } = await feed.current(tableId);
+        const hold = heldSeatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, snapshot.context);
+        return { rematch: await proposals.answer(tableId, hold.seat, request.body.accept, request.body.token) };
+      },
+    );
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Tells a table's sockets when a seat's turn clock ran out and what the bot
+ * did for it. The table's owner appends `turn.timedOut` and the move made
+ * for the seat together (services/host/tableHost.ts), so the move is the
+ * next event of that seat after it. Only a played card is named: a pass and
+ * an accusation stay secret until the table reveals them.
+ */
+import type { StoredEvent } from '../eventstore/eventStore.js';
+import { TURN_TIMED_OUT } from '../host/tableLog.js';
+import type { TimedOutMessage } from './socketProtocol.js';
+import type { TableNotices } from './tableNotices.js';
+
+const ACTION_OF: Readonly<Record<string, TimedOutMessage['action']>> = {
+  'card.played': 'play',
+  'cards.passed': 'pass',
+  'traitor.accused': 'accuse',
+};
+
+/** Starts telling; the returned function stops. */
+export function tellTimeouts(
+  changedAnywhere: (onChange: (tableId: string, event: StoredEvent) => void) => () => void,
+  notices: TableNotices,
+): () => void {
+  /** Per table, the seats timed out whose move has not come yet. */
+  const timedOut = new Map<string, Set<number>>();
+  return changedAnywhere((tableId, event) => {
+    const data = (event.data ?? {}) as { seat?: unknown; card?: unknown };
+    if (typeof data.seat !== 'number') return;
+    if (event.type === TURN_TIMED_OUT) {
+      if (!notices.hears(tableId)) return;
+      const seats = timedOut.get(tableId) ?? new Set<number>();
+      seats.add(data.seat);
+      timedOut.set(tableId, seats);
+      return;
+    }
+    const seats = timedOut.get(tableId);
+    const action = ACTION_OF[event.type];
+    if (seats === undefined || action === undefined || !seats.delete(data.seat)) return;
+    if (seats.size === 0) timedOut.delete(tableId);
+    const card = action === 'play' && typeof data.card === 'string' ? (data.card as TimedOutMessage['card']) : null;
+    notices.tell(tableId, { type: 'timedOut', seat: data.seat, action, card });
+  });
+}
