@@ -24,6 +24,8 @@ const BUS = '^services/bus/';
 const ROLES = '^services/(worker|gateway)/';
 const ENTRIES = '^services/(cli/|main\\.ts$)';
 const ON_TOP = '^(drivers|bench|hardening|scripts|test)/';
+/** The shared given/when/then of a table on the pure machine (test/kit/table.ts), which the core's tests use too. */
+const CORE_TEST_KIT = '^test/kit/table\\.ts$';
 
 /** The processes the service runs: `npm start`, a table worker, a distributed gateway, the `suitors` CLI. */
 const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.ts|cli/main\\.ts|cli/bin\\.js)$';
@@ -62,9 +64,15 @@ module.exports = {
     ),
     forbid(
       'machines-tests-stay-in-the-core',
-      "the core's tests test the core: no services/, drivers/ or test/ helpers",
+      "the core's tests test the core: no services/, drivers/ or test/ helpers but the core test kit",
       { path: `^machines/.*${TESTS}` },
-      { path: '^(services|drivers|bench|hardening|scripts|test)/' },
+      { path: '^(services|drivers|bench|hardening|scripts|test)/', pathNot: CORE_TEST_KIT },
+    ),
+    forbid(
+      'core-test-kit-on-the-core',
+      "the core test kit is the core's tests' own: it drives the machines and nothing else (vitest's expect aside)",
+      { path: CORE_TEST_KIT },
+      { pathNot: '^machines/|(^|/)node_modules/(vitest|@vitest)/' },
     ),
     below(
       'foundations-below-the-host',

@@ -5,43 +5,13 @@
  * a spectator sees only what every seat sees.
  */
 import { describe, expect, it } from 'vitest';
+import { accept, inPhase, newTable, playUntil } from '../test/kit/table.js';
 import { HEARTS, inCanonicalOrder } from './cards/card.js';
-import { createRng, type Rng } from './cards/shuffle.js';
-import { randomMove } from './bots/randomBot.js';
-import { shuffleDeal } from './fragments/dealing.js';
-import type { PassChoice, TableEvent } from './table/events.js';
-import { parseOptions, type GameName } from './table/options.js';
-import { awaitedActions, refusalOf } from './table/refusal.js';
-import { offer, phaseOf, startTable, type Phase, type TableActor, type TableSnapshot } from './table/snapshot.js';
+import { createRng } from './cards/shuffle.js';
+import type { PassChoice } from './table/events.js';
+import type { Phase, TableActor } from './table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from './view.js';
 import { SS_DEAL, SS_PASSES } from './fixtures/sevenSuitorsHand.js';
-
-function newTable(game: GameName, given: Record<string, string> = {}): TableActor {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const table = startTable({ game, options: parsed.options });
-  const seats = table.getSnapshot().context.seatCount;
-  for (let seat = 0; seat < seats; seat++) accept(table, { type: 'seat.joined', seat, player: { name: `P${seat}`, bot: false } });
-  return table;
-}
-
-function accept(table: TableActor, event: TableEvent): void {
-  expect(refusalOf(table.getSnapshot(), event), JSON.stringify(event)).toBeNull();
-  expect(offer(table, event)).toBe(true);
-}
-
-function driveUntil(table: TableActor, rng: Rng, stop: (snapshot: TableSnapshot) => boolean): void {
-  for (let snapshot = table.getSnapshot(); !stop(snapshot); snapshot = table.getSnapshot()) {
-    if (phaseOf(snapshot) === 'dealing') accept(table, shuffleDeal(snapshot.context, rng));
-    else {
-      const [next] = awaitedActions(snapshot);
-      if (next === undefined) throw new Error(`nothing to do in ${phaseOf(snapshot)}`);
-      accept(table, randomMove(snapshot, next.seat, next.action, rng));
-    }
-  }
-}
-
-const inPhase = (phase: Phase) => (snapshot: TableSnapshot) => phaseOf(snapshot) === phase;
 
 const CARD_PATTERN = /"(\d-(?:\d+|7a|7b)|cupid|chaperone|rival|go-between)"/g;
 
@@ -77,7 +47,7 @@ function publicPart(seen: TableView): unknown {
 const withFrom = (from: number, passes: readonly PassChoice[]) => passes.map(({ to, card }) => ({ from, to, card }));
 
 function sevenSuitorsDealt(): TableActor {
-  const table = newTable('sevenSuitors');
+  const table = newTable('sevenSuitors', { seated: true });
   accept(table, { type: 'hand.dealt', deal: SS_DEAL, roles: null });
   return table;
 }
@@ -88,9 +58,9 @@ function passAll(table: TableActor): void {
 
 describe('hands', () => {
   it('shows a hand in canonical order, so the order of the deal says nothing: deals in any order give the same views', () => {
-    const reversed = newTable('sevenSuitors');
+    const reversed = newTable('sevenSuitors', { seated: true });
     accept(reversed, { type: 'hand.dealt', deal: SS_DEAL.map((cards) => cards.slice().reverse()), roles: null });
-    const shuffledPasses = newTable('sevenSuitors');
+    const shuffledPasses = newTable('sevenSuitors', { seated: true });
     accept(shuffledPasses, { type: 'hand.dealt', deal: SS_DEAL.map((cards) => [...cards.slice(7), ...cards.slice(0, 7)]), roles: null });
     const inOrder = sevenSuitorsDealt();
     for (const table of [reversed, shuffledPasses, inOrder]) passAll(table);
@@ -229,8 +199,8 @@ describe('passes', () => {
 
 describe('A Traitor of Love: roles and accusations', () => {
   const atPhase = (phase: Phase, seed: string) => {
-    const table = newTable('traitorOfLove');
-    driveUntil(table, createRng(seed), inPhase(phase));
+    const table = newTable('traitorOfLove', { seated: true });
+    playUntil(table, createRng(seed), inPhase(phase));
     return table;
   };
 
@@ -278,7 +248,7 @@ describe('A Traitor of Love: roles and accusations', () => {
   it('hides the roles of the next hand again', () => {
     const table = atPhase('accusation', 'next-hand');
     for (const [seat, accused] of [2, 3, 4, 5, 0, 1].entries()) accept(table, { type: 'traitor.accused', seat, accused });
-    driveUntil(table, createRng('next-hand-deal'), (snapshot) => snapshot.context.hand!.index === 1);
+    playUntil(table, createRng('next-hand-deal'), (snapshot) => snapshot.context.hand!.index === 1);
     const roles = table.getSnapshot().context.hand!.roles!;
     const seen = view(table, 0);
     expect(seen.hand!.traitor).toBeNull();
@@ -290,8 +260,8 @@ describe('A Traitor of Love: roles and accusations', () => {
 
 describe('Anti-Cupid', () => {
   it('shows everyone who is Anti-Cupid', () => {
-    const table = newTable('antiCupid');
-    driveUntil(table, createRng('anti-cupid'), inPhase('trickPlay'));
+    const table = newTable('antiCupid', { seated: true });
+    playUntil(table, createRng('anti-cupid'), inPhase('trickPlay'));
     const antiCupid = table.getSnapshot().context.hand!.antiCupid;
     expect(antiCupid).not.toBeNull();
     for (const viewer of [0, 4, 'spectator'] as const) expect(view(table, viewer).hand!.antiCupid).toBe(antiCupid);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { newTable } from '../test/kit/table.js';
 import { randomMove } from './bots/randomBot.js';
 import { createRng, seedFrom, type Rng } from './cards/shuffle.js';
 import { fairDeal } from './fragments/dealing.js';
 import type { TableEvent } from './table/events.js';
-import { GAME_NAMES, parseOptions, type GameName } from './table/options.js';
+import { GAME_NAMES, type GameName } from './table/options.js';
 import { awaitedActions } from './table/refusal.js';
-import { offer, phaseOf, startTable, type TableSnapshot } from './table/snapshot.js';
+import { offer, phaseOf, type TableSnapshot } from './table/snapshot.js';
 import { nextVersionOf, viewChanges, withChanges, type Json } from './viewChanges.js';
 import { viewFor, type Viewer } from './view.js';
 
@@ -38,9 +39,7 @@ function nextEvent(snapshot: TableSnapshot, rng: Rng): TableEvent | null {
 
 /** Every version of a whole game of random moves. */
 function playedGame(game: GameName, seed: string): TableSnapshot[] {
-  const parsed = parseOptions(game, {});
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const table = startTable({ game, options: parsed.options });
+  const table = newTable(game);
   const rng = createRng(seed);
   const versions = [table.getSnapshot()];
   for (let event = nextEvent(table.getSnapshot(), rng); event !== null; event = nextEvent(table.getSnapshot(), rng)) {

@@ -15,7 +15,7 @@
  * The defaults of the bot delay, the limits, a worker's idle time and the
  * lease TTL are also the defaults of the modules that use them when no
  * environment is involved (DEFAULT_BOT_DELAY_MS, DEFAULT_LIMITS, ...);
- * settings.test.ts holds the two to the same numbers.
+ * settings.process.test.ts holds the two to the same numbers.
  */
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';

@@ -4,8 +4,9 @@
  * the record verifier re-derives every score, and views leak nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { optionsOf } from './kit/table.js';
 import { createRng } from '../machines/cards/shuffle.js';
-import { deckFor, parseOptions, type GameName } from '../machines/table/options.js';
+import { deckFor, type GameName } from '../machines/table/options.js';
 import type { GameRecord } from '../machines/record/record.js';
 import { verifyRecord } from '../machines/record/verify.js';
 import { awaitedActions, refusalOf } from '../machines/table/refusal.js';
@@ -35,12 +36,6 @@ const { games: GAMES_PER_CONFIG, scanned: LEAK_SCANNED_GAMES } = settingsFromEnv
   games: wholeNumber({ env: 'BOT_GAMES', default: 40 }),
   scanned: wholeNumber({ env: 'BOT_SCANNED_GAMES', default: 2 }),
 });
-
-function optionsOf(game: GameName, given: Record<string, string>) {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  return parsed.options;
-}
 
 function expectCardsConserved(record: GameRecord, deck: readonly Card[]): void {
   for (const hand of record.hands) {

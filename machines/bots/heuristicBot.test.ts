@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { newTable } from '../../test/kit/table.js';
 import { HEARTS } from '../cards/card.js';
 import { createRng, type Rng } from '../cards/shuffle.js';
 import { shuffleDeal } from '../fragments/dealing.js';
 import type { HandResult } from '../table/context.js';
-import { parseOptions, type GameName } from '../table/options.js';
+import type { GameName } from '../table/options.js';
 import { awaitedActions } from '../table/refusal.js';
 import { offer, phaseOf, startTable, type TableActor } from '../table/snapshot.js';
 import { viewFor } from '../view.js';
@@ -21,12 +22,8 @@ interface PlayedGame {
 
 /** Plays a whole game, the host's part included, with each seat's bot of the given kind. */
 function playGame(game: GameName, given: Record<string, string>, seed: string, kindOf: (seat: Seat) => Kind): PlayedGame {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   const rng: Rng = createRng(seed);
-  const table = startTable({ game, options: parsed.options });
-  const seats = table.getSnapshot().context.seatCount;
-  for (let seat = 0; seat < seats; seat++) offer(table, { type: 'seat.joined', seat, player: { name: `Bot ${seat}`, bot: true } });
+  const table = newTable(game, { options: given, bots: 'all' });
   const hands: PlayedGame['hands'] = [];
   for (let moves = 0; phaseOf(table.getSnapshot()) !== 'gameOver'; moves++) {
     if (moves > 20_000) throw new Error('the game does not end');

@@ -5,15 +5,16 @@
  * Anti-Cupid, wrong marriages, a hand after the game is over.
  */
 import { describe, expect, it } from 'vitest';
+import { accept, optionsOf } from '../../test/kit/table.js';
 import type { Card } from '../cards/card.js';
 import { createRng, seedFrom, type Rng } from '../cards/shuffle.js';
 import { randomMove } from '../bots/randomBot.js';
 import { contributedDeal, fairDeal, shuffleDeal } from '../fragments/dealing.js';
 import type { TableContext, TableInput } from '../table/context.js';
 import type { TableEvent } from '../table/events.js';
-import { parseOptions, type GameName } from '../table/options.js';
-import { awaitedActions, refusalOf } from '../table/refusal.js';
-import { offer, phaseOf, startTable } from '../table/snapshot.js';
+import type { GameName } from '../table/options.js';
+import { awaitedActions } from '../table/refusal.js';
+import { phaseOf, startTable } from '../table/snapshot.js';
 import { recordFromEvents, type GameRecord } from './record.js';
 import { verifyRecord, type RecordProblem } from './verify.js';
 import { SS_DEAL, SS_PASSES } from '../fixtures/sevenSuitorsHand.js';
@@ -36,14 +37,11 @@ function playGame(
   maxHands = 60,
   dealing: 'unproven' | 'fair' | 'contributed' = 'unproven',
 ): Game {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const input: TableInput = { game, options: parsed.options };
+  const input: TableInput = { game, options: optionsOf(game, given) };
   const table = startTable(input);
   const events: TableEvent[] = [];
   const send = (event: TableEvent) => {
-    expect(refusalOf(table.getSnapshot(), event), JSON.stringify(event)).toBeNull();
-    expect(offer(table, event)).toBe(true);
+    accept(table, event);
     events.push(event);
   };
   for (let seat = 0; seat < table.getSnapshot().context.seatCount; seat++) {

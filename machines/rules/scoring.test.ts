@@ -7,12 +7,11 @@
  * accepted, so the scripts are legal under the rules as well.
  */
 import { describe, expect, it } from 'vitest';
+import { accept, newTable } from '../../test/kit/table.js';
 import type { Card, Suit } from '../cards/card.js';
 import type { CompletedTrick, HandResult, TableContext } from '../table/context.js';
-import type { PassChoice, TableEvent } from '../table/events.js';
-import { parseOptions, type GameName } from '../table/options.js';
-import { refusalOf } from '../table/refusal.js';
-import { offer, phaseOf, startTable, type TableActor } from '../table/snapshot.js';
+import type { PassChoice } from '../table/events.js';
+import { phaseOf, type TableActor } from '../table/snapshot.js';
 import { passRecipients, tablePasses } from '../fragments/passing.js';
 import { marriagesOf } from './marriage.js';
 import { sideOf } from '../games/rules/index.js';
@@ -26,21 +25,6 @@ interface ScriptedHand {
   readonly roles?: readonly Suit[];
   /** A Traitor of Love: the teammate each seat names. */
   readonly accusations?: readonly Seat[];
-}
-
-function newTable(game: GameName, given: Record<string, string>, cardsPerSeat: number): TableActor {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const table = startTable({ game, options: parsed.options, cardsPerSeat });
-  const seats = table.getSnapshot().context.seatCount;
-  for (let seat = 0; seat < seats; seat++) send(table, { type: 'seat.joined', seat, player: { name: `P${seat}`, bot: false } });
-  return table;
-}
-
-/** Sends an event that the rules must accept, showing the refusal if they do not. */
-function send(table: TableActor, event: TableEvent): void {
-  expect(refusalOf(table.getSnapshot(), event), JSON.stringify(event)).toBeNull();
-  expect(offer(table, event)).toBe(true);
 }
 
 /**
@@ -70,10 +54,10 @@ function playHand(table: TableActor, hand: ScriptedHand): { deal: Card[][] } {
       passes[sender].push({ to: seat, card });
     });
   }
-  send(table, { type: 'hand.dealt', deal, roles: hand.roles ?? null });
-  if (passing) for (let seat = 0; seat < seats; seat++) send(table, { type: 'cards.passed', seat, passes: passes[seat] });
-  for (const trick of hand.tricks) for (const [seat, card] of trick) send(table, { type: 'card.played', seat, card });
-  hand.accusations?.forEach((accused, seat) => send(table, { type: 'traitor.accused', seat, accused }));
+  accept(table, { type: 'hand.dealt', deal, roles: hand.roles ?? null });
+  if (passing) for (let seat = 0; seat < seats; seat++) accept(table, { type: 'cards.passed', seat, passes: passes[seat] });
+  for (const trick of hand.tricks) for (const [seat, card] of trick) accept(table, { type: 'card.played', seat, card });
+  hand.accusations?.forEach((accused, seat) => accept(table, { type: 'traitor.accused', seat, accused }));
   return { deal };
 }
 
@@ -157,7 +141,7 @@ const SS_HANDS = { X: SS_X, Y: SS_Y, E: SS_E, G: SS_G };
 type SsHandName = keyof typeof SS_HANDS;
 
 function playSevenSuitors(end: string, hands: readonly SsHandName[]): TableActor {
-  const table = newTable('sevenSuitors', { end }, 5);
+  const table = newTable('sevenSuitors', { options: { end }, cardsPerSeat: 5, seated: true });
   hands.forEach((name, index) => {
     expect(contextOf(table).outcome, `the game ended before hand ${index + 1}`).toBeNull();
     playHand(table, { tricks: SS_HANDS[name] });
@@ -167,7 +151,7 @@ function playSevenSuitors(end: string, hands: readonly SsHandName[]): TableActor
 
 describe('Seven Suitors', () => {
   it('plays RULES.md §9 end to end: 7a of trump played first wins, and team B marries Moons', () => {
-    const table = newTable('sevenSuitors', {}, 3);
+    const table = newTable('sevenSuitors', { cardsPerSeat: 3, seated: true });
     const { deal } = playHand(table, {
       tricks: [
         [
@@ -493,7 +477,7 @@ const AC_CHAPERONE_HAND = substitute(AC_HAND, '5-5', 'chaperone');
 
 describe('Anti-Cupid', () => {
   it('scores each suit: a partnership marriage, Anti-Cupid capturing both 7s, and split 7s', () => {
-    const table = newTable('antiCupid', {}, 4);
+    const table = newTable('antiCupid', { cardsPerSeat: 4, seated: true });
     playHand(table, { tricks: AC_HAND });
     expect(contextOf(table).hand!.antiCupid).toBe(0);
     expect(lastResult(table)).toEqual({
@@ -513,7 +497,7 @@ describe('Anti-Cupid', () => {
   });
 
   it('with powers, a 7 set aside by the Chaperone forms no marriage: Anti-Cupid scores the suit', () => {
-    const table = newTable('antiCupid', { specials: 'powers' }, 4);
+    const table = newTable('antiCupid', { options: { specials: 'powers' }, cardsPerSeat: 4, seated: true });
     playHand(table, { tricks: AC_CHAPERONE_HAND });
     const result = lastResult(table);
     expect(result.tricks).toEqual([AC_TRICKS[0], AC_TRICKS[1], { leader: 1, winner: 2, capturedBy: null }, AC_TRICKS[3]]);
@@ -526,14 +510,14 @@ describe('Anti-Cupid', () => {
   });
 
   it('with plain specials, the same Chaperone is captured like any card and suit 4 is married', () => {
-    const table = newTable('antiCupid', { specials: 'plain' }, 4);
+    const table = newTable('antiCupid', { options: { specials: 'plain' }, cardsPerSeat: 4, seated: true });
     playHand(table, { tricks: AC_CHAPERONE_HAND });
     expect(lastResult(table).tricks).toEqual(AC_TRICKS);
     expect(lastResult(table).handScores).toEqual([4, 2, 2, 2, 2]);
   });
 
   it('moves the role one seat left each hand and ends after five hands; equal top scores share the win', () => {
-    const table = newTable('antiCupid', {}, 4);
+    const table = newTable('antiCupid', { cardsPerSeat: 4, seated: true });
     for (let hand = 0; hand < 5; hand++) {
       expect(contextOf(table).outcome).toBeNull();
       playHand(table, { tricks: rotate(AC_HAND, hand, 5) });
@@ -545,7 +529,7 @@ describe('Anti-Cupid', () => {
   });
 
   it('gives the win to the single highest score after five hands', () => {
-    const table = newTable('antiCupid', { specials: 'powers' }, 4);
+    const table = newTable('antiCupid', { options: { specials: 'powers' }, cardsPerSeat: 4, seated: true });
     for (let hand = 0; hand < 4; hand++) playHand(table, { tricks: rotate(AC_HAND, hand, 5) });
     expect(contextOf(table).scores).toEqual([10, 10, 10, 10, 8]);
     expect(contextOf(table).outcome).toBeNull();
@@ -554,7 +538,7 @@ describe('Anti-Cupid', () => {
   });
 
   it('with passing oneEach, Anti-Cupid is the holder of the 1 after the deal, not after passing', () => {
-    const table = newTable('antiCupid', { passing: 'oneEach' }, 4);
+    const table = newTable('antiCupid', { options: { passing: 'oneEach' }, cardsPerSeat: 4, seated: true });
     const { deal } = playHand(table, { tricks: AC_HAND });
     expect(deal[1]).toContain('1-1');
     const result = lastResult(table);
@@ -618,7 +602,7 @@ function rolesWithTraitor(traitor: Seat): Suit[] {
 
 describe('A Traitor of Love', () => {
   it("scores rules.md's worked example: marriages, then the accusation bonus on the Traitor's team", () => {
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     playHand(table, { tricks: TRAITOR_HAND, roles: [3, 1, 7, 5, 2, 4], accusations: [2, 3, 4, 1, 0, 3] });
     expect(lastResult(table)).toEqual({
       trump: 1,
@@ -675,14 +659,14 @@ describe('A Traitor of Love', () => {
       handScores: [2, 0, 2, 5, 2, 5],
     },
   ])('$name', ({ traitor, accusations, handScores }) => {
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     playHand(table, { tricks: TRAITOR_HAND, roles: rolesWithTraitor(traitor), accusations });
     expect(lastResult(table).handScores).toEqual(handScores);
   });
 
   it('can score a Traitor below zero', () => {
     // Without 5-7b team A marries only Spades: the Traitor on B scores 1, then loses 2.
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     const tricks = substitute(TRAITOR_HAND, '5-7b', '5-5');
     playHand(table, { tricks, roles: rolesWithTraitor(1), accusations: [2, 3, 4, 1, 0, 1] });
     expect(lastResult(table).marriages).toEqual([
@@ -696,20 +680,20 @@ describe('A Traitor of Love', () => {
   });
 
   it('waits after the last trick until all six have named a teammate', () => {
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     playHand(table, { tricks: TRAITOR_HAND, roles: rolesWithTraitor(0) });
     expect(phaseOf(table.getSnapshot())).toBe('accusation');
     const accusations = [2, 3, 4, 5, 0, 1];
-    for (let seat = 0; seat < 5; seat++) send(table, { type: 'traitor.accused', seat, accused: accusations[seat] });
+    for (let seat = 0; seat < 5; seat++) accept(table, { type: 'traitor.accused', seat, accused: accusations[seat] });
     expect(phaseOf(table.getSnapshot())).toBe('accusation');
     expect(contextOf(table).handResults).toHaveLength(0);
-    send(table, { type: 'traitor.accused', seat: 5, accused: 1 });
+    accept(table, { type: 'traitor.accused', seat: 5, accused: 1 });
     expect(contextOf(table).handResults).toHaveLength(1);
     expect(phaseOf(table.getSnapshot())).toBe('dealing');
   });
 
   it('ends only after a hand in which someone has more than 15: exactly 15 plays on', () => {
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     // Traitor seat 2, named by seat 0 only: [4, 3, 3, 3, 2, 3].
     const p = { tricks: TRAITOR_HAND, roles: rolesWithTraitor(2), accusations: [2, 3, 4, 1, 0, 3] };
     // Traitor seat 0, named by seat 2 only: [3, 3, 4, 3, 2, 3].
@@ -724,7 +708,7 @@ describe('A Traitor of Love', () => {
   });
 
   it('shares the win among equal highest scores', () => {
-    const table = newTable('traitorOfLove', {}, 3);
+    const table = newTable('traitorOfLove', { cardsPerSeat: 3, seated: true });
     // Nobody names the Traitor: Traitor seat 0 [5,3,2,3,2,3]; seat 2 [2,3,5,3,2,3]; seat 1 [2,4,2,3,2,3].
     const unnamed0 = { tricks: TRAITOR_HAND, roles: rolesWithTraitor(0), accusations: [2, 3, 4, 5, 2, 3] };
     const unnamed2 = { tricks: TRAITOR_HAND, roles: rolesWithTraitor(2), accusations: [4, 3, 0, 5, 0, 3] };

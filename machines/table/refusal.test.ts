@@ -5,57 +5,13 @@
  * and nothing in the context changed.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { accept, expectRefused, inPhase, newTable, playUntil, seatEveryone } from '../../test/kit/table.js';
 import { FULL_DECK, SUIT_DECK, type Card, type Suit } from '../cards/card.js';
-import { createRng, type Rng } from '../cards/shuffle.js';
-import { randomMove } from '../bots/randomBot.js';
-import { shuffleDeal } from '../fragments/dealing.js';
+import { createRng } from '../cards/shuffle.js';
 import type { TableEvent } from './events.js';
-import { parseOptions, type GameName } from './options.js';
-import { awaitedActions, explainRefusal, refusalOf } from './refusal.js';
-import { offer, phaseOf, startTable, type Phase, type TableActor, type TableSnapshot } from './snapshot.js';
+import { explainRefusal, refusalOf } from './refusal.js';
+import { phaseOf, type TableActor } from './snapshot.js';
 import { SS_DEAL, SS_PASSES } from '../fixtures/sevenSuitorsHand.js';
-
-function newTable(game: GameName, given: Record<string, string> = {}, cardsPerSeat?: number): TableActor {
-  const parsed = parseOptions(game, given);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  return startTable({ game, options: parsed.options, cardsPerSeat });
-}
-
-function accept(table: TableActor, event: TableEvent): void {
-  expect(refusalOf(table.getSnapshot(), event), JSON.stringify(event)).toBeNull();
-  expect(offer(table, event)).toBe(true);
-}
-
-/** The event is refused with exactly `message`, and the table does not change. */
-function expectRefused(table: TableActor, event: unknown, message: string): void {
-  const before = table.getSnapshot();
-  const context = JSON.stringify(before.context);
-  expect(refusalOf(before, event)).toBe(message);
-  expect(offer(table, event as TableEvent)).toBe(false);
-  expect(table.getSnapshot()).toBe(before);
-  expect(JSON.stringify(table.getSnapshot().context)).toBe(context);
-}
-
-function seatEveryone(table: TableActor): void {
-  const seats = table.getSnapshot().context.seatCount;
-  for (let seat = 0; seat < seats; seat++) accept(table, { type: 'seat.joined', seat, player: { name: `P${seat}`, bot: false } });
-}
-
-/** Plays on with random legal moves (the host dealing from `rng`) until `stop` holds. */
-function driveUntil(table: TableActor, rng: Rng, stop: (snapshot: TableSnapshot) => boolean): void {
-  for (let snapshot = table.getSnapshot(); !stop(snapshot); snapshot = table.getSnapshot()) {
-    const phase = phaseOf(snapshot);
-    if (phase === 'gameOver') throw new Error('the game ended first');
-    if (phase === 'seating') seatEveryone(table);
-    else if (phase === 'dealing') accept(table, shuffleDeal(snapshot.context, rng));
-    else {
-      const [next] = awaitedActions(snapshot);
-      accept(table, randomMove(snapshot, next.seat, next.action, rng));
-    }
-  }
-}
-
-const inPhase = (phase: Phase) => (snapshot: TableSnapshot) => phaseOf(snapshot) === phase;
 
 const played = (seat: number, card: unknown) => ({ type: 'card.played', seat, card });
 const passed = (seat: number, passes: unknown) => ({ type: 'cards.passed', seat, passes });
@@ -204,7 +160,7 @@ describe('dealing', () => {
   });
 
   it('refuses a short deal without the 1, whose holder leads', () => {
-    const table = newTable('sevenSuitors', {}, 3);
+    const table = newTable('sevenSuitors', { cardsPerSeat: 3 });
     seatEveryone(table);
     const deal = [0, 1, 2, 3].map((seat) => SUIT_DECK.slice(1 + seat * 3, 4 + seat * 3));
     expectRefused(table, { type: 'hand.dealt', deal, roles: null }, 'the deal must include 1-1, whose holder leads');
@@ -294,7 +250,7 @@ describe('passing', () => {
 
   it('refuses, in A Traitor of Love, a pass to a teammate', () => {
     const table = newTable('traitorOfLove');
-    driveUntil(table, createRng('traitor-passing'), inPhase('passing'));
+    playUntil(table, createRng('traitor-passing'), inPhase('passing'));
     const held = table.getSnapshot().context.hand!.holdings[0];
     const passes = [
       { to: 1, card: held[0] },
@@ -306,8 +262,8 @@ describe('passing', () => {
   });
 
   it('refuses, in Anti-Cupid passing oneEach, three cards instead of four', () => {
-    const table = newTable('antiCupid', { passing: 'oneEach' });
-    driveUntil(table, createRng('anti-cupid-passing'), inPhase('passing'));
+    const table = newTable('antiCupid', { options: { passing: 'oneEach' } });
+    playUntil(table, createRng('anti-cupid-passing'), inPhase('passing'));
     const held = table.getSnapshot().context.hand!.holdings[0];
     const passes = [
       { to: 1, card: held[0] },
@@ -319,7 +275,7 @@ describe('passing', () => {
 
   it('refuses any pass in Anti-Cupid without passing', () => {
     const table = newTable('antiCupid');
-    driveUntil(table, createRng('anti-cupid'), inPhase('trickPlay'));
+    playUntil(table, createRng('anti-cupid'), inPhase('trickPlay'));
     expectRefused(table, passed(0, []), 'this table does not pass cards (its passing option is none)');
   });
 });
@@ -432,13 +388,13 @@ describe('trick play', () => {
 describe('A Traitor of Love accusations', () => {
   const atAccusation = () => {
     const table = newTable('traitorOfLove');
-    driveUntil(table, createRng('accuse'), inPhase('accusation'));
+    playUntil(table, createRng('accuse'), inPhase('accusation'));
     return table;
   };
 
   it('refuses an accusation during trick play, naming whose turn it is', () => {
     const table = newTable('traitorOfLove');
-    driveUntil(table, createRng('accuse'), inPhase('trickPlay'));
+    playUntil(table, createRng('accuse'), inPhase('trickPlay'));
     const turn = table.getSnapshot().context.hand!.turn;
     expectRefused(table, accused(0, 2), `no accusation now: passing is over; it is seat ${turn}'s turn to play`);
   });
@@ -482,8 +438,8 @@ describe('game over', () => {
   });
 
   const finished = () => {
-    const table = newTable('sevenSuitors', { end: 'hands:1' });
-    driveUntil(table, createRng('over'), inPhase('gameOver'));
+    const table = newTable('sevenSuitors', { options: { end: 'hands:1' } });
+    playUntil(table, createRng('over'), inPhase('gameOver'));
     return table;
   };
 

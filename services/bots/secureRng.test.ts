@@ -5,20 +5,16 @@
  * at the same version, and tell of the hand it was made from.
  */
 import { describe, expect, it } from 'vitest';
+import { inPhase, newTable, playUntil } from '../../test/kit/table.js';
 import { createRng } from '../../machines/cards/shuffle.js';
-import { shuffleDeal } from '../../machines/fragments/dealing.js';
 import type { PlayerCommand } from '../../machines/table/events.js';
-import { parseOptions } from '../../machines/table/options.js';
-import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
+import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { createBotRunner } from './botRunner.js';
 import { secureRng } from './secureRng.js';
 
 function passingTable(): TableSnapshot {
-  const parsed = parseOptions('sevenSuitors');
-  if (!parsed.ok) throw new Error('options');
-  const table = startTable({ game: 'sevenSuitors', options: parsed.options });
-  for (let seat = 0; seat < 4; seat++) offer(table, { type: 'seat.joined', seat, player: { name: `P${seat}`, bot: seat === 1 } });
-  offer(table, shuffleDeal(table.getSnapshot().context, createRng('secure-bots')));
+  const table = newTable('sevenSuitors', { bots: [1] });
+  playUntil(table, createRng('secure-bots'), inPhase('passing'));
   return table.getSnapshot();
 }
 

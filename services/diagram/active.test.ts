@@ -4,9 +4,10 @@
  * elements of the diagram are exactly the state nodes the actor is in.
  */
 import { describe, expect, it } from 'vitest';
+import { optionsOf } from '../../test/kit/table.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { rulesOf } from '../../machines/games/rules/index.js';
-import { DEFAULT_OPTIONS, GAME_NAMES, parseOptions, type GameName } from '../../machines/table/options.js';
+import { DEFAULT_OPTIONS, GAME_NAMES } from '../../machines/table/options.js';
 import { offer, startTable, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { nextSimulatedEvent } from '../simulator/simulate.js';
 import { activeStateIds } from './active.js';
@@ -15,12 +16,6 @@ import { toDot } from './dot.js';
 import { modelOfGame } from './files.js';
 import type { DiagramModel } from './model.js';
 import { renderSvg } from './svg.js';
-
-function optionsOf(game: GameName) {
-  const parsed = parseOptions(game, DEFAULT_OPTIONS[game]);
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  return parsed.options;
-}
 
 /** The actor's own answer, state by state: is it in this state? */
 function statesTheActorIsIn(model: DiagramModel, snapshot: TableSnapshot): string[] {
@@ -46,7 +41,7 @@ async function expectHighlightToBe(model: DiagramModel, snapshot: TableSnapshot,
 describe.each(GAME_NAMES)('the highlighted states of a %s table', (game) => {
   it('are the states the actor is in, through a whole hand, and move when a card is played', async () => {
     const model = modelOfGame(game);
-    const table = startTable({ game, options: optionsOf(game) });
+    const table = startTable({ game, options: optionsOf(game, DEFAULT_OPTIONS[game]) });
     const rng = createRng(`diagram-${game}`);
     const rendered = new Map<string, string>();
     const seen = new Set<string>();
@@ -78,7 +73,7 @@ describe.each(GAME_NAMES)('the highlighted states of a %s table', (game) => {
     expect(cardPlaysChecked).toBeGreaterThan(0);
     const phases = [...seen].map((id) => id.slice(model.id.length + 1)).filter((path) => path !== '');
     expect(phases).toEqual(expect.arrayContaining(['dealing', 'trickPlay', 'trickPlay.leading', 'trickPlay.following']));
-    if (rulesOf(game).passes(optionsOf(game))) expect(phases).toContain('passing');
+    if (rulesOf(game).passes(optionsOf(game, DEFAULT_OPTIONS[game]))) expect(phases).toContain('passing');
     if (game === 'traitorOfLove') expect(phases).toContain('accusation');
     table.stop();
   });

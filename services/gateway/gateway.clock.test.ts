@@ -110,8 +110,10 @@ describe('the turn clock', () => {
       return { ...seated, lastBefore };
     });
 
-    // Restarted late enough that the timeout falls due after the restart, well within the 1.4 s checked below.
-    await waitFor(() => Date.now() - Date.parse(lastBefore.at) >= 700, 'the clock to pass 0.7 s after the last event', { everyMs: 20 });
+    // Restarted 1.2 s after the last event at the earliest: a timeout due from that event then comes within 0.3 s of
+    // the restart (at once if the restart was later), and one counted from the restart (1.5 s) is told apart by the
+    // 1.4 s below with room for a slow start.
+    await waitFor(() => Date.now() - Date.parse(lastBefore.at) >= 1200, 'the clock to pass 1.2 s after the last event', { everyMs: 20 });
     const restartedAt = Date.now();
     await run({}, async ({ app }) => {
       const seatView = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) });

@@ -3,7 +3,7 @@
  * every table's events folded once each, in order per table, from the start
  * or from a checkpoint, through a crash between an event and its checkpoint,
  * and a projection that throws stops there, naming the table and the seq.
- * runner.test.ts runs it on memory, SQLite and a real nats-server.
+ * runner.nats.test.ts runs it on memory, SQLite and a real nats-server.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AT } from '../eventstore/eventStore.contract.js';

@@ -27,7 +27,7 @@ const NEW_TABLE_BYTES = 16 * 1024;
 /** What a new table's settings hold (services/host/tableSettings.ts); a fork's origin is written by the host itself. */
 const NEW_TABLE_SETTINGS: readonly string[] = ['turnSeconds', 'botKinds'];
 
-/** SUITORS_MIN_TURN_SECONDS's default (settings.test.ts holds the two together). */
+/** SUITORS_MIN_TURN_SECONDS's default (settings.process.test.ts holds the two together). */
 export const DEFAULT_WORKER_LIMITS: WorkerRequestLimits = { minTurnSeconds: 5 };
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The rules of a next release, for the tests that play one (test/ruleChange.test.ts
- * in-process, test/nats/rollingUpgrade.test.ts in worker processes): rules 2,
+ * in-process, test/nats/rollingUpgrade.nats.test.ts in worker processes): rules 2,
  * under which A Traitor of Love ends after a hand in which someone has more
  * than 10 points, not 15. The change is made where a rule lives, in the
  * game's rules object (traitorOfLoveRulesEndingAbove); the rulebook carries

@@ -5,7 +5,7 @@
  * a time. Every table plays on, no log has a gap or a move it refuses, and
  * no table stands still for long. Prints the figures: tables moved, the
  * longest pause of any table, how long each drain took. (Both releases here
- * are this code; rollingUpgrade.test.ts deploys a release with other rules
+ * are this code; rollingUpgrade.nats.test.ts deploys a release with other rules
  * and another event schema.)
  */
 import { describe, expect, it } from 'vitest';
