@@ -24,7 +24,7 @@ import { makeNatsSecrets, type NatsSecrets } from '../services/nats/security/sec
 import { authorizationConfig, clientTlsConfig, routeTlsConfig, tlsFilesOf } from '../services/nats/security/serverConfig.js';
 import { natsServerProgram } from '../services/settings.js';
 
-export interface NatsNode {
+interface NatsNode {
   readonly name: string;
   readonly url: string;
   readonly clientPort: number;
@@ -57,7 +57,7 @@ export interface LocalNats {
 const BINARY = natsServerProgram();
 
 /** Throws, with what to do, when no nats-server can be run here. */
-export function requireNatsServer(): void {
+function requireNatsServer(): void {
   const probe = spawnSync(BINARY, ['--version'], { encoding: 'utf8' });
   if (probe.error !== undefined || probe.status !== 0) {
     throw new Error(`${BINARY} is not installed: apt-get install -y nats-server (or set NATS_SERVER to its path)`);

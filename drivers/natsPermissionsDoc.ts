@@ -7,8 +7,8 @@
 import { permissionsOf } from '../services/bus/natsPermissions.js';
 import { NATS_ROLES, ROLE_PURPOSE } from '../services/nats/security/roles.js';
 
-export const PERMISSIONS_START = '<!-- nats permissions: written by npm run docs:nats from services/bus/natsPermissions.ts -->';
-export const PERMISSIONS_END = '<!-- end of nats permissions -->';
+const PERMISSIONS_START = '<!-- nats permissions: written by npm run docs:nats from services/bus/natsPermissions.ts -->';
+const PERMISSIONS_END = '<!-- end of nats permissions -->';
 
 /** The section between the markers, for the default deployment names (NATS_STREAM=TABLE_EVENTS, NATS_PREFIX=tables). */
 export function permissionsSection(): string {

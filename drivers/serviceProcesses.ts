@@ -33,7 +33,7 @@ export interface ServiceSettings {
 }
 
 /** A process of the service, for figures: its name, pid, and /metrics where it has one. */
-export interface ServiceProcess {
+interface ServiceProcess {
   readonly name: string;
   readonly pid: number;
   readonly metricsUrl: string | null;
@@ -62,7 +62,7 @@ export interface ServiceProcesses {
   stop(): Promise<void>;
 }
 
-export function isAlive(process: { exitCode: number | null; signalCode: NodeJS.Signals | null }): boolean {
+function isAlive(process: { exitCode: number | null; signalCode: NodeJS.Signals | null }): boolean {
   return process.exitCode === null && process.signalCode === null;
 }
 

@@ -45,7 +45,7 @@ export interface SeatSummary {
   readonly role: RoleName | null;
 }
 
-export interface HandView {
+interface HandView {
   readonly number: number;
   readonly antiCupid: Seat | null;
   readonly trump: Suit | null;

@@ -17,7 +17,7 @@
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
 /** Where a value is: object keys and array indexes from the top. */
-export type JsonPath = readonly (string | number)[];
+type JsonPath = readonly (string | number)[];
 
 /**
  * Set the value at the path, in order. An index one past an array's end

@@ -119,7 +119,7 @@ function checked(name: string, value: string, check?: (value: string) => string 
   return value;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Worker ids become subject tokens and KV keys, as table ids do (services/bus/subjects.ts). */

@@ -26,7 +26,7 @@ export function isStorageFull(error: unknown): boolean {
 export const STORAGE_FULL_MESSAGE = "the service's storage is full; nothing was written";
 
 /** The most often the log says the storage is full. */
-export const STORAGE_FULL_LOG_INTERVAL_MS = 60_000;
+const STORAGE_FULL_LOG_INTERVAL_MS = 60_000;
 
 export interface StorageFullLog {
   error(fields: object, message: string): void;

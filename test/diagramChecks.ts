@@ -80,7 +80,7 @@ function withoutHash(target: string): string {
 }
 
 /** Every id attribute in an SVG, entities decoded as a browser would. */
-export function svgIdsOf(svg: string): Set<string> {
+function svgIdsOf(svg: string): Set<string> {
   return new Set([...svg.matchAll(/\sid="([^"]*)"/g)].map((match) => decodeXml(match[1])));
 }
 
@@ -106,7 +106,7 @@ interface DotEdge {
   readonly attributes: string;
 }
 
-export function dotEdgesOf(dot: string): Map<string, DotEdge> {
+function dotEdgesOf(dot: string): Map<string, DotEdge> {
   const edges = new Map<string, DotEdge>();
   for (const match of dot.matchAll(/^\s*"([^"]+)" -> "([^"]+)" \[id="([^"]+)"(.*)\];$/gm)) {
     edges.set(match[3], { tail: match[1], head: match[2], attributes: match[4] });

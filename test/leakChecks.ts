@@ -41,7 +41,7 @@ export function cardsNamedIn(text: string): string[] {
  * the next hand, so a card named there says nothing of anyone's new hand:
  * the text scan leaves it out.
  */
-export function withoutLastHand(key: string, value: unknown): unknown {
+function withoutLastHand(key: string, value: unknown): unknown {
   if (key === 'lastHand') return undefined;
   // A socket's `changes` message sets the last hand as `[["view", "lastHand", ...], value]`.
   if (isChangeTo('lastHand', value)) return undefined;
@@ -116,7 +116,7 @@ const HEX_256 = /[0-9a-f]{64}/g;
  * else (the seed or a contribution of the hand in play above all) would
  * tell the deal before its reveal (docs/fairness.md).
  */
-export function expectNoSecretSeed(text: string, context: TableSnapshot['context'], leak: (what: string) => void): void {
+function expectNoSecretSeed(text: string, context: TableSnapshot['context'], leak: (what: string) => void): void {
   const revealed = revealedDealsOf(context);
   const current = context.hand?.fairness;
   const next = nextDealOf(context);

@@ -12,8 +12,8 @@ import { build } from 'esbuild';
 
 const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = join(REPOSITORY, 'services', 'gateway', 'web');
-export const WEB_SOURCE = join(WEB, 'src');
-export const WEB_DIST = join(WEB, 'dist');
+const WEB_SOURCE = join(WEB, 'src');
+const WEB_DIST = join(WEB, 'dist');
 const COPIED = ['index.html', 'style.css', 'favicon.svg'];
 
 export interface WebBuild {

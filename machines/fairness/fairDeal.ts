@@ -52,7 +52,7 @@ export function contributedFairnessOf(secret: string, contributions: readonly (s
 }
 
 /** The seed the deal of `fairness` is made from: the seed itself in scheme 1, the secret mixed with the contributions in 2. */
-export function dealSeedOfFairness(fairness: DealFairness): string {
+function dealSeedOfFairness(fairness: DealFairness): string {
   return fairness.scheme === CONTRIBUTED_DEAL_SCHEME ? dealSeedOf(fairness.seed, fairness.contributions ?? []) : fairness.seed;
 }
 

@@ -27,7 +27,7 @@ export function occupantRefusal(player: unknown): string | null {
 }
 
 /** What is wrong with a joining seat's tenure, or null: a person's token hash, or nothing for a bot. */
-export function holderRefusal(event: SeatJoined): string | null {
+function holderRefusal(event: SeatJoined): string | null {
   if (event.holder === undefined) return null;
   if (event.player?.bot === true) return 'a bot takes a seat without a token';
   return isHex256(event.holder) ? null : 'holder must be the SHA-256 of the seat token, in 64 lowercase hex characters';

@@ -1,12 +1,9 @@
 import type { GameName } from '../table/options.js';
 import type { GameRules } from './rules/index.js';
-import { antiCupidMachine } from './antiCupid.js';
-import { firstLessonMachine } from './firstLesson.js';
 import { sevenSuitorsMachine } from './sevenSuitors.js';
-import { traitorOfLoveMachine } from './traitorOfLove.js';
 import { RULEBOOKS, type Rulebook, type TableMachine } from './rulebooks.js';
 
-export { antiCupidMachine, firstLessonMachine, sevenSuitorsMachine, traitorOfLoveMachine };
+export { sevenSuitorsMachine };
 export type { TableMachine };
 
 /** The rules a new table plays by: the latest rulebook's. */

@@ -17,10 +17,10 @@ export const RECORD_FORMAT = 'seven-suitors-record/3';
 export const RECORD_FORMAT_2 = 'seven-suitors-record/2';
 /** The first format, whose hands carry no fairness: still read and verified, its deals reported unverified. */
 export const RECORD_FORMAT_1 = 'seven-suitors-record/1';
-export type RecordFormat = typeof RECORD_FORMAT | typeof RECORD_FORMAT_2 | typeof RECORD_FORMAT_1;
+type RecordFormat = typeof RECORD_FORMAT | typeof RECORD_FORMAT_2 | typeof RECORD_FORMAT_1;
 
 /** How a hand's deal can be checked (docs/fairness.md); the seed is null until the hand is scored. */
-export interface RecordedFairness {
+interface RecordedFairness {
   scheme: DealScheme;
   commitment: string;
   seed: string | null;

@@ -15,7 +15,7 @@ export interface ScoredHand {
   readonly outcome: GameOutcome | null;
 }
 
-export function highestScorers(scores: readonly number[]): Seat[] {
+function highestScorers(scores: readonly number[]): Seat[] {
   const best = Math.max(...scores);
   return scores.flatMap((score, seat) => (score === best ? [seat] : []));
 }

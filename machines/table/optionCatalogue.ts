@@ -32,7 +32,7 @@ interface OptionBasics {
  * options of the rules it was played under, and adding an option leaves
  * every earlier record verifying.
  */
-export type OptionSpec = OptionBasics &
+type OptionSpec = OptionBasics &
   ({ readonly since?: undefined; readonly whenAbsent?: undefined } | { readonly since: number; readonly whenAbsent: string });
 
 export type OptionCatalogue = Readonly<Record<string, OptionSpec>>;

@@ -11,7 +11,7 @@ export type GameName = 'sevenSuitors' | 'antiCupid' | 'traitorOfLove' | 'firstLe
 export type Specials = 'off' | 'plain' | 'powers';
 /** Seven Suitors' end condition, written as in a record: "allSuits", "hands:7", "marriages:10". */
 export type EndCondition = 'allSuits' | `hands:${number}` | `marriages:${number}`;
-export type Passing = 'none' | 'oneEach';
+type Passing = 'none' | 'oneEach';
 
 export interface SevenSuitorsOptions {
   end: EndCondition;
@@ -21,19 +21,15 @@ export interface AntiCupidOptions {
   specials: Exclude<Specials, 'off'>;
   passing: Passing;
 }
-export interface TraitorOfLoveOptions {
+interface TraitorOfLoveOptions {
   specials: Exclude<Specials, 'off'>;
 }
 /** A first lesson: Seven Suitors' scoring over a fixed few hands, without special cards. */
-export interface FirstLessonOptions {
+interface FirstLessonOptions {
   end: `hands:${number}`;
   specials: 'off';
 }
 export type TableOptions = SevenSuitorsOptions | AntiCupidOptions | TraitorOfLoveOptions | FirstLessonOptions;
-
-export function specialsOf(options: TableOptions): Specials {
-  return options.specials;
-}
 
 export function deckFor(options: TableOptions): readonly Card[] {
   return options.specials === 'off' ? SUIT_DECK : FULL_DECK;

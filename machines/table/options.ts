@@ -19,17 +19,8 @@ import { deckFor, type GameName, type TableOptions } from './optionTypes.js';
 export {
   deckFor,
   parseEnd,
-  specialsOf,
-  type AntiCupidOptions,
-  type EndCondition,
-  type FirstLessonOptions,
   type GameName,
-  type ParsedEnd,
-  type Passing,
-  type SevenSuitorsOptions,
-  type Specials,
   type TableOptions,
-  type TraitorOfLoveOptions,
 } from './optionTypes.js';
 export { GAME_NAMES, GAME_NAMES_IN_WORDS, isGameName };
 

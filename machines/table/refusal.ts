@@ -160,8 +160,8 @@ function isAboutTiming(context: TableContext, command: TableEvent): boolean {
  * thousands deep, which JSON.stringify cannot even write) would make the
  * refusal itself fail.
  */
-export const COMMAND_JSON_LIMIT = 4096;
-export const COMMAND_DEPTH_LIMIT = 8;
+const COMMAND_JSON_LIMIT = 4096;
+const COMMAND_DEPTH_LIMIT = 8;
 
 function shapeRefusal(event: unknown): string | null {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'a command is a JSON object with a "type"';

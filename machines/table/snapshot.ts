@@ -44,14 +44,3 @@ export function offer(table: TableActor, event: TableEvent): boolean {
   table.send(event);
   return table.getSnapshot() !== before;
 }
-
-/** The table after `events`, each of which must be accepted. */
-export function replay(input: TableInput, events: Iterable<TableEvent>): TableActor {
-  const table = startTable(input);
-  let index = 0;
-  for (const event of events) {
-    if (!offer(table, event)) throw new Error(`event ${index} (${event.type}) is refused by the machine`);
-    index++;
-  }
-  return table;
-}

@@ -7,7 +7,7 @@
  * stream captures those subjects, so nothing else is ever published there.
  */
 
-export const DEFAULT_PREFIX = 'tables';
+const DEFAULT_PREFIX = 'tables';
 
 /** The queue group every table worker joins, so each undirected request reaches exactly one of them. */
 export const WORKER_QUEUE = 'table-workers';

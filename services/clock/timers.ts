@@ -11,7 +11,7 @@ export interface Timer {
   cancel(): void;
 }
 
-export interface TimerSettings {
+interface TimerSettings {
   /** Whether a timer still waiting keeps the process alive (true, as setTimeout does). */
   readonly keepsProcessAlive?: boolean;
 }

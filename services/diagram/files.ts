@@ -14,7 +14,7 @@ import { renderSvg } from './svg.js';
 export type DiagramFormat = 'svg' | 'dot' | 'mermaid';
 export const DIAGRAM_FORMATS: readonly DiagramFormat[] = ['svg', 'dot', 'mermaid'];
 
-export const FILE_EXTENSIONS: Record<DiagramFormat, string> = { svg: 'svg', dot: 'dot', mermaid: 'mmd' };
+const FILE_EXTENSIONS: Record<DiagramFormat, string> = { svg: 'svg', dot: 'dot', mermaid: 'mmd' };
 
 /** The command that rewrites the committed diagrams, for messages that ask for it. */
 export const REGENERATE_COMMAND = 'node services/cli/bin.js diagram --all --out-dir docs/diagrams --doc docs/diagrams.md';

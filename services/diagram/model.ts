@@ -9,7 +9,7 @@
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
-export type StateKind = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
+type StateKind = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
 
 export interface DiagramState {
   /** XState's state node id, e.g. "sevenSuitors.trickPlay.leading". */
@@ -105,7 +105,7 @@ export function guardName(guard: unknown): string | null {
 }
 
 /** An action by name: named actions as named, built-in creators by their kind ("assign"), inline ones as "inline". */
-export function actionName(action: unknown): string {
+function actionName(action: unknown): string {
   if (typeof action === 'string') return action;
   const type = (action as { type?: unknown } | null)?.type;
   if (typeof type === 'string') return type.replace(/^xstate\./, '');

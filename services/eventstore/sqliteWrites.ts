@@ -11,7 +11,7 @@ export interface EncodedEvent {
   readonly dataJson: string;
 }
 
-export interface AppendWrite {
+interface AppendWrite {
   readonly kind: 'append';
   readonly tableId: string;
   readonly events: readonly EncodedEvent[];
@@ -20,7 +20,7 @@ export interface AppendWrite {
   readonly statusJson: string | undefined;
 }
 
-export interface SnapshotWrite {
+interface SnapshotWrite {
   readonly kind: 'snapshot';
   readonly tableId: string;
   readonly version: number;

@@ -14,7 +14,7 @@ export interface Subscribers {
   readonly size: number;
 }
 
-export function reportListenerError(error: unknown, tableId: string, event: StoredEvent): void {
+function reportListenerError(error: unknown, tableId: string, event: StoredEvent): void {
   console.error(`event store listener failed on table ${tableId}, event ${event.seq} (${event.type}):`, error);
 }
 

@@ -99,7 +99,7 @@ const DEFAULT_BODY_LIMIT = 16 * 1024;
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-export function defaultLogger(): Logger {
+function defaultLogger(): Logger {
   return pino({ level: defaultLogLevel() });
 }
 

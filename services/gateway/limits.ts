@@ -129,12 +129,6 @@ export function windowOf(limit: RateLimit): { max: number; timeWindow: number } 
   return { max: Math.max(1, Math.floor(limit.burst)), timeWindow: Math.max(1, Math.round((limit.burst / limit.perSecond) * 1000)) };
 }
 
-/** How a limit reads in a refusal or a document: "10 per 60 s". */
-export function describeLimit(limit: RateLimit): string {
-  const { max, timeWindow } = windowOf(limit);
-  return `${max} per ${+(timeWindow / 1000).toFixed(1)} s`;
-}
-
 /** Every rate limit lifted (the fuzzer and the leak scan play far faster than any person); the other caps stay. */
 export function liftedRateLimits(): GatewayLimitSettings {
   const unlimited: RateLimit = { perSecond: 1e9, burst: 1e9 };

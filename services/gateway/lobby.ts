@@ -37,7 +37,7 @@ const PEOPLE_WAITING_SHOWN = 3;
 /** Tables of bots alone a full cap's refusal names, to watch instead. */
 const BOT_TABLES_SHOWN = 3;
 
-export interface LobbyTable {
+interface LobbyTable {
   readonly tableId: string;
   readonly game: string;
   readonly phase: string;

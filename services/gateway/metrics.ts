@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 /** Who sent a command: a player (HTTP or socket), a bot, or the turn clock. */
 export type CommandSource = 'player' | 'bot' | 'clock';
-export type SocketRole = 'seat' | 'spectator';
+type SocketRole = 'seat' | 'spectator';
 
 export interface GatewayMetrics {
   readonly registry: Registry;

@@ -10,7 +10,7 @@ import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import type { Seat } from '../../machines/rules/trick.js';
 import { viewFor, type RoleName, type TableView } from '../../machines/view.js';
 
-export interface OpenHand {
+interface OpenHand {
   readonly seat: Seat;
   readonly cards: readonly Card[];
   readonly roleCard: Suit | null;

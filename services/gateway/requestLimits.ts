@@ -107,6 +107,6 @@ export function closeIfUpgrade(request: FastifyRequest, reply: FastifyReply): vo
 }
 
 /** A request's path without its query (which may hold a token). */
-export function pathOf(url: string): string {
+function pathOf(url: string): string {
   return url.split('?')[0];
 }

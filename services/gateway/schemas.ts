@@ -8,9 +8,9 @@ import { GAME_NAMES, GAME_NAMES_IN_WORDS, type GameName } from '../../machines/t
 import type { BotKind } from '../bots/botRunner.js';
 import { PLAYER_NAME_MAX, PLAYER_NAME_SENT_MAX } from './playerNames.js';
 
-export const MAX_TURN_SECONDS = 86_400;
+const MAX_TURN_SECONDS = 86_400;
 /** The shortest turn clock by default: a shorter one runs out before a person sees the turn is theirs, let alone moves. */
-export const DEFAULT_MIN_TURN_SECONDS = 5;
+const DEFAULT_MIN_TURN_SECONDS = 5;
 
 const PLAYER_NAME_RULES =
   `the name the table shows: read in Unicode NFC with white space and invisible characters around it trimmed, at most ${PLAYER_NAME_MAX} characters, ` +
@@ -93,7 +93,7 @@ void sameBotKinds;
 
 export const CreatedTable = Type.Object({ tableId: Type.String(), version: Type.Integer() });
 
-export const LobbyEntry = Type.Object({
+const LobbyEntry = Type.Object({
   tableId: Type.String(),
   game: Type.String(),
   phase: Type.String(),

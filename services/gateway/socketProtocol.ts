@@ -54,7 +54,7 @@ export interface VersionedView {
 }
 
 /** Sent at once and after every change (to a socket that asked for changes: at once, and when it lacks the version before). */
-export interface ViewMessage extends VersionedView {
+interface ViewMessage extends VersionedView {
   readonly type: 'view';
 }
 
@@ -77,14 +77,14 @@ export type ViewsSent = 'whole' | 'changes';
 /** The id the client gave its command, echoed in the reply; null when the message could not be read. */
 export type CommandId = string | number | null;
 
-export interface AcceptedReply {
+interface AcceptedReply {
   readonly type: 'accepted';
   readonly id: CommandId;
   /** The version of the change the command made (its last event). */
   readonly version: number;
 }
 
-export interface RefusedReply {
+interface RefusedReply {
   readonly type: 'refused';
   readonly id: CommandId;
   readonly error: ErrorKind;
@@ -119,7 +119,7 @@ export interface Rematch {
 }
 
 /** Sent to every socket of the table when a rematch is proposed or answered, and to a socket opened while one stands. */
-export interface RematchMessage {
+interface RematchMessage {
   readonly type: 'rematch';
   readonly rematch: Rematch;
 }

@@ -22,7 +22,7 @@ import { DEAL_CONTRIBUTED } from './tableLog.js';
 import { upcast } from './upcasters.js';
 
 /** A seat's contribution as it is sent and logged: `hand` is the index of the hand it is for (view.nextDeal.index). */
-export interface DealContribution {
+interface DealContribution {
   readonly type: typeof DEAL_CONTRIBUTED;
   readonly seat: number;
   readonly hand: number;
@@ -130,7 +130,7 @@ function checkedShape(context: TableContext, command: unknown): Omit<DealContrib
 }
 
 /** Each seat's first contribution to hand `hand` in `log`, seat order. */
-export function contributionsIn(log: readonly StoredEvent[], hand: number, seats: number): (string | null)[] {
+function contributionsIn(log: readonly StoredEvent[], hand: number, seats: number): (string | null)[] {
   const bySeat: (string | null)[] = Array.from({ length: seats }, () => null);
   for (const stored of log) {
     if (stored.type !== DEAL_CONTRIBUTED) continue;

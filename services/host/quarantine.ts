@@ -19,7 +19,7 @@ import type { TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
 
 /** What the lobby lists as the phase of a quarantined table. */
-export const QUARANTINED_PHASE = 'quarantined';
+const QUARANTINED_PHASE = 'quarantined';
 
 export interface Quarantine {
   readonly tableId: string;

@@ -48,7 +48,7 @@ export function foldLog(
 }
 
 /** A logged event the machine refused, and why, at a table of `game`. */
-export interface RefusedEvent {
+interface RefusedEvent {
   readonly stored: StoredEvent;
   readonly game: GameName;
   readonly reason: string;

@@ -44,6 +44,6 @@ export function loadSavedTable(tableId: string, snapshot: unknown): LoadedTable 
 }
 
 /** The fingerprint of the machine a table runs in: its game's, under its rules. */
-export function machineFingerprintOf(created: TableCreated): string {
+function machineFingerprintOf(created: TableCreated): string {
   return fingerprintOf(machineFor(created.game, created.rules), created.game);
 }

@@ -36,7 +36,7 @@ export interface ForkedFrom {
   readonly at: number;
 }
 
-export interface ForkPlan {
+interface ForkPlan {
   readonly created: TableCreated;
   /** The new table's events after `table.created`: its seats, then the original's game up to the fork point. */
   readonly events: readonly TableEvent[];
@@ -74,7 +74,7 @@ export function foldFork(tableId: string, log: readonly StoredEvent[], request: 
  * is the original's log from its start; `atFork` the original right after
  * event `at`.
  */
-export function planFork(tableId: string, request: ForkRequest, log: readonly StoredEvent[], atFork: TableSnapshot): ForkPlan {
+function planFork(tableId: string, request: ForkRequest, log: readonly StoredEvent[], atFork: TableSnapshot): ForkPlan {
   if (atFork.context.outcome?.finished === true) {
     throw new TableRefusal(
       'notNow',

@@ -32,7 +32,7 @@ export const DEAL_CONTRIBUTED = 'deal.contributed';
 export const TABLE_REPAIRED = 'table.repaired';
 
 /** Events of the log that are the host's own record, not input to the machine. */
-export const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED, DEAL_CONTRIBUTED, TABLE_REPAIRED];
+const HOST_EVENT_TYPES: readonly string[] = [TABLE_CREATED, TURN_TIMED_OUT, HAND_REVEALED, DEAL_CONTRIBUTED, TABLE_REPAIRED];
 
 export function isMachineEvent(stored: StoredEvent): boolean {
   return !HOST_EVENT_TYPES.includes(stored.type);

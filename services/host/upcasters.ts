@@ -11,7 +11,7 @@ import type { NewEvent, StoredEvent } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
 import { UPCASTERS, type LoggedEvent, type Upcaster } from './schemaSteps.js';
 
-export { UPCASTERS, type LoggedEvent, type Upcaster };
+export { UPCASTERS, type Upcaster };
 
 const SCHEMA_FIELD = 'schema';
 

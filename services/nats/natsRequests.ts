@@ -39,7 +39,7 @@ export interface RequestOptions {
  * identity its own, which its permissions allow it alone); nats.js keeps it
  * in the options of its connection, which the interface does not show.
  */
-export function inboxPrefixOf(nc: NatsConnection): string | undefined {
+function inboxPrefixOf(nc: NatsConnection): string | undefined {
   return (nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
 }
 

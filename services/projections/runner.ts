@@ -24,7 +24,7 @@ import { checkProjectionName, ProjectionFailed, type Projection } from './projec
 import { TablePositions } from './tablePositions.js';
 
 /** What the runner reads: an EventStore, or a gateway's TableService (whose `events` is its `read`). */
-export interface ProjectionSource {
+interface ProjectionSource {
   read(tableId: string, afterVersion: number): Promise<readonly StoredEvent[]>;
   listTables(): Promise<readonly { readonly tableId: string; readonly version: number }[]>;
   subscribe(listener: EventListener): () => void;

@@ -11,7 +11,7 @@ import { withFileNamed } from '../eventstore/sqliteFile.js';
 import { migrate, type SchemaSteps } from '../eventstore/sqliteMigrations.js';
 import { parseCheckpoint, type ProjectionCheckpoints } from './checkpoints.js';
 
-export const PROJECTION_CHECKPOINT_STEPS: SchemaSteps = {
+const PROJECTION_CHECKPOINT_STEPS: SchemaSteps = {
   adapter: 'projections',
   migrations: [
     {

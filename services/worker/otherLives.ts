@@ -27,7 +27,7 @@ import { lifeSubject, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from '.
  * what is left of the TTL is for finding the dead worker's tables and
  * taking them up, so a move due at the moment it died comes within the TTL.
  */
-export const OVER_SHARE = 0.75;
+const OVER_SHARE = 0.75;
 /**
  * How long a life found over is taken as over without asking again. Should
  * its worker renew it meanwhile after all, the tables taken from it in that

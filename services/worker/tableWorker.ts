@@ -85,9 +85,9 @@ const DEFAULT_FORWARD_TIMEOUT_MS = 4000;
  * 3 ms of CPU where at 100 it cost 7 (bench/takeover.ts). The price is a
  * 6 KB KV write per ~20 appends, which no answer waits for.
  */
-export const WORKER_SNAPSHOT_EVERY = 25;
+const WORKER_SNAPSHOT_EVERY = 25;
 
-export function newWorkerId(): string {
+function newWorkerId(): string {
   const host = hostname()
     .replace(/[^A-Za-z0-9_-]/g, '-')
     .slice(0, 30);

@@ -34,7 +34,7 @@ export interface StopOptions {
   readonly endLife: boolean;
 }
 
-export const TRUSTED_SHARE = 0.7;
+const TRUSTED_SHARE = 0.7;
 /** How soon a renewal that failed is tried again (a leader election lasts seconds; a renewal interval may be longer). */
 const RETRY_RENEWAL_MS = 200;
 

@@ -19,7 +19,7 @@ import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { outcomeOf, type GoldenOutcome } from './outcome.js';
 
 /** Where a game of the corpus is left: at its end, or at a moment a live table can be taken over at. */
-export type StopPoint = 'finished' | 'midHand' | 'midPass' | 'midAccusation' | 'seating';
+type StopPoint = 'finished' | 'midHand' | 'midPass' | 'midAccusation' | 'seating';
 
 export interface GoldenCase {
   readonly name: string;

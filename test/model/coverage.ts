@@ -15,7 +15,7 @@ import type { AnyStateMachine, InspectionEvent } from 'xstate';
 type AnyNode = AnyStateMachine['root'];
 type AnyTransition = NonNullable<AnyNode['always']>[number];
 
-export type TransitionKind = 'event' | 'always' | 'onDone' | 'initial';
+type TransitionKind = 'event' | 'always' | 'onDone' | 'initial';
 
 export interface TransitionInfo {
   /** Stable across machines built from the same config: source node, event descriptor, index among the candidates. */
@@ -41,7 +41,7 @@ export interface MachineDefinition {
   readonly entryActions: readonly string[];
 }
 
-export function nodeName(node: AnyNode): string {
+function nodeName(node: AnyNode): string {
   return node.path.length === 0 ? '(root)' : node.path.join('.');
 }
 
@@ -85,7 +85,7 @@ function allNodes(root: AnyNode): AnyNode[] {
 }
 
 /** Reads the definition of a machine from its state node tree. */
-export function describeMachine(machine: AnyStateMachine): MachineDefinition {
+function describeMachine(machine: AnyStateMachine): MachineDefinition {
   const nodes = allNodes(machine.root);
   const transitions: TransitionInfo[] = [];
   const entryActions: string[] = [];
@@ -136,13 +136,7 @@ function bump(record: Record<string, number>, key: string, by = 1): void {
   record[key] = (record[key] ?? 0) + by;
 }
 
-export function mergeCounts(into: CoverageCounts, from: CoverageCounts): void {
-  for (const key of ['states', 'transitions', 'guardOutcomes', 'entryActions', 'refusals'] as const) {
-    for (const [name, count] of Object.entries(from[key])) bump(into[key], name, count);
-  }
-}
-
-export function emptyCounts(): CoverageCounts {
+function emptyCounts(): CoverageCounts {
   return { states: {}, transitions: {}, guardOutcomes: {}, entryActions: {}, refusals: {} };
 }
 
@@ -278,12 +272,6 @@ function initialConfiguration(root: AnyNode): AnyNode[] {
     out.push(node);
   }
   return out;
-}
-
-export interface Unreachable {
-  /** A state, transition id or guard outcome id. */
-  readonly item: string;
-  readonly why: string;
 }
 
 export interface MachineCoverage {

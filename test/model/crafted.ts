@@ -34,7 +34,7 @@ export interface HandSpec {
   readonly accusations?: readonly number[];
 }
 
-export interface PlannedHand {
+interface PlannedHand {
   readonly deal: HandDealt;
   readonly passes: CardsPassed[];
   readonly plays: CardPlayed[];
@@ -52,7 +52,7 @@ interface SearchState {
 }
 
 /** Crafts one hand for a table about to deal (`context` in dealing). Throws if no plan is found. */
-export function planHand(context: TableContext, spec: HandSpec, seed: string): PlannedHand {
+function planHand(context: TableContext, spec: HandSpec, seed: string): PlannedHand {
   const seats = context.seatCount;
   const needed = seats * context.cardsPerSeat;
   const married = Object.keys(spec.marry).map(Number) as Suit[];

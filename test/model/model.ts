@@ -168,7 +168,7 @@ function sevensSummary(context: TableContext): string {
     .join(' ');
 }
 
-export function abstractKey(snapshot: Snapshot): string {
+function abstractKey(snapshot: Snapshot): string {
   const { context } = snapshot;
   const value = stateValueName(snapshot.value);
   const phase = phaseOf(snapshot);
@@ -383,7 +383,7 @@ export function illegalEventsFor(snapshot: Snapshot, sampleDeal: () => HandDealt
 }
 
 /** The legal commands (and host deals) a traversal explores from a state. */
-export function legalEventsFor(snapshot: Snapshot, config: ModelConfig): TableEvent[] {
+function legalEventsFor(snapshot: Snapshot, config: ModelConfig): TableEvent[] {
   if (snapshot.status !== 'active') return [];
   const { context } = snapshot;
   const phase = phaseOf(snapshot);
@@ -398,11 +398,11 @@ export function legalEventsFor(snapshot: Snapshot, config: ModelConfig): TableEv
   return events;
 }
 
-export function eventsFor(snapshot: Snapshot, config: ModelConfig): TableEvent[] {
+function eventsFor(snapshot: Snapshot, config: ModelConfig): TableEvent[] {
   return [...legalEventsFor(snapshot, config), ...illegalEventsFor(snapshot, () => config.deals(snapshot.context)[0])];
 }
 
-export function stopWhen(snapshot: Snapshot, config: ModelConfig): boolean {
+function stopWhen(snapshot: Snapshot, config: ModelConfig): boolean {
   return snapshot.status !== 'active' || (phaseOf(snapshot) === 'dealing' && snapshot.context.handResults.length >= config.maxHands);
 }
 
@@ -426,7 +426,7 @@ export interface ModelPath {
 /** @xstate/graph's adjacency map: every abstract state the traversal expanded, with the outcome of each event tried there. */
 export type Adjacency = Record<string, { state: Snapshot; transitions: Record<string, { event: TableEvent; state: Snapshot }> }>;
 
-export interface ModelGraph {
+interface ModelGraph {
   readonly serializeState: (snapshot: Snapshot) => string;
   readonly adjacency: Adjacency;
 }

@@ -15,12 +15,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const SECTIONS = join(ARTIFACTS, 'model-coverage');
 export const REPORT_FILE = join(ARTIFACTS, 'model-coverage.txt');
-export const DOC_FILE = join(ROOT, 'docs', 'model-coverage.md');
+const DOC_FILE = join(ROOT, 'docs', 'model-coverage.md');
 
 /** Files of one vitest run share the parent process (the forks pool) or the process itself (threads). */
 export const RUN_ID = `${process.env.VITEST_POOL_ID === undefined ? process.pid : process.ppid}`;
 
-export interface GroupSummary {
+interface GroupSummary {
   readonly name: string;
   readonly source: string;
   readonly description: string;
@@ -57,7 +57,7 @@ export interface MutantResult {
   readonly coverageMissing: readonly string[];
 }
 
-export interface MutantSection {
+interface MutantSection {
   readonly kind: 'mutants';
   readonly machine: 'mutants';
   readonly runId: string;
@@ -313,7 +313,7 @@ export function renderSummary(section: MachineSection): string {
   return renderMachine(section, { withTimes: true, summaryOnly: true }).join('\n');
 }
 
-export function renderReport(sections: readonly Section[], { withTimes }: Rendering): string {
+function renderReport(sections: readonly Section[], { withTimes }: Rendering): string {
   const machines = sections.filter((s): s is MachineSection => s.kind === 'machine');
   const lines = ['# Model-based tests: coverage of the game machines', ''];
   lines.push(

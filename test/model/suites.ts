@@ -14,9 +14,9 @@ import type { DriverSnapshot } from './driver.js';
 import { scriptGame, scriptedPath, type HandSpec } from './crafted.js';
 import { bothDeals, generateShortestPaths, passingOrderPaths, richDeals, seededDeals, type ModelConfig, type ModelPath } from './model.js';
 
-export type PathSource = 'generated' | 'simple' | 'targeted';
+type PathSource = 'generated' | 'simple' | 'targeted';
 
-export interface PathGroup {
+interface PathGroup {
   readonly name: string;
   readonly source: PathSource;
   readonly description: string;

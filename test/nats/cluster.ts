@@ -27,12 +27,12 @@ export interface ClusterOptions {
   readonly workers?: number;
 }
 
-export interface TestGateway {
+interface TestGateway {
   readonly tables: RemoteTables;
   close(): Promise<void>;
 }
 
-export interface WorkerStart {
+interface WorkerStart {
   readonly workerId?: string;
   /** `next`: a worker of the next release (test/nextRelease/), with rules 2 and event schema 3. */
   readonly release?: 'this' | 'next';

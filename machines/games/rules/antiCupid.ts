@@ -8,7 +8,7 @@ import type { AntiCupidOptions } from '../../table/optionTypes.js';
 import type { GameRules } from './gameRules.js';
 
 /** Anti-Cupid is played for exactly this many hands, so each seat holds the role once. */
-export const ANTI_CUPID_HANDS = 5;
+const ANTI_CUPID_HANDS = 5;
 
 const SPECIALS_ONLY = {
   label: 'Special cards',

@@ -15,13 +15,13 @@ import type { OptionCatalogue } from '../../table/optionCatalogue.js';
 import type { TableOptions } from '../../table/optionTypes.js';
 
 /** What decides the sides of a hand: the seats, and Anti-Cupid's seat where the game has one. */
-export interface SeatingOfHand {
+interface SeatingOfHand {
   readonly seatCount: number;
   readonly antiCupid: Seat | null;
 }
 
 /** A role deal: one tracking card per seat, one of them the Traitor (A Traitor of Love). */
-export interface RoleRules {
+interface RoleRules {
   /** The role cards, one per seat, drawn with `rng` in the order the fair-deal scheme fixes. */
   deal(seatCount: number, rng: Rng): Suit[];
   /** Null when `roles` is a role deal of this game; otherwise what is wrong with it. */
@@ -29,7 +29,7 @@ export interface RoleRules {
 }
 
 /** What a seat's heuristic bot knows of a hand, to weigh a marriage (all of it in its view). */
-export interface BotSight {
+interface BotSight {
   readonly me: Seat;
   readonly seatCount: number;
   readonly antiCupid: Seat | null;
@@ -38,10 +38,10 @@ export interface BotSight {
 }
 
 /** What the bot's seat gains (positive) or loses when the 7s of `suit` end the hand married by `marrier`'s side, or apart (null). */
-export type Stake = (suit: Suit, marrier: Seat | null) => number;
+type Stake = (suit: Suit, marrier: Seat | null) => number;
 
 /** How the client words the game: its end, its sides, its winners. */
-export interface GameWords {
+interface GameWords {
   /** What ends the game under `options`, as "the game ends after …" finishes it. */
   end(options: TableOptions): string;
   /** How many hands the game lasts, when that is fixed. */

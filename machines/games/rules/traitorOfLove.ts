@@ -8,7 +8,7 @@ import type { TableContext } from '../../table/context.js';
 import type { GameRules } from './gameRules.js';
 
 /** A Traitor of Love ends after a hand in which someone has more than this. */
-export const TRAITOR_END_SCORE = 15;
+const TRAITOR_END_SCORE = 15;
 
 /**
  * A Traitor of Love's rules with the game ending after a hand in which

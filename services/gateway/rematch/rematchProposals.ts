@@ -18,7 +18,7 @@ import type { Rematch, RematchAnswer } from '../socketProtocol.js';
 import { GatewayRefusal } from '../refusals.js';
 
 /** What a rematch needs of the finished table. */
-export interface FinishedTable {
+interface FinishedTable {
   readonly snapshot: {
     readonly value: unknown;
     readonly context: { readonly occupants: readonly ({ name: string; bot: boolean } | null)[] };

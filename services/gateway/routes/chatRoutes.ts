@@ -9,7 +9,7 @@ import { CHAT_PHRASES, type ChatPhrase } from '../socketProtocol.js';
 import type { TableNotices } from '../tableNotices.js';
 
 /** Chat phrases one seat may send in a minute. */
-export const CHAT_PER_MINUTE = 6;
+const CHAT_PER_MINUTE = 6;
 
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 

@@ -6,7 +6,7 @@ import { ErrorBody } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
-export const FleetBody = Type.Object({
+const FleetBody = Type.Object({
   asOf: Type.String({ description: 'ISO-8601 time of the answer' }),
   lag: Type.Integer({ minimum: 0, description: 'events appended that the overlay has not folded yet' }),
   games: Type.Array(

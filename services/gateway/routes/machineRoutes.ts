@@ -37,7 +37,7 @@ import { GatewayRefusal } from '../refusals.js';
 import { ErrorBody } from '../schemas.js';
 
 /** The files of a machine, by extension. */
-export const MACHINE_FILES = {
+const MACHINE_FILES = {
   svg: { contentType: 'image/svg+xml; charset=utf-8', what: 'the statechart drawn by Graphviz; its state groups have the state ids' },
   dot: { contentType: 'text/vnd.graphviz; charset=utf-8', what: 'the Graphviz source of the SVG' },
   mmd: { contentType: 'text/plain; charset=utf-8', what: 'the statechart as Mermaid stateDiagram-v2' },
@@ -58,7 +58,7 @@ const models = new Map<GameName, DiagramModel>();
 const files = new Map<string, Promise<MachineFile>>();
 
 /** A game's diagram model, read from its machine once. */
-export function diagramModelFor(game: GameName): DiagramModel {
+function diagramModelFor(game: GameName): DiagramModel {
   let model = models.get(game);
   if (model === undefined) {
     model = modelOfGame(game);
@@ -105,7 +105,7 @@ async function makeFile(game: GameName, extension: MachineFileExtension): Promis
 }
 
 /** A game as GET /machines lists it. */
-export function machineEntry(game: GameName) {
+function machineEntry(game: GameName) {
   const allowed = allowedOptionValues(game);
   return {
     game,
@@ -136,7 +136,7 @@ const MachineEntry = Type.Object({
 });
 
 /** The least time between two drawings of one game's fleet overlay: a request in between gets the last one. */
-export const FLEET_REDRAW_MS = 2000;
+const FLEET_REDRAW_MS = 2000;
 
 interface FleetFile extends MachineFile {
   /** The counts it was drawn from, as JSON. */

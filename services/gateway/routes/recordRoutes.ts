@@ -4,7 +4,7 @@ import type { GatewayContext } from '../context.js';
 import { CreatedTable, ErrorBody, RecordDocument } from '../schemas.js';
 
 /** A record holds every deal and play of a game: far more than any command. */
-export const RECORD_BODY_LIMIT = 1024 * 1024;
+const RECORD_BODY_LIMIT = 1024 * 1024;
 
 export function recordRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
   const { feed } = context;

@@ -17,7 +17,7 @@ import type { Rematch } from '../socketProtocol.js';
 import type { TableNotices } from '../tableNotices.js';
 
 /** How long a proposal waits for the others' answers. */
-export const REMATCH_SECONDS = 60;
+const REMATCH_SECONDS = 60;
 
 const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 

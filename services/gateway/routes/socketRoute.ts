@@ -23,8 +23,8 @@ import { CommandBody, ErrorBody, SocketMessage, SocketQuery, TableParams, type C
 import { compileChecker } from '../validation.js';
 
 /** Close codes (RFC 6455 policy violation): a flood of messages; a client not reading what it is sent. */
-export const CLOSE_FLOOD = 1008;
-export const CLOSE_NOT_READING = 1008;
+const CLOSE_FLOOD = 1008;
+const CLOSE_NOT_READING = 1008;
 const HEARTBEAT_MS = 30_000;
 
 const SOCKET_SCHEMA = {

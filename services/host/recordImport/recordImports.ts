@@ -15,7 +15,7 @@ import type { ImportPlan } from './prepareImport.js';
 /** Imports under way or waiting for the worker, beyond which the next is refused (503). */
 export const MAX_PENDING_IMPORTS = 4;
 /** The longest one import may take on the worker; past it the worker is restarted and the import refused. */
-export const IMPORT_TIMEOUT_MS = 20_000;
+const IMPORT_TIMEOUT_MS = 20_000;
 
 /** A fork to fold: the original's whole log, the fork asked for, and when its events are stamped. */
 export interface ForkToFold {

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
 import { NATS_ROLES, type NatsRole } from './roles.js';
 
-export interface NatsIdentity {
+interface NatsIdentity {
   readonly role: NatsRole;
   /** The NKey's public key (`U...`): what the server's configuration names. */
   readonly publicKey: string;
@@ -68,7 +68,7 @@ export function makeNatsSecrets(dir: string, options: MakeSecretsOptions = {}): 
 }
 
 /** The secrets a folder made by makeNatsSecrets holds; throws, naming the file, when one is missing. */
-export function readNatsSecrets(dir: string): NatsSecrets {
+function readNatsSecrets(dir: string): NatsSecrets {
   const identities = Object.fromEntries(
     NATS_ROLES.map((role) => {
       const seedFile = seedFileOf(dir, role);

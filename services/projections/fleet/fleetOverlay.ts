@@ -19,7 +19,7 @@ import type { Projection } from '../projection.js';
 import { recordDwell, type DwellHistogram } from './dwellTimes.js';
 import { activeStateIds } from '../../diagram/active.js';
 
-export interface FleetTable {
+interface FleetTable {
   /** The table's group: `<game>@<rules>`. */
   readonly group: string;
   /** The machine's persisted snapshot while the game goes on; null once it is over. */
@@ -58,7 +58,7 @@ export interface FleetState {
  */
 const actorsOfSnapshots = new WeakMap<object, TableActor>();
 
-export function transitionKey(source: string, target: string, event: string): string {
+function transitionKey(source: string, target: string, event: string): string {
   return `${source} ${target} ${event}`;
 }
 

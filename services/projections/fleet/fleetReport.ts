@@ -5,7 +5,7 @@
 import { dwellQuantile, visitsOf } from './dwellTimes.js';
 import type { FleetGroup, FleetState } from './fleetOverlay.js';
 
-export interface FleetGameReport {
+interface FleetGameReport {
   readonly game: string;
   readonly rules: number;
   /** Tables whose game goes on. */

@@ -13,8 +13,6 @@ import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { seatsOfTeam, sideLabel, teamOf } from './sides.js';
 import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from './words.js';
 
-export { seatName } from './words.js';
-
 /** Special cards' names as printed on the small face, with a break allowed inside the long ones (no hyphen shown, so the name reads the same). */
 const SPECIAL_FACES: Record<string, readonly (string | (() => Node))[]> = {
   cupid: ['Cupid'],

@@ -54,7 +54,7 @@ export function restartCoach(): void {
   localStorage.removeItem(OFF_KEY);
 }
 
-export function coachOn(): boolean {
+function coachOn(): boolean {
   return localStorage.getItem(OFF_KEY) !== 'true';
 }
 

@@ -19,7 +19,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-export function append(parent: Node, children: readonly (Child | readonly Child[])[]): void {
+function append(parent: Node, children: readonly (Child | readonly Child[])[]): void {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -30,9 +30,4 @@ export function append(parent: Node, children: readonly (Child | readonly Child[
 export function replaceChildren(parent: Element, ...children: (Child | readonly Child[])[]): void {
   parent.replaceChildren();
   append(parent, children);
-}
-
-/** The present items with `separator` between them. */
-export function joined(separator: string, items: readonly (Node | null)[]): (Node | string)[] {
-  return items.filter((item): item is Node => item !== null).flatMap((item, index) => (index === 0 ? [item] : [separator, item]));
 }

@@ -101,17 +101,17 @@ export function contributeToNextDeal(tableId: string, view: TableView, send: (co
   );
 }
 
-export const VERIFIED = 'verified: the deal, the roles and your contribution match what you were shown during the hand';
-export const CHECKED_AGAINST_RECORD = 'checked against the record: the seed matches the commitment it reports';
+const VERIFIED = 'verified: the deal, the roles and your contribution match what you were shown during the hand';
+const CHECKED_AGAINST_RECORD = 'checked against the record: the seed matches the commitment it reports';
 
-export type DealVerdict =
+type DealVerdict =
   | { readonly verified: true; readonly wording: string; readonly checks: readonly string[] }
   | { readonly verified: false; readonly problems: readonly string[] };
 
 const sameCards = (a: readonly Card[], b: readonly Card[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /** Checks hand `handIndex` against its revealed secret and contributions; null while they are not revealed. */
-export function verifyDeal(tableId: string, view: TableView, handIndex: number): DealVerdict | null {
+function verifyDeal(tableId: string, view: TableView, handIndex: number): DealVerdict | null {
   const revealed = view.revealedDeals.find((deal) => deal.index === handIndex);
   if (revealed === undefined) return null;
   if (commitmentOf(revealed.seed) !== revealed.commitment) {

@@ -42,7 +42,7 @@ export interface FeltOptions {
 }
 
 /** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
-export function isStandIn(summary: SeatSummary): boolean {
+function isStandIn(summary: SeatSummary): boolean {
   return summary.occupant?.bot === true && summary.occupant.name.startsWith('Bot for ');
 }
 

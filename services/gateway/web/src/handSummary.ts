@@ -16,7 +16,7 @@ import { seatsOfSide, seatsOfTeam, teamOf } from './sides.js';
 import { shortName } from './words.js';
 
 /** The result of hand `index` (0-based), if it was scored. */
-export function resultOf(view: TableView, index: number): ScoredHand | undefined {
+function resultOf(view: TableView, index: number): ScoredHand | undefined {
   return view.handResults[index];
 }
 

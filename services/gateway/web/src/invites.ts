@@ -12,7 +12,7 @@ import { joinSeat } from './seatJoin.js';
 import { playerName, rememberLeftSeat, rememberPlayerName } from './seatTokens.js';
 import { gameTitle } from './words.js';
 
-export function inviteLink(tableId: string, seat: number): string {
+function inviteLink(tableId: string, seat: number): string {
   return `${location.origin}${location.pathname}#/join/${encodeURIComponent(tableId)}/${seat}`;
 }
 

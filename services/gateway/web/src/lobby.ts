@@ -226,7 +226,7 @@ function stateWords(table: LobbyTable): string {
 }
 
 /** "just now", "5 min ago", "2 h ago", "3 days ago": how long since an ISO time. */
-export function timeAgo(iso: string, now = Date.now()): string {
+function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (!Number.isFinite(seconds) || seconds < 60) return 'just now';
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;

@@ -13,10 +13,10 @@ import { h } from './dom.js';
 import type { HeldSeat } from './seatTokens.js';
 
 /** How long a phrase stays by its seat. */
-export const CHAT_SHOWN_MS = 6_000;
+const CHAT_SHOWN_MS = 6_000;
 
 /** Each phrase as shown, and as said to a screen reader. */
-export const CHAT_WORDS: Readonly<Record<ChatPhrase, { readonly shown: string; readonly said: string }>> = {
+const CHAT_WORDS: Readonly<Record<ChatPhrase, { readonly shown: string; readonly said: string }>> = {
   hello: { shown: 'Hello!', said: 'Hello!' },
   goodLuck: { shown: 'Good luck!', said: 'Good luck!' },
   wellPlayed: { shown: 'Well played!', said: 'Well played!' },

@@ -15,7 +15,7 @@ import { cardName } from './cards.js';
 import { h } from './dom.js';
 
 /** From how many seconds left the player is warned. */
-export const WARNING_SECONDS = 10;
+const WARNING_SECONDS = 10;
 
 export class SeatClock {
   private deadline: number | null = null;

@@ -53,7 +53,7 @@ export interface OpenedTable {
 
 const openedKey = 'suitors.opened';
 
-export function openedTables(): Record<string, OpenedTable> {
+function openedTables(): Record<string, OpenedTable> {
   try {
     return (JSON.parse(localStorage.getItem(openedKey) ?? '{}') as Record<string, OpenedTable>) ?? {};
   } catch {

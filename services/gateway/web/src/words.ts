@@ -11,7 +11,7 @@ import type { TableView } from '../../../../machines/view.js';
 import { teamOf } from './sides.js';
 
 /** Each phase of a table: a few words for the lobby and the header. */
-export const PHASE_WORDS: Record<Phase, string> = {
+const PHASE_WORDS: Record<Phase, string> = {
   seating: 'Waiting for players',
   dealing: 'Dealing',
   passing: 'Passing cards',
@@ -59,7 +59,7 @@ function withDefaults(game: GameName, options: OptionsLike): TableOptions {
 }
 
 /** How many hands the game lasts, when that is fixed: Anti-Cupid's five, Seven Suitors' `end: hands:K`. */
-export function handsInGame(game: string, options: OptionsLike): number | null {
+function handsInGame(game: string, options: OptionsLike): number | null {
   return isGameName(game) ? rulesOf(game).words.handsInGame(withDefaults(game, options)) : null;
 }
 
@@ -68,12 +68,6 @@ export function handProgress(hand: number, game: string, options: OptionsLike): 
   const of = handsInGame(game, options);
   return of === null ? `hand ${hand}` : `hand ${hand} of ${of}`;
 }
-
-export const SPECIALS_WORDS: Record<string, string> = {
-  off: 'no special cards',
-  plain: 'special cards (plain)',
-  powers: 'special cards with powers',
-};
 
 /** "Seat 2 · Alice", or "You" for the viewer's own seat. */
 export function seatName(view: TableView, seat: number): string {
