@@ -62,133 +62,162 @@ export interface ProjectionRunner<State> {
 }
 
 export function startProjection<State>(options: ProjectionRunnerOptions<State>): ProjectionRunner<State> {
-  const { source, projection, checkpoints } = options;
-  checkProjectionName(projection.name);
-  const onSaveError = options.onSaveError ?? ((error: unknown) => console.error(`saving projection ${projection.name} failed:`, error));
-  let state = projection.initial();
-  let tables = new TablePositions();
-  let failure: ProjectionFailed | null = null;
-  let stopped = false;
-  let folded = 0;
-  let unsaved = false;
-  let passes: Promise<void> = Promise.resolve();
-  let passQueued = false;
-  let savedAt = Number.NEGATIVE_INFINITY;
-  let saveTimer: NodeJS.Timeout | undefined;
-  const saveEveryMs = options.saveEveryMs ?? 0;
+  checkProjectionName(options.projection.name);
+  return new ProjectionRun(options);
+}
 
-  const hear: EventListener = (tableId, event) => {
-    if (failure !== null || stopped || !tables.hear(tableId, event)) return;
-    // A pass that fails keeps its error in `failure` or for the next pass to meet; nobody awaits this one.
-    schedulePass().catch(() => undefined);
-  };
+/** One run of a projection: its state, the tables' positions, and the passes that fold what is behind. */
+class ProjectionRun<State> implements ProjectionRunner<State> {
+  readonly name: string;
+  readonly caughtUp: Promise<void>;
+  private readonly source: ProjectionSource;
+  private readonly projection: Projection<State>;
+  private readonly checkpoints: ProjectionCheckpoints | undefined;
+  private readonly onSaveError: (error: unknown) => void;
+  private readonly saveEveryMs: number;
+  private current: State;
+  private tables = new TablePositions();
+  private failed: ProjectionFailed | null = null;
+  private stopped = false;
+  private foldedCount = 0;
+  private unsaved = false;
+  private passes: Promise<void> = Promise.resolve();
+  private passQueued = false;
+  private savedAt = Number.NEGATIVE_INFINITY;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: () => void = () => undefined;
 
-  function schedulePass(): Promise<void> {
-    if (!passQueued) {
-      passQueued = true;
-      // A failed read leaves its table behind for this next pass to read again.
-      passes = passes
-        .catch(() => undefined)
-        .then(async () => {
-          passQueued = false;
-          await pass();
-        });
-    }
-    return passes;
+  constructor(options: ProjectionRunnerOptions<State>) {
+    this.source = options.source;
+    this.projection = options.projection;
+    this.name = options.projection.name;
+    this.checkpoints = options.checkpoints;
+    this.onSaveError = options.onSaveError ?? ((error: unknown) => console.error(`saving projection ${this.name} failed:`, error));
+    this.saveEveryMs = options.saveEveryMs ?? 0;
+    this.current = options.projection.initial();
+    this.caughtUp = this.start();
+    this.caughtUp.catch(() => undefined);
   }
 
-  async function pass(): Promise<void> {
-    for (let tableId = tables.nextBehind(); tableId !== undefined && failure === null; tableId = tables.nextBehind()) {
-      await foldTable(tableId);
+  state(): State {
+    if (this.failed !== null) throw this.failed;
+    return this.current;
+  }
+
+  lag(): number {
+    return this.tables.lag();
+  }
+
+  folded(): number {
+    return this.foldedCount;
+  }
+
+  failure(): ProjectionFailed | null {
+    return this.failed;
+  }
+
+  async catchUp(): Promise<void> {
+    await this.caughtUp;
+    await this.listAndFold();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe();
+    clearTimeout(this.saveTimer);
+    await this.caughtUp.catch(() => undefined);
+    await this.passes.catch(() => undefined);
+    if (this.unsaved && this.checkpoints !== undefined && this.failed === null) await this.save();
+  }
+
+  private async start(): Promise<void> {
+    const saved = this.checkpoints === undefined ? null : await this.checkpoints.load(this.name);
+    if (saved !== null) {
+      this.current = saved.state as State;
+      this.tables = new TablePositions(saved.positions);
     }
-    if (!unsaved || checkpoints === undefined || failure !== null) return;
-    const wait = savedAt + saveEveryMs - performance.now();
-    if (wait <= 0) await save();
+    this.unsubscribe = this.source.subscribe(this.hear);
+    await this.listAndFold();
+  }
+
+  private readonly hear: EventListener = (tableId, event) => {
+    if (this.failed !== null || this.stopped || !this.tables.hear(tableId, event)) return;
+    // A pass that fails keeps its error in `failed` or for the next pass to meet; nobody awaits this one.
+    this.schedulePass().catch(() => undefined);
+  };
+
+  private async listAndFold(): Promise<void> {
+    for (const { tableId, version } of await this.source.listTables()) this.tables.noteHead(tableId, version);
+    await this.schedulePass();
+  }
+
+  private schedulePass(): Promise<void> {
+    if (!this.passQueued) {
+      this.passQueued = true;
+      // A failed read leaves its table behind for this next pass to read again.
+      this.passes = this.passes
+        .catch(() => undefined)
+        .then(async () => {
+          this.passQueued = false;
+          await this.pass();
+        });
+    }
+    return this.passes;
+  }
+
+  private async pass(): Promise<void> {
+    for (let tableId = this.tables.nextBehind(); tableId !== undefined && this.failed === null; tableId = this.tables.nextBehind()) {
+      await this.foldTable(tableId);
+    }
+    if (!this.unsaved || this.checkpoints === undefined || this.failed !== null) return;
+    const wait = this.savedAt + this.saveEveryMs - performance.now();
+    if (wait <= 0) await this.save();
     // A pass of its own saves what the last passes folded, if no event brings one sooner.
     else
-      saveTimer ??= setTimeout(() => {
-        saveTimer = undefined;
-        schedulePass().catch(() => undefined);
+      this.saveTimer ??= setTimeout(() => {
+        this.saveTimer = undefined;
+        this.schedulePass().catch(() => undefined);
       }, wait).unref();
   }
 
-  async function foldTable(tableId: string): Promise<void> {
+  private async foldTable(tableId: string): Promise<void> {
     let events: readonly StoredEvent[];
     try {
-      events = tables.takeHeard(tableId) ?? (await source.read(tableId, tables.of(tableId)));
+      events = this.tables.takeHeard(tableId) ?? (await this.source.read(tableId, this.tables.of(tableId)));
     } catch (error) {
-      tables.stillBehind(tableId);
+      this.tables.stillBehind(tableId);
       throw error;
     }
-    for (const event of events) {
-      const position = tables.of(tableId);
-      if (event.seq <= position) continue;
-      if (event.seq !== position + 1) {
-        throw new Error(`projection ${projection.name}: table ${tableId} gave event ${event.seq} after ${position}, not ${position + 1}`);
-      }
-      try {
-        state = projection.apply(state, tableId, event);
-      } catch (error) {
-        failure = new ProjectionFailed(projection.name, tableId, event.seq, event.type, error);
-        unsubscribe();
-        throw failure;
-      }
-      tables.folded(tableId, event.seq);
-      folded++;
-      unsaved = true;
-    }
+    for (const event of events) this.fold(tableId, event);
   }
 
-  async function save(): Promise<void> {
-    const checkpoint: Checkpoint = { state, positions: tables.toRecord() };
+  private fold(tableId: string, event: StoredEvent): void {
+    const position = this.tables.of(tableId);
+    if (event.seq <= position) return;
+    if (event.seq !== position + 1) {
+      throw new Error(`projection ${this.name}: table ${tableId} gave event ${event.seq} after ${position}, not ${position + 1}`);
+    }
     try {
-      await checkpoints!.save(projection.name, checkpoint);
-      unsaved = false;
-      savedAt = performance.now();
+      this.current = this.projection.apply(this.current, tableId, event);
     } catch (error) {
-      onSaveError(error);
+      this.failed = new ProjectionFailed(this.name, tableId, event.seq, event.type, error);
+      this.unsubscribe();
+      throw this.failed;
     }
+    this.tables.folded(tableId, event.seq);
+    this.foldedCount++;
+    this.unsaved = true;
   }
 
-  async function listAndFold(): Promise<void> {
-    for (const { tableId, version } of await source.listTables()) tables.noteHead(tableId, version);
-    await schedulePass();
-  }
-
-  let unsubscribe: () => void = () => undefined;
-  const caughtUp = (async () => {
-    const saved = checkpoints === undefined ? null : await checkpoints.load(projection.name);
-    if (saved !== null) {
-      state = saved.state as State;
-      tables = new TablePositions(saved.positions);
+  private async save(): Promise<void> {
+    const checkpoint: Checkpoint = { state: this.current, positions: this.tables.toRecord() };
+    try {
+      await this.checkpoints!.save(this.name, checkpoint);
+      this.unsaved = false;
+      this.savedAt = performance.now();
+    } catch (error) {
+      this.onSaveError(error);
     }
-    unsubscribe = source.subscribe(hear);
-    await listAndFold();
-  })();
-  caughtUp.catch(() => undefined);
-
-  return {
-    name: projection.name,
-    caughtUp,
-    state() {
-      if (failure !== null) throw failure;
-      return state;
-    },
-    lag: () => tables.lag(),
-    folded: () => folded,
-    failure: () => failure,
-    async catchUp() {
-      await caughtUp;
-      await listAndFold();
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      unsubscribe();
-      clearTimeout(saveTimer);
-      await caughtUp.catch(() => undefined);
-      await passes.catch(() => undefined);
-      if (unsaved && checkpoints !== undefined && failure === null) await save();
-    },
-  };
+  }
 }

@@ -21,42 +21,15 @@ const SEAT_CHOICES: readonly { value: SeatChoice; label: string }[] = [
 ];
 
 export function createForm(name: () => string | null, fail: (error: unknown) => void): HTMLElement {
-  const gameSelect = h(
-    'select',
-    { id: 'new-game', name: 'game' },
-    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${rulesOf(game).seats} players)`)),
-  );
+  const gameSelect = gameChoice();
   const optionsBox = h('div', { class: 'options' });
-  const clockSelect = h(
-    'select',
-    { id: 'turn-clock', name: 'turnSeconds' },
-    [
-      ['', 'none'],
-      ['30', '30 seconds'],
-      ['60', 'a minute'],
-      ['300', '5 minutes'],
-    ].map(([value, label]) => h('option', { value }, label)),
-  );
+  const clockSelect = clockChoice();
   const seatsBox = h('fieldset', { class: 'seat-choices' });
   const seatChoices: SeatChoice[] = [];
 
   const drawGame = () => {
     const game = rulesOf(gameSelect.value as GameName);
-    replaceChildren(
-      optionsBox,
-      Object.entries(game.options).map(([option, { label, choices }]) =>
-        h(
-          'p',
-          {},
-          h('label', { for: `option-${option}` }, `${label} `),
-          h(
-            'select',
-            { id: `option-${option}`, name: option },
-            choices.map((choice) => h('option', { value: choice.value }, choice.label)),
-          ),
-        ),
-      ),
-    );
+    replaceChildren(optionsBox, optionFields(game.options));
     seatChoices.length = 0;
     for (let seat = 0; seat < game.seats; seat++) seatChoices.push(seat === 0 ? 'me' : 'heuristic');
     drawSeats();
@@ -66,23 +39,14 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
     replaceChildren(
       seatsBox,
       h('legend', {}, 'Who sits where'),
-      seatChoices.map((choice, seat) => {
-        const select = h(
-          'select',
-          { id: `seat-${seat}`, name: `seat-${seat}` },
-          SEAT_CHOICES.map(({ value, label }) => h('option', { value, selected: value === choice }, label)),
-        );
-        select.addEventListener('change', () => {
-          const chosen = select.value as SeatChoice;
+      seatChoices.map((choice, seat) =>
+        seatField(seat, choice, rulesOf(gameSelect.value as GameName).words.fixedTeam(seat), (chosen) => {
           // One browser holds one seat: choosing "me" here frees the seat chosen before.
           if (chosen === 'me') for (const [index, other] of seatChoices.entries()) if (other === 'me') seatChoices[index] = 'open';
           seatChoices[seat] = chosen;
           drawSeats();
-        });
-        const fixedTeam = rulesOf(gameSelect.value as GameName).words.fixedTeam(seat);
-        const team = fixedTeam === null ? '' : ` (${fixedTeam})`;
-        return h('p', {}, h('label', { for: `seat-${seat}` }, `Seat ${seat}${team} `), select);
-      }),
+        }),
+      ),
     );
   };
 
@@ -140,4 +104,53 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
     seatsBox,
     h('button', { type: 'submit', class: 'primary' }, 'Open table'),
   );
+}
+
+function gameChoice(): HTMLSelectElement {
+  return h(
+    'select',
+    { id: 'new-game', name: 'game' },
+    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${rulesOf(game).seats} players)`)),
+  );
+}
+
+function clockChoice(): HTMLSelectElement {
+  return h(
+    'select',
+    { id: 'turn-clock', name: 'turnSeconds' },
+    [
+      ['', 'none'],
+      ['30', '30 seconds'],
+      ['60', 'a minute'],
+      ['300', '5 minutes'],
+    ].map(([value, label]) => h('option', { value }, label)),
+  );
+}
+
+/** A select per option of the game, each offering the values it takes. */
+function optionFields(options: ReturnType<typeof rulesOf>['options']): HTMLElement[] {
+  return Object.entries(options).map(([option, { label, choices }]) =>
+    h(
+      'p',
+      {},
+      h('label', { for: `option-${option}` }, `${label} `),
+      h(
+        'select',
+        { id: `option-${option}`, name: option },
+        choices.map((choice) => h('option', { value: choice.value }, choice.label)),
+      ),
+    ),
+  );
+}
+
+/** Who sits at `seat`: the player, a bot, or open for a person; `fixedTeam` names the seat's team where the game fixes it. */
+function seatField(seat: number, choice: SeatChoice, fixedTeam: string | null, onChoose: (chosen: SeatChoice) => void): HTMLElement {
+  const select = h(
+    'select',
+    { id: `seat-${seat}`, name: `seat-${seat}` },
+    SEAT_CHOICES.map(({ value, label }) => h('option', { value, selected: value === choice }, label)),
+  );
+  select.addEventListener('change', () => onChoose(select.value as SeatChoice));
+  const team = fixedTeam === null ? '' : ` (${fixedTeam})`;
+  return h('p', {}, h('label', { for: `seat-${seat}` }, `Seat ${seat}${team} `), select);
 }
