@@ -154,6 +154,7 @@ class TablePage {
     const view = this.state.view;
     if (view === null) return;
     this.focus.capture();
+    const focused = document.activeElement;
     this.dock = this.handDock(view);
     replaceChildren(
       this.page,
@@ -169,6 +170,7 @@ class TablePage {
       this.dock,
     );
     this.afterDraw(view);
+    keepFocusOn(focused);
   }
 
   /** What follows each draw: the dock's height for the layout, focus back on the hand, the turn cue. */
@@ -511,6 +513,16 @@ class TablePage {
       replaceChildren(this.page, h('p', { class: 'error', role: 'alert' }, messageOf(error)), h('a', { href: '#/' }, 'Back to the lobby'));
     });
   }
+}
+
+/**
+ * An element drawn again as it was (the quick chat's panel is moved into each draw, not made anew) loses the focus
+ * in the move: it gets it back, unless the draw focused something else.
+ */
+function keepFocusOn(focused: Element | null): void {
+  const now = document.activeElement;
+  if (!(focused instanceof HTMLElement) || focused === document.body || !focused.isConnected) return;
+  if (now === null || now === document.body) focused.focus({ preventScroll: true });
 }
 
 function focusOnHand(): void {
