@@ -82,6 +82,8 @@ export interface GatewayOptions {
    * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
    */
   readonly storageFull?: StorageFullNotices;
+  /** The bytes the storage holds on disk, for suitors_storage_bytes (Storage.bytes); none: no such metric. */
+  readonly storageBytes?: () => number;
   /** The clock the daily storage budget's days are read from (Date.now; a test sets its own). */
   readonly storageBudgetNow?: () => number;
   /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
@@ -194,6 +196,7 @@ function wireContext(
     tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
     quarantinedTables: () => host.quarantinedTables().length,
     processMetrics: options.processMetrics,
+    storageBytes: options.storageBytes,
   });
   const feed = new TableFeed({
     host,
