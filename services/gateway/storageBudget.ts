@@ -37,7 +37,7 @@ export class StorageBudget {
     const resetsAt = (this.day + 1) * DAY_MS;
     const retryAfterSeconds = Math.ceil((resetsAt - this.now()) / 1000);
     throw new StorageBudgetSpent(
-      `this client has added ${added} events to the store today, past its daily storage budget of ${this.limit.eventsPerDay} events (imports, forks and new tables); it resets at 00:00 UTC, in ${retryAfterSeconds} seconds`,
+      `this client has added ${added} events to the store today, which uses up its daily storage budget of ${this.limit.eventsPerDay} events (imports, forks and new tables); it resets at 00:00 UTC, in ${retryAfterSeconds} seconds`,
       retryAfterSeconds,
     );
   }
