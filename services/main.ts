@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     limits: settings.limits,
     trustProxy: settings.trustProxy,
     storageFull,
+    storageBytes: storage.bytes,
     projectionCheckpoints,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);

@@ -63,6 +63,7 @@ describe('the settings from the environment', () => {
         ipv6ClientPrefix: DEFAULT_LIMITS.ipv6ClientPrefix,
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
         seatingTablesInAll: DEFAULT_LIMITS.seatingTablesInAll,
+        storageEventsPerDay: DEFAULT_LIMITS.storageEventsPerDay,
         seatingIdleSeconds: DEFAULT_LIMITS.seatingIdleSeconds,
         botTablesPerClient: DEFAULT_LIMITS.botTablesPerClient,
         botTablesInAll: DEFAULT_LIMITS.botTablesInAll,
@@ -83,6 +84,7 @@ describe('the settings from the environment', () => {
       socketMessages: undefined,
       socketUnsentBytes: undefined,
       lobbyPage: undefined,
+      storageBudgetClients: undefined,
       budgets: {
         createTable: DEFAULT_LIMITS.budgets.createTable,
         forkTable: DEFAULT_LIMITS.budgets.forkTable,

@@ -171,6 +171,12 @@ export const SETTINGS = {
     { min: 1 },
   ),
   SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
+  SUITORS_STORAGE_EVENTS_PER_DAY: wholeNumber(
+    'SUITORS_STORAGE_EVENTS_PER_DAY',
+    100_000,
+    'events one client may add to the store in a UTC day through new tables, forks and imports (429 past it, until 00:00 UTC)',
+    { min: 1 },
+  ),
   SUITORS_BOT_TABLES_PER_CLIENT: wholeNumber(
     'SUITORS_BOT_TABLES_PER_CLIENT',
     10,
@@ -341,6 +347,7 @@ export interface GatewayEnvironment {
     readonly ipv6ClientPrefix: number;
     readonly seatingTablesPerClient: number;
     readonly seatingTablesInAll: number;
+    readonly storageEventsPerDay: number;
     readonly seatingIdleSeconds: number;
     readonly botTablesPerClient: number;
     readonly botTablesInAll: number;
@@ -367,6 +374,7 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
       ipv6ClientPrefix: s.SUITORS_IPV6_CLIENT_PREFIX.read(env),
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
+      storageEventsPerDay: s.SUITORS_STORAGE_EVENTS_PER_DAY.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),
       botTablesPerClient: s.SUITORS_BOT_TABLES_PER_CLIENT.read(env),
       botTablesInAll: s.SUITORS_BOT_TABLES.read(env),

@@ -8,6 +8,7 @@ import type { Lobby } from './lobby.js';
 import type { Seating } from './seating.js';
 import type { TableFeed } from './tableFeed.js';
 import type { StorageFullNotices } from '../storageFull.js';
+import type { StorageBudget } from './storageBudget.js';
 import type { TableWatchers } from './tableWatchers.js';
 
 export interface GatewayContext {
@@ -21,6 +22,8 @@ export interface GatewayContext {
   readonly metrics: GatewayMetrics;
   readonly limits: GatewayLimits;
   readonly lobby: Lobby;
+  /** What each client has added to the store today: new tables, forks and imports are refused past it. */
+  readonly storageBudget: StorageBudget;
   /** Writes refused because the storage is full: logged once a minute at most, and counted for the metrics. */
   readonly storageFull: StorageFullNotices;
 }

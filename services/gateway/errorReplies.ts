@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { StorageFullNotices } from '../storageFull.js';
 import { closeIfUpgrade } from './requestLimits.js';
 import { refusalOf, STATUS_OF } from './refusals.js';
+import { StorageBudgetSpent } from './storageBudget.js';
 
 /** A full storage is made room on by an operator, not in a second: a client need not ask again sooner. */
 const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
@@ -23,6 +24,7 @@ export function registerErrorReplies(app: FastifyInstance, storageFull: StorageF
       request.log.info({ refusal: refusal.error }, refusal.message);
       // Unavailable is for now only (a table between owners, imports all busy): say when to come back.
       if (refusal.error === 'unavailable' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+      if (error instanceof StorageBudgetSpent) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(STATUS_OF[refusal.error]).send(refusal);
     }
     request.log.error({ err: error }, 'request failed');

@@ -51,6 +51,7 @@ import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
 import { validatorCompiler } from './validation.js';
 import { StorageFullNotices } from '../storageFull.js';
+import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
 
@@ -81,6 +82,10 @@ export interface GatewayOptions {
    * log says it once a minute whoever was writing. By default the gateway's own, logging to its logger.
    */
   readonly storageFull?: StorageFullNotices;
+  /** The bytes the storage holds on disk, for suitors_storage_bytes (Storage.bytes); none: no such metric. */
+  readonly storageBytes?: () => number;
+  /** The clock the daily storage budget's days are read from (Date.now; a test sets its own). */
+  readonly storageBudgetNow?: () => number;
   /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
   readonly eventLoopLag?: LagSource;
   /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
@@ -191,6 +196,7 @@ function wireContext(
     tablesInPlay: async () => (await host.listTables()).filter(({ status }) => status !== null && status.finished !== true).length,
     quarantinedTables: () => host.quarantinedTables().length,
     processMetrics: options.processMetrics,
+    storageBytes: options.storageBytes,
   });
   const feed = new TableFeed({
     host,
@@ -223,6 +229,10 @@ function wireContext(
     metrics,
     limits,
     lobby,
+    storageBudget: new StorageBudget(
+      { eventsPerDay: limits.storageEventsPerDay, clients: limits.storageBudgetClients },
+      options.storageBudgetNow,
+    ),
     storageFull,
   };
   return {

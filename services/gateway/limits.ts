@@ -52,6 +52,13 @@ export interface GatewayLimits {
   readonly minTurnSeconds: number;
   /** Tables still seating players that one client address may have created (the rest are 429). */
   readonly seatingTablesPerClient: number;
+  /**
+   * Events one client may add to the store in a UTC day through new tables, forks and imports (storageBudget.ts):
+   * past it, 429 until 00:00 UTC. The request that crosses it is written, so a client overshoots by one at most.
+   */
+  readonly storageEventsPerDay: number;
+  /** Clients the daily storage budget counts at once; past it the one charged longest ago is forgotten. */
+  readonly storageBudgetClients: number;
   /** Tables still seating players, in all (the rest are 503). */
   readonly seatingTablesInAll: number;
   /** A table still seating players, with no person at it and no event for this long, is closed. */
@@ -100,6 +107,9 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   minTurnSeconds: 5,
   seatingTablesPerClient: 10,
   seatingTablesInAll: 1_000,
+  // About 16 games of 100 hands imported (6,000 events each, 643 KiB in SQLite), or 10 MB a client a day.
+  storageEventsPerDay: 100_000,
+  storageBudgetClients: 100_000,
   seatingIdleSeconds: 600,
   botTablesPerClient: 10,
   botTablesInAll: 100,

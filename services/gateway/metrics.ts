@@ -25,6 +25,8 @@ export interface MetricsSources {
   readonly quarantinedTables: () => number;
   /** Writes refused because the storage is full (storageFull.ts): whether it is full now, and how many since start. */
   readonly storage: { readonly full: boolean; readonly refused: number };
+  /** The bytes the storage holds on this machine's disk (storage.ts); none: no suitors_storage_bytes (memory, NATS). */
+  readonly storageBytes?: () => number;
   /** Also export the process's own metrics (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -64,6 +66,17 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       this.set(sources.storage.full ? 1 : 0);
     },
   });
+  const { storageBytes } = sources;
+  if (storageBytes !== undefined) {
+    new Gauge({
+      name: 'suitors_storage_bytes',
+      help: "Bytes the service's storage holds on disk: the SQLite file with its write-ahead log and shared-memory files",
+      registers: [registry],
+      collect() {
+        this.set(storageBytes());
+      },
+    });
+  }
   new Counter({
     name: 'suitors_storage_full_refusals_total',
     help: "Writes refused because the service's storage was full (each answered 507, or logged for a bot move or a snapshot)",

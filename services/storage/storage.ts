@@ -6,7 +6,7 @@
  * SQLite benchmarks, the fuzzer and the tests open storage here, so a new
  * adapter is wired in once (README.md, "Adding an adapter").
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
@@ -66,6 +66,11 @@ export interface Storage {
   readonly tokens: SeatTokens;
   /** Where it is, for a log line: the file, the stream, or that it is in memory. */
   readonly where: string;
+  /**
+   * The bytes it holds on this machine's disk, now (SQLite: the file with its write-ahead log and shared-memory
+   * index, which hold committed events until a checkpoint); none for memory, and for NATS, whose servers hold it.
+   */
+  readonly bytes?: () => number;
   /** Closes the tokens, then the store (whose pending writes are committed first), then a connection it made. */
   close(): Promise<void>;
 }
@@ -92,7 +97,7 @@ export function openLocalStorage(settings: LocalStorageSettings): Storage {
   if (ifMissing === 'refuse' && !existsSync(path)) throw new MissingStorage(path);
   const store = openSqliteEventStore(path, { maxBytes, busyTimeoutMs, onCommit });
   try {
-    return storageOf('sqlite', path, store, openSqliteSeatTokens(path, busyTimeoutMs));
+    return { ...storageOf('sqlite', path, store, openSqliteSeatTokens(path, busyTimeoutMs)), bytes: () => sqliteBytes(path) };
   } catch (error) {
     void store.close();
     throw error;
@@ -128,6 +133,10 @@ async function openNatsStorage(settings: NatsStorageSettings): Promise<Storage> 
     await ownConnection?.close();
     throw error;
   }
+}
+
+function sqliteBytes(path: string): number {
+  return [path, `${path}-wal`, `${path}-shm`].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
 }
 
 function storageOf(

@@ -13,7 +13,7 @@ import { GatewayRefusal } from '../refusals.js';
 import { ForkBody, ForkedTable, refusals, TableParams } from '../schemas.js';
 
 export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, tokens, lobby, limits } = context;
+  const { feed, tokens, lobby, limits, storageBudget } = context;
   return async (app) => {
     app.post(
       '/api/tables/:tableId/fork',
@@ -37,11 +37,12 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
           throw new GatewayRefusal('badRequest', 'body.name needs body.seat: the seat to take at the new table');
         if (seat !== undefined && name === undefined)
           throw new GatewayRefusal('badRequest', 'body.seat needs body.name: the name the new table shows for you');
+        const client = clientOf(request.ip, limits.ipv6ClientPrefix);
         if (seat === undefined || name === undefined) {
           // Nobody takes a seat: the fork's bots play on by themselves.
-          const done = await lobby.reserveBotTable(clientOf(request.ip, limits.ipv6ClientPrefix));
+          const done = await lobby.reserveBotTable(client);
           try {
-            const accepted = await feed.forkTable(tableId, { at });
+            const accepted = await storageBudget.spend(client, () => feed.forkTable(tableId, { at }));
             done(accepted.tableId);
             return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
           } finally {
@@ -51,7 +52,7 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
         // The seat is the caller's from the new table's first append, with the token's tenure, so no bot moves for it first.
         const token = newToken();
         const holder = hashToken(token);
-        const accepted = await feed.forkTable(tableId, { at, taker: { seat, name, holder } });
+        const accepted = await storageBudget.spend(client, () => feed.forkTable(tableId, { at, taker: { seat, name, holder } }));
         try {
           await tokens.issue({ tableId: accepted.tableId, seat }, token);
         } catch (error) {

@@ -1,5 +1,6 @@
 /** Importing a game record as a new table. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { clientOf } from '../clientIdentity.js';
 import type { GatewayContext } from '../context.js';
 import { CreatedTable, ErrorBody, RecordDocument } from '../schemas.js';
 
@@ -7,7 +8,7 @@ import { CreatedTable, ErrorBody, RecordDocument } from '../schemas.js';
 const RECORD_BODY_LIMIT = 1024 * 1024;
 
 export function recordRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed } = context;
+  const { feed, limits, storageBudget } = context;
   return async (app) => {
     app.post(
       '/api/records',
@@ -22,7 +23,8 @@ export function recordRoutes(context: GatewayContext): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const accepted = await feed.importRecord(request.body);
+        const client = clientOf(request.ip, limits.ipv6ClientPrefix);
+        const accepted = await storageBudget.spend(client, () => feed.importRecord(request.body));
         return reply.code(201).send({ tableId: accepted.tableId, version: accepted.version });
       },
     );

@@ -64,7 +64,7 @@ export function tableRoutes(context: GatewayContext): FastifyPluginAsyncTypebox 
 
 /** A new table, its bots seated; one with a seat left for people counts against the caller's tables waiting for players. */
 async function createTable(
-  { feed, limits, lobby }: GatewayContext,
+  { feed, limits, lobby, storageBudget }: GatewayContext,
   body: CreateTableBody,
   clientAddress: string,
 ): Promise<{ tableId: string; version: number }> {
@@ -86,7 +86,7 @@ async function createTable(
   const client = clientOf(clientAddress, limits.ipv6ClientPrefix);
   const done = waits ? await lobby.reserveSeatingTable(client) : await lobby.reserveBotTable(client);
   try {
-    const accepted = await feed.createTable({ game, options: options ?? {}, players, settings });
+    const accepted = await storageBudget.spend(client, () => feed.createTable({ game, options: options ?? {}, players, settings }));
     done(accepted.tableId);
     return { tableId: accepted.tableId, version: accepted.version };
   } finally {
