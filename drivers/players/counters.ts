@@ -15,6 +15,8 @@ export class PlayerCounters {
   commandsSent = 0;
   viewsReceived = 0;
   viewBytes = 0;
+  /** Table notices (a rematch proposed, a turn timed out, a chat phrase): for people; a bot plays from its views alone. */
+  noticesReceived = 0;
   pacedSends = 0;
   rateLimitRefusals = 0;
   floodCloses = 0;

@@ -211,6 +211,12 @@ export class SeatClient {
         }
         return;
       }
+      // What a table tells its people beside the views (socketProtocol.ts NoticeMessage): nothing a bot's next move needs.
+      case 'rematch':
+      case 'timedOut':
+      case 'chat':
+        counters.noticesReceived++;
+        return;
       default:
         counters.countError('unexpected socket message', text.slice(0, 200));
     }

@@ -100,6 +100,23 @@ describe('playing on from an event of a finished game', () => {
     );
   });
 
+  it('lists the seats its stand-in bots hold as open in the lobby: a person may take them', async () => {
+    const started = service();
+    const tableId = await finishedGame(started);
+    const { at, turn } = await midTrick(started, tableId);
+    const forked = await started.app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/fork`,
+      payload: { at, seat: turn, name: 'Ada' },
+    });
+    expect(forked.statusCode, forked.body).toBe(201);
+    const { tables } = (await started.app.inject({ method: 'GET', url: '/api/tables?limit=50' })).json();
+    const listed = tables.find((table: { tableId: string }) => table.tableId === forked.json().tableId);
+    expect(listed.openSeats).toEqual([0, 1, 2, 3].filter((seat) => seat !== turn));
+    // The finished original's seats are nobody's to take.
+    expect(tables.find((table: { tableId: string }) => table.tableId === tableId)?.openSeats ?? []).toEqual([]);
+  });
+
   it('refuses an unfinished game (409), a bad body (400, 422) and an unknown table (404), making no table', async () => {
     const started = service();
     const { app, host } = started;

@@ -60,11 +60,12 @@ describe('playing on from an event of a finished game', () => {
     const forked = await host.snapshot(fork.tableId);
     expect(gameOf(forked.snapshot.context)).toEqual(gameOf(original.snapshot.context));
     expect(forked.snapshot.value).toEqual(original.snapshot.value);
+    // A bot's stand-in is named for its seat, not the bot ("Bot for Bot 0"); a stand-in's keeps its name.
     expect(forked.snapshot.context.occupants).toEqual([
-      { name: 'Bot for Bot 0', bot: true },
+      { name: 'Bot for seat 0', bot: true },
       { name: 'Bot for Cy', bot: true },
-      { name: 'Bot for Bot 2', bot: true },
-      { name: 'Bot for Bot 3', bot: true },
+      { name: 'Bot for seat 2', bot: true },
+      { name: 'Bot for seat 3', bot: true },
     ]);
 
     const events = await host.events(fork.tableId);

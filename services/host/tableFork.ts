@@ -20,7 +20,7 @@ import { foldNewTable } from './newTableFold.js';
 import { foldLog } from './replay.js';
 import { TableRefusal } from './errors.js';
 import { MAX_IMPORT_HANDS } from './recordImport/prepareImport.js';
-import { standInName } from './standIns.js';
+import { standInFor } from './standIns.js';
 import { machineEventsOf, rulesOfNewTable, tableCreatedOf, toTableEvent, type TableCreated } from './tableLog.js';
 
 export interface ForkRequest {
@@ -97,8 +97,7 @@ function planFork(tableId: string, request: ForkRequest, log: readonly StoredEve
   };
   const seats = Array.from({ length: context.seatCount }, (_, seat): SeatJoined => {
     if (taker?.seat === seat) return { type: 'seat.joined', seat, player: { name: taker.name, bot: false }, holder: taker.holder };
-    const player = context.occupants[seat]?.name ?? `seat ${seat}`;
-    return { type: 'seat.joined', seat, player: { name: standInName(player), bot: true } };
+    return { type: 'seat.joined', seat, player: { name: standInFor(context.occupants[seat], seat), bot: true } };
   });
   if (taker !== undefined) {
     const refusal = seatJoinRefusal({ ...context, occupants: context.occupants.map(() => null) }, seats[taker.seat]);

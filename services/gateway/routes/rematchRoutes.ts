@@ -4,6 +4,7 @@
  * of the table is told how it stands (a `rematch` message).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import type { Occupant } from '../../../machines/table/events.js';
 import { botKindOf, settingsRecord } from '../../host/tableSettings.js';
@@ -49,7 +50,7 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
   const { feed, auth, seating, lobby, limits } = context;
 
   /** The new table: the same game, options and turn clock; the people who accepted in their seats, bots of the same kinds elsewhere. */
-  const open = async (tableId: string, { people, client }: RematchSeating): Promise<string> => {
+  const open = async (tableId: string, { people, client }: RematchSeating, log: FastifyBaseLogger): Promise<string> => {
     const { snapshot, facts } = await feed.current(tableId);
     const { game, options, occupants } = snapshot.context;
     const seated = new Set(people.map(({ seat }) => seat));
@@ -73,7 +74,13 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
     } finally {
       done();
     }
-    for (const { seat, name, token } of people) await seating.join(rematchTableId, seat, name, token);
+    for (const { seat, name, token } of people) {
+      // The table is made: one seat that could not be taken stays open for its player (or anyone) to take, rather
+      // than the rematch told `expired` while its table waits for players nobody was told of.
+      await seating.join(rematchTableId, seat, name, token).catch((error: unknown) => {
+        log.error({ err: error, tableId: rematchTableId, seat }, 'a seat of a rematch could not be taken; it stays open');
+      });
+    }
     return rematchTableId;
   };
 
@@ -81,7 +88,7 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
     const proposals = new RematchProposals({
       notices,
       current: (tableId) => feed.current(tableId),
-      open,
+      open: (tableId, seating) => open(tableId, seating, app.log),
       seconds: REMATCH_SECONDS,
       onError: (error, tableId) => app.log.error({ err: error, tableId }, 'opening a rematch failed'),
     });
