@@ -35,6 +35,7 @@ import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
 import { setSound, Sounds, soundOn } from './sounds.js';
 import { TurnCue } from './turnCue.js';
+import { failureWords, words } from './i18n/index.js';
 import { ACTION_WORDS, shortName } from './words.js';
 
 interface PageState {
@@ -342,7 +343,7 @@ class TablePage {
         command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal'
           ? whyNotPlayable(state.view, command.card)
           : null;
-      state.error = explained ?? messageOf(error);
+      state.error = explained ?? failureWords(error);
     } finally {
       state.sending = false;
       this.render();
@@ -361,7 +362,7 @@ class TablePage {
     } catch (error) {
       // A seat already lost is left all the same.
       if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) {
-        this.state.error = messageOf(error);
+        this.state.error = failureWords(error);
         this.render();
         return;
       }
@@ -380,7 +381,7 @@ class TablePage {
     try {
       await sitAt(this.tableId, seat, name);
     } catch (error) {
-      this.state.error = messageOf(error);
+      this.state.error = failureWords(error);
       this.render();
     }
   }
@@ -508,7 +509,11 @@ class TablePage {
 
   private run(): void {
     this.start().catch((error: unknown) => {
-      replaceChildren(this.page, h('p', { class: 'error', role: 'alert' }, messageOf(error)), h('a', { href: '#/' }, 'Back to the lobby'));
+      replaceChildren(
+        this.page,
+        h('p', { class: 'error', role: 'alert' }, failureWords(error)),
+        h('a', { href: '#/' }, words().backToTheLobby),
+      );
     });
   }
 }
@@ -522,10 +527,6 @@ function focusAfterDialog(): void {
   focusOnHand();
   if (document.activeElement !== document.body && document.activeElement !== null) return;
   document.querySelector<HTMLElement>('.game-over button, .game-over a')?.focus();
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sameSeats(a: readonly number[], b: readonly number[]): boolean {
