@@ -9,7 +9,8 @@ import { h, replaceChildren } from './dom.js';
 import { sitAt } from './invites.js';
 import { createForm } from './newTableForm.js';
 import { heldSeat, isMyTable, leftSeat, playerName, rememberPlayerName } from './seatTokens.js';
-import { failureWords, words } from './i18n/index.js';
+import { words } from './i18n/index.js';
+import { failureWords } from './i18n/refusals.js';
 import { GAME_TITLES, gameTitle, handProgress, phaseWords, type OptionsLike } from './words.js';
 
 /** What the lobby learns of a table from its spectator view: its options and who sits there (cached by version). */

@@ -59,6 +59,7 @@ function languageControl(): HTMLElement {
   return h('p', { class: 'language' }, label, ' ', select);
 }
 
+document.documentElement.lang = language();
 document.querySelector('header.site')?.append(languageControl());
 window.addEventListener('hashchange', route);
 route();

@@ -35,7 +35,8 @@ import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
 import { setSound, Sounds, soundOn } from './sounds.js';
 import { TurnCue } from './turnCue.js';
-import { failureWords, words } from './i18n/index.js';
+import { words } from './i18n/index.js';
+import { failureWords } from './i18n/refusals.js';
 import { ACTION_WORDS, shortName } from './words.js';
 
 interface PageState {

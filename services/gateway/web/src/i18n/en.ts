@@ -116,6 +116,35 @@ export const en = {
   gameOver: 'Game over',
   watchTheReplay: 'Watch the replay',
 
+  // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)
+  headlines: { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' },
+  finalStandings: 'Final standings',
+  teamColumns: ['#', 'Team', 'Suits marked', 'Marriages'] as readonly string[],
+  playerColumns: ['#', 'Player', 'Points'] as readonly string[],
+  yourTeam: (team: string) => `Your team ${team}`,
+  team: (team: string) => `Team ${team}`,
+  winnerMark: ' winner',
+  nextHand: 'Next hand',
+  nextHandIn: (seconds: number) => `The next hand shows in ${seconds} s.`,
+  handIsOver: (hand: string) => `${hand} is over`,
+  proposeRematch: 'Propose a rematch',
+  theLastHand: (hand: number) => `The last hand (hand ${hand})`,
+
+  // The fair deal (fairDeals.ts); the verdict's own wording comes from the check
+  dealCheckFailed: (problems: string) => `Deal check failed: ${problems}`,
+  seed: 'Seed: ',
+  commitment: 'Commitment: ',
+  checkIndependently: 'To check independently: export the record after the game',
+  andRun: ' and run ',
+  contributions: 'Contributions: ',
+  noContributions: 'none (the house’s secret alone)',
+  contributionOf: (seat: number, contribution: string) => `seat ${seat}: ${contribution}`,
+  fairDealExplained:
+    'Every hand is dealt from a secret of the house mixed with a random contribution from every player. The commitment to the secret, its SHA-256, is shown before anyone contributes; the secret and the contributions are revealed when the hand is scored, and this page checks that the secret hashes to the commitment it was shown and that they deal the cards and role you got.',
+  noHandDealt: 'No hand has been dealt yet.',
+  handCommitment: (hand: number) => `Hand ${hand} commitment: `,
+  nextCommitment: (hand: number) => `Hand ${hand} commitment (open to contributions): `,
+
   /** The server's refusals this client words itself, by kind; the others keep the server's English message. */
   refusals: {
     unauthorized: 'This seat needs its token: take a seat again from the lobby.',

@@ -111,6 +111,33 @@ export const fr: Catalogue = {
   gameOver: 'Partie terminée',
   watchTheReplay: 'Revoir la partie',
 
+  headlines: { won: 'Vous avez gagné !', lost: 'Vous avez perdu', draw: 'Partie nulle', watched: 'Partie terminée' },
+  finalStandings: 'Classement final',
+  teamColumns: ['#', 'Équipe', 'Couleurs marquées', 'Mariages'],
+  playerColumns: ['#', 'Joueur', 'Points'],
+  yourTeam: (team: string) => `Votre équipe ${team}`,
+  team: (team: string) => `Équipe ${team}`,
+  winnerMark: ' gagnant',
+  nextHand: 'Donne suivante',
+  nextHandIn: (seconds: number) => `La donne suivante s’affiche dans ${seconds} s.`,
+  handIsOver: (hand: string) => `${hand} est terminée`,
+  proposeRematch: 'Proposer une revanche',
+  theLastHand: (hand: number) => `La dernière donne (donne ${hand})`,
+
+  dealCheckFailed: (problems: string) => `La vérification de la donne a échoué : ${problems}`,
+  seed: 'Graine : ',
+  commitment: 'Engagement : ',
+  checkIndependently: 'Pour vérifier vous-même : exportez l’enregistrement après la partie',
+  andRun: ' et lancez ',
+  contributions: 'Contributions : ',
+  noContributions: 'aucune (le secret de la maison seul)',
+  contributionOf: (seat: number, contribution: string) => `place ${seat} : ${contribution}`,
+  fairDealExplained:
+    'Chaque donne est distribuée à partir d’un secret de la maison mêlé à une contribution aléatoire de chaque joueur. L’engagement sur ce secret, son SHA-256, est montré avant toute contribution ; le secret et les contributions sont révélés au décompte de la donne, et cette page vérifie que le secret donne bien l’engagement montré et qu’ils distribuent les cartes et le rôle que vous avez reçus.',
+  noHandDealt: 'Aucune donne n’a encore été distribuée.',
+  handCommitment: (hand: number) => `Engagement de la donne ${hand} : `,
+  nextCommitment: (hand: number) => `Engagement de la donne ${hand} (ouvert aux contributions) : `,
+
   refusals: {
     unauthorized: 'Cette place demande son jeton : reprenez une place depuis le salon.',
     forbidden: 'Ce navigateur ne tient plus cette place.',

@@ -4,7 +4,6 @@
  * words for, else English. Every module reads its words through words(), so
  * a page drawn after a switch is in the new language.
  */
-import { ApiError } from '../api.js';
 import { type Catalogue, en } from './en.js';
 import { fr } from './fr.js';
 
@@ -39,15 +38,16 @@ function storedLanguage(): string | null {
   }
 }
 
-let current: Language = chosenLanguage(storedLanguage(), navigator.languages ?? [navigator.language]);
-document.documentElement.lang = current;
+// Decided on first use, not on import: a test in Node imports modules of the client (betweenHands.ts) for their constants.
+let current: Language | null = null;
 
 export function language(): Language {
+  current ??= chosenLanguage(storedLanguage(), navigator.languages ?? [navigator.language]);
   return current;
 }
 
 export function words(): Catalogue {
-  return CATALOGUES[current];
+  return CATALOGUES[language()];
 }
 
 /** Switches the client to `next` for this and later visits; the caller redraws the page. */
@@ -60,10 +60,4 @@ export function setLanguage(next: string): void {
   } catch {
     // Not remembered, but still switched for this visit.
   }
-}
-
-/** A failure in the chosen language: a refusal whose kind this client words, else the server's own (English) message. */
-export function failureWords(error: unknown): string {
-  if (error instanceof ApiError) return Object.hasOwn(words().refusals, error.kind) ? words().refusals[error.kind] : error.message;
-  return error instanceof Error ? error.message : String(error);
 }
