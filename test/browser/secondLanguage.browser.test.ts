@@ -33,11 +33,13 @@ describe('a second language in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Ouvrir la table' }).click();
     await page.waitForURL(/#\/table\/t-/);
     await settle(() => headerLine(page)).toContain('Vous jouez à la place 0');
-    await expect(page.getByRole('button', { name: 'Quitter la place' }).count()).resolves.toBe(1);
+    expect(await page.getByRole('button', { name: 'Quitter la place' }).count()).toBe(1);
+    await page.getByText('À vous : choisissez une carte pour chaque joueur').first().waitFor();
 
     await page.getByLabel(LANGUAGE).selectOption('en');
     await settle(() => headerLine(page)).toContain('Playing as seat 0');
     expect(await page.getByRole('button', { name: 'Leave seat' }).count()).toBe(1);
+    await page.getByText('Your turn: choose one card for each player').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     // The label names the control in both languages, so the switch back is found by either reader.
     await page.getByLabel('Language · Langue').selectOption('fr');

@@ -222,7 +222,7 @@ class Lobby {
 function stateWords(table: LobbyTable): string {
   if (table.finished) return words().finished;
   const options = details.get(table.tableId)?.options;
-  if (table.phase === 'seating') return `${phaseWords('seating')}: ${words().openSeats(table.openSeats.length)}`;
+  if (table.phase === 'seating') return words().seatingState(phaseWords('seating'), table.openSeats.length);
   return `${phaseWords(table.phase)}${table.hand > 0 ? ` · ${handProgress(table.hand, table.game, options)}` : ''}`;
 }
 

@@ -3,19 +3,11 @@
  * place: phases, awaited actions, roles, who won from the viewer's side,
  * and how far through the game a table is ("hand 2 of 5").
  */
-import type { Action } from '../../../../machines/table/refusal.js';
 import { GAME_NAMES, isGameName, rulesOf } from '../../../../machines/games/rules/index.js';
 import { DEFAULT_OPTIONS, type GameName, type TableOptions } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 import { words } from './i18n/index.js';
 import { teamOf } from './sides.js';
-
-/** What a seat is awaited to do, as "Waiting for Bo to …". */
-export const ACTION_WORDS: Record<Action, string> = {
-  pass: 'pass cards',
-  play: 'play',
-  accuse: 'name a teammate',
-};
 
 export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAMES.map((game) => [game, rulesOf(game).title])) as Record<
   GameName,

@@ -2,6 +2,8 @@
  * The client's words in English: the catalogue every other language is
  * typed against (Catalogue), so a word missing in French is a type error.
  */
+import type { Action } from '../../../../../machines/table/refusal.js';
+
 export const en = {
   languageLabel: 'Language · Langue',
   noPage: (hash: string) => `There is no page "${hash}". `,
@@ -32,7 +34,7 @@ export const en = {
   noTables: 'No tables yet: open one.',
   noMatch: 'No table matches these filters.',
   finished: 'Finished',
-  openSeats: (count: number) => `${count} open seat${count === 1 ? '' : 's'}`,
+  seatingState: (waiting: string, open: number) => `${waiting}: ${open} open seat${open === 1 ? '' : 's'}`,
   justNow: 'just now',
   minutesAgo: (minutes: number) => `${minutes} min ago`,
   hoursAgo: (hours: number) => `${hours} h ago`,
@@ -115,6 +117,46 @@ export const en = {
   howToPlay: 'How to play',
   gameOver: 'Game over',
   watchTheReplay: 'Watch the replay',
+
+  // The table page (tablePage.ts, board.ts)
+  loadingTable: 'Loading table…',
+  yourHand: 'Your hand',
+  goToYourHand: 'Go to your hand',
+  seatOpensForOthers: (seat: number) => `Seat ${seat} opens for someone else.`,
+  botPlaysSeat: (seat: number) => `A bot plays seat ${seat} until someone takes it.`,
+  leaveYourSeat: 'Leave your seat?',
+  leaveSeatExplained: (after: string) => `${after} You can take it back while it is free.`,
+  stay: 'Stay',
+  youLeftSeat: (seat: number) => `You left seat ${seat}; a bot plays it now.`,
+  seatNoLongerYours: 'Your seat at this table is no longer yours; you are watching.',
+  seatLeftOrTaken: 'Your seat was left or taken over; you are watching.',
+  gameOverSentence: (outcome: string) => `Game over. ${outcome}`,
+  waitingForSeats: (open: readonly number[]) => `Waiting for players: seat${open.length === 1 ? '' : 's'} ${open.join(', ')} open.`,
+  yourTurn: {
+    play: 'Your turn: play a card (playable cards are raised).',
+    pass: 'Your turn: choose one card for each player you pass to.',
+    accuse: 'Your turn: name the teammate you suspect is the Traitor.',
+  } as Readonly<Record<Action, string>>,
+  /** What a seat is awaited to do, as "Waiting for Bo to …". */
+  actions: { pass: 'pass cards', play: 'play', accuse: 'name a teammate' } as Readonly<Record<Action, string>>,
+  waitingFor: (names: string, action: string) => `Waiting for ${names} to ${action}.`,
+  scores: 'Scores',
+
+  // The replay (replayPage.ts)
+  firstEvent: 'First event',
+  previousEvent: 'Previous event',
+  nextEvent: 'Next event',
+  lastEvent: 'Last event',
+  timeline: 'Timeline',
+  everyone: 'everyone (all hands open)',
+  replayOfTable: (tableId: string) => `Replay of table ${tableId}`,
+  replayOf: (title: string, tableId: string) => `Replay of ${title} · table ${tableId}`,
+  eventOf: (at: number, of: number) => `Event ${at} of ${of}`,
+  replayNotOver: 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.',
+  replayAllOpen: 'Every hand is open. Choose a seat to watch the game as that player saw it.',
+  replayAsSeat: (name: string | null, seat: number) =>
+    `As ${name ?? `seat ${seat}`} (seat ${seat}) saw it: their own hand and role, and what they could do.`,
+  empty: 'empty',
 
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)
   headlines: { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' },
