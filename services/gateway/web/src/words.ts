@@ -20,7 +20,8 @@ export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAM
  */
 export function phaseWords(phase: string): string {
   if (phase === 'quarantined') return words().quarantinedListing;
-  return Object.hasOwn(words().phases, phase) ? words().phases[phase] : phase;
+  const phases: Readonly<Record<string, string>> = words().phases;
+  return Object.hasOwn(phases, phase) ? phases[phase] : phase;
 }
 
 export function gameTitle(game: string): string {

@@ -3,6 +3,7 @@
  * typed against (Catalogue), so a word missing in French is a type error.
  */
 import type { Action } from '../../../../../machines/table/refusal.js';
+import type { Phase } from '../../../../../machines/table/snapshot.js';
 
 export const en = {
   languageLabel: 'Language · Langue',
@@ -78,7 +79,7 @@ export const en = {
     accusation: 'Naming the Traitor',
     scoring: 'Scoring the hand',
     gameOver: 'Game over',
-  } as Readonly<Record<string, string>>,
+  } as Readonly<Record<Phase, string>>,
   quarantinedListing: "Stopped: waiting for the operator's repair",
   hand: (hand: number) => `hand ${hand}`,
   handOf: (hand: number, of: number) => `hand ${hand} of ${of}`,
