@@ -4,7 +4,7 @@
  * in-process: the lobby, a table mid-trick for each game, a hand's summary,
  * the game-over screen, a replay watched as one seat, a table of two friends
  * (the turn clock running on their seats, one's quick-chat phrase by his
- * seat, the first-game coach's tip), and the phone layout.
+ * seat, the first-game coach's tip), the phone layout, and the lobby in French.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
  */
@@ -41,9 +41,10 @@ async function midTrick(page: Page, cards: number): Promise<void> {
   }
 }
 
-async function newPage(browser: Browser, viewport = DESKTOP, reducedMotion: 'reduce' | 'no-preference' = 'reduce'): Promise<Page> {
+/** A page in a context of its own; `locale` is the browser's language, which the client speaks on a first visit. */
+async function newPage(browser: Browser, viewport = DESKTOP, locale = 'en-US'): Promise<Page> {
   // Reduced motion: each picture shows the table at rest, not a card in flight.
-  const context = await browser.newContext({ viewport, reducedMotion, deviceScaleFactor: viewport === PHONE ? 2 : 1 });
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale, deviceScaleFactor: viewport === PHONE ? 2 : 1 });
   return context.newPage();
 }
 
@@ -91,6 +92,14 @@ async function main(): Promise<void> {
     await lobby.locator('.table-list td.state', { hasText: 'hand 1 of' }).first().waitFor();
     await shoot(lobby, 'lobby');
     await lobby.context().close();
+
+    console.log('the lobby in French…');
+    const french = await newPage(browser, DESKTOP, 'fr-FR');
+    await french.goto(`${url}/#/`);
+    await french.getByLabel('Votre nom').fill('Ada');
+    await french.locator('.table-list td.state', { hasText: 'donne 1 sur' }).first().waitFor();
+    await shoot(french, 'lobby-fr');
+    await french.context().close();
 
     console.log('game over…');
     const over = await newPage(browser);

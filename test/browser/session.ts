@@ -12,8 +12,15 @@ import { startWebService, type RunningWebService } from '../../drivers/browser/w
 export interface BrowserSession {
   /** The running service; set before each test. */
   readonly service: RunningWebService;
-  /** A page in a browser context of its own (its own localStorage), 1200×900 unless told. */
-  newPage(options?: { viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' }): Promise<Page>;
+  /**
+   * A page in a browser context of its own (its own localStorage), 1200×900 and in English unless told: the client
+   * speaks the browser's language, and the tests read its English words.
+   */
+  newPage(options?: {
+    viewport?: { width: number; height: number };
+    reducedMotion?: 'reduce' | 'no-preference';
+    locale?: string;
+  }): Promise<Page>;
 }
 
 export function browserSession(): BrowserSession {
@@ -35,7 +42,7 @@ export function browserSession(): BrowserSession {
     },
     async newPage(options = {}) {
       browser ??= launchChromium();
-      return (await browser).newPage({ viewport: { width: 1200, height: 900 }, ...options });
+      return (await browser).newPage({ viewport: { width: 1200, height: 900 }, locale: 'en-US', ...options });
     },
   };
 }

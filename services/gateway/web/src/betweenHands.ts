@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { gameOverHeadline, standings } from './gameOver.js';
 import { handSummary } from './handSummary.js';
 import { openModal, type Modal } from './modal.js';
+import { words } from './i18n/index.js';
 import { handProgress } from './words.js';
 
 /** How long a summary stays before the next hand shows by itself. */
@@ -72,11 +73,11 @@ export class BetweenHands {
   private showSummary(view: TableView, actions: BetweenHandsActions): void {
     const last = view.lastHand!;
     let left = SUMMARY_SECONDS;
-    const next = h('button', { type: 'button', class: 'primary next-hand' }, 'Next hand');
-    const countdown = h('p', { class: 'countdown muted small', 'aria-live': 'off' }, `The next hand shows in ${left} s.`);
+    const next = h('button', { type: 'button', class: 'primary next-hand' }, words().nextHand);
+    const countdown = h('p', { class: 'countdown muted small', 'aria-live': 'off' }, words().nextHandIn(left));
     next.addEventListener('click', () => this.close());
     this.modal = openModal({
-      title: `${capitalised(handProgress(last.index + 1, view.game, view.options))} is over`,
+      title: words().handIsOver(capitalised(handProgress(last.index + 1, view.game, view.options))),
       className: 'summary-dialog',
       body: [handSummary(view, last), actions.extra?.(view, last.index) ?? null, countdown],
       actions: [next],
@@ -84,24 +85,24 @@ export class BetweenHands {
     });
     this.timer = window.setInterval(() => {
       left -= 1;
-      countdown.textContent = `The next hand shows in ${left} s.`;
+      countdown.textContent = words().nextHandIn(left);
       if (left <= 0) this.close();
     }, 1000);
   }
 
   private showGameOver(view: TableView, actions: BetweenHandsActions): void {
-    const close = h('button', { type: 'button' }, 'Close');
+    const close = h('button', { type: 'button' }, words().close);
     close.addEventListener('click', () => this.close());
     const buttons: HTMLButtonElement[] = [];
     if (actions.rematch !== null) {
-      const again = h('button', { type: 'button', class: 'primary rematch' }, 'Propose a rematch');
+      const again = h('button', { type: 'button', class: 'primary rematch' }, words().proposeRematch);
       again.addEventListener('click', () => {
         this.close();
         actions.rematch?.();
       });
       buttons.push(again);
     }
-    const replay = h('button', { type: 'button' }, 'Watch the replay');
+    const replay = h('button', { type: 'button' }, words().watchTheReplay);
     replay.addEventListener('click', () => {
       this.close();
       location.hash = actions.replayHref;
@@ -109,7 +110,7 @@ export class BetweenHands {
     buttons.push(replay, close);
     const last = view.lastHand;
     this.modal = openModal({
-      title: 'Game over',
+      title: words().gameOver,
       className: 'game-over-dialog',
       body: [
         gameOverHeadline(view),
@@ -119,7 +120,7 @@ export class BetweenHands {
           : h(
               'details',
               { class: 'last-hand-details' },
-              h('summary', {}, `The last hand (hand ${last.index + 1})`),
+              h('summary', {}, words().theLastHand(last.index + 1)),
               handSummary(view, last),
               actions.extra?.(view, last.index) ?? null,
             ),

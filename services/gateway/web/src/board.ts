@@ -11,7 +11,8 @@ import { cardHelp, faceOf, SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { seatsOfTeam, sideLabel, teamOf } from './sides.js';
-import { ACTION_WORDS, outcomeSentence, phaseWords, seatName, shortName } from './words.js';
+import { words } from './i18n/index.js';
+import { outcomeSentence, phaseWords, seatName, shortName } from './words.js';
 
 /** Special cards' names as printed on the small face, with a break allowed inside the long ones (no hyphen shown, so the name reads the same). */
 const SPECIAL_FACES: Record<string, readonly (string | (() => Node))[]> = {
@@ -49,21 +50,17 @@ export function suitChip(suit: Suit): HTMLElement {
 
 /** Whose move it is, in a sentence. */
 export function turnSentence(view: TableView): string {
-  if (view.outcome?.finished) return `Game over. ${outcomeSentence(view)}`;
+  if (view.outcome?.finished) return words().gameOverSentence(outcomeSentence(view));
   if (view.phase === 'seating') {
     const open = view.seats.filter((seat) => seat.occupant === null).map((seat) => seat.seat);
-    return `Waiting for players: seat${open.length === 1 ? '' : 's'} ${open.join(', ')} open.`;
+    return words().waitingForSeats(open);
   }
   const own = view.awaiting.find((awaited) => awaited.seat === view.viewer);
-  if (own !== undefined) {
-    if (own.action === 'play') return 'Your turn: play a card (playable cards are raised).';
-    if (own.action === 'pass') return 'Your turn: choose one card for each player you pass to.';
-    return 'Your turn: name the teammate you suspect is the Traitor.';
-  }
+  if (own !== undefined) return words().yourTurn[own.action];
   if (view.awaiting.length === 0) return `${phaseWords(view.phase)}.`;
   const action = view.awaiting[0].action;
   const names = view.awaiting.map((awaited) => shortName(view, awaited.seat));
-  return `Waiting for ${names.join(', ')} to ${ACTION_WORDS[action]}.`;
+  return words().waitingFor(names.join(', '), words().actions[action]);
 }
 
 /** Who took a trick: "Bo won", "Bo won, Cy captured", "Bo won; the cards were set aside". */
@@ -130,7 +127,11 @@ export function sevensPanel(view: TableView): HTMLElement {
 
 /** The standing of the game: teams' marked suits and marriages in Seven Suitors, points otherwise. */
 export function scoresPanel(view: TableView): HTMLElement {
-  const panel = h('section', { class: 'panel scores', 'aria-labelledby': 'scores-heading' }, h('h3', { id: 'scores-heading' }, 'Scores'));
+  const panel = h(
+    'section',
+    { class: 'panel scores', 'aria-labelledby': 'scores-heading' },
+    h('h3', { id: 'scores-heading' }, words().scores),
+  );
   if (view.marked !== null && view.marriageCount !== null) {
     const marked = view.marked;
     const counts = view.marriageCount;

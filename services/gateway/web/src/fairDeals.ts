@@ -14,6 +14,7 @@ import type { Card, Suit } from '../../../../machines/cards/card.js';
 import { commitmentOf, dealOfFairness, type RevealedDeal } from '../../../../machines/fairness/fairDeal.js';
 import type { TableView } from '../../../../machines/view.js';
 import { h } from './dom.js';
+import { words } from './i18n/index.js';
 import { openModal } from './modal.js';
 
 /** What this browser saw of a hand before and while it was played. */
@@ -162,20 +163,20 @@ export function dealCheck(tableId: string, view: TableView, handIndex: number): 
       {},
       verdict.verified
         ? h('strong', { class: 'verdict' }, verdict.wording)
-        : h('strong', { class: 'verdict' }, `Deal check failed: ${verdict.problems.join('; ')}`),
+        : h('strong', { class: 'verdict' }, words().dealCheckFailed(verdict.problems.join('; '))),
       verdict.verified ? h('span', { class: 'muted small' }, ` (${verdict.checks.join('; ')})`) : null,
     ),
-    h('p', { class: 'small' }, 'Seed: ', h('code', { class: 'hex' }, revealed.seed)),
-    h('p', { class: 'small' }, 'Commitment: ', h('code', { class: 'hex' }, revealed.commitment)),
+    h('p', { class: 'small' }, words().seed, h('code', { class: 'hex' }, revealed.seed)),
+    h('p', { class: 'small' }, words().commitment, h('code', { class: 'hex' }, revealed.commitment)),
     contributionsLine(revealed),
     h(
       'p',
       { class: 'small' },
-      'To check independently: export the record after the game',
+      words().checkIndependently,
       view.outcome?.finished
         ? [' (', h('a', { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: 'record.json' }, 'record.json'), ')']
         : null,
-      ' and run ',
+      words().andRun,
       h('code', {}, 'npx suitors check record.json'),
       '.',
     ),
@@ -184,39 +185,32 @@ export function dealCheck(tableId: string, view: TableView, handIndex: number): 
 
 function contributionsLine(revealed: RevealedDeal): HTMLElement | null {
   if (revealed.contributions === undefined) return null;
-  const given = revealed.contributions.flatMap((contribution, seat) => (contribution === null ? [] : [`seat ${seat}: ${contribution}`]));
+  const given = revealed.contributions.flatMap((contribution, seat) =>
+    contribution === null ? [] : [words().contributionOf(seat, contribution)],
+  );
   return h(
     'p',
     { class: 'small' },
-    'Contributions: ',
-    given.length === 0 ? 'none (the house’s secret alone)' : h('code', { class: 'hex' }, given.join(', ')),
+    words().contributions,
+    given.length === 0 ? words().noContributions : h('code', { class: 'hex' }, given.join(', ')),
   );
 }
 
 /** The hand in play's commitment, in a dialog: what it is and why it matters. */
 export function showCommitment(view: TableView): void {
-  const close = h('button', { type: 'button', class: 'primary' }, 'Close');
+  const close = h('button', { type: 'button', class: 'primary' }, words().close);
   const commitment = view.hand?.commitment ?? null;
   const modal = openModal({
-    title: 'Fair deal',
+    title: words().fairDeal,
     className: 'fair-dialog',
     body: [
-      h(
-        'p',
-        {},
-        'Every hand is dealt from a secret of the house mixed with a random contribution from every player. The commitment to the secret, its SHA-256, is shown before anyone contributes; the secret and the contributions are revealed when the hand is scored, and this page checks that the secret hashes to the commitment it was shown and that they deal the cards and role you got.',
-      ),
+      h('p', {}, words().fairDealExplained),
       commitment === null
-        ? h('p', {}, 'No hand has been dealt yet.')
-        : h('p', {}, `Hand ${view.hand!.number} commitment: `, h('code', { class: 'hex' }, commitment)),
+        ? h('p', {}, words().noHandDealt)
+        : h('p', {}, words().handCommitment(view.hand!.number), h('code', { class: 'hex' }, commitment)),
       view.nextDeal === null
         ? null
-        : h(
-            'p',
-            {},
-            `Hand ${view.nextDeal.index + 1} commitment (open to contributions): `,
-            h('code', { class: 'hex' }, view.nextDeal.commitment),
-          ),
+        : h('p', {}, words().nextCommitment(view.nextDeal.index + 1), h('code', { class: 'hex' }, view.nextDeal.commitment)),
     ],
     actions: [close],
   });

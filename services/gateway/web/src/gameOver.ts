@@ -2,17 +2,16 @@
 import type { TableView } from '../../../../machines/view.js';
 import { suitChip } from './board.js';
 import { h } from './dom.js';
+import { words } from './i18n/index.js';
 import { seatsOfTeam, teamOf } from './sides.js';
 import { outcomeForViewer, shortName, winnersSentence } from './words.js';
-
-const HEADLINES = { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' } as const;
 
 export function gameOverHeadline(view: TableView): HTMLElement {
   const result = outcomeForViewer(view);
   return h(
     'div',
     { class: `game-over-headline ${result}` },
-    h('p', { class: 'headline' }, HEADLINES[result]),
+    h('p', { class: 'headline' }, words().headlines[result]),
     h('p', { class: 'outcome' }, winnersSentence(view)),
   );
 }
@@ -27,14 +26,14 @@ export function standings(view: TableView): HTMLElement {
     return h(
       'table',
       { class: 'standings' },
-      h('caption', {}, 'Final standings'),
+      h('caption', {}, words().finalStandings),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          ['#', 'Team', 'Suits marked', 'Marriages'].map((heading) => h('th', { scope: 'col' }, heading)),
+          words().teamColumns.map((heading) => h('th', { scope: 'col' }, heading)),
         ),
       ),
       h(
@@ -53,7 +52,7 @@ export function standings(view: TableView): HTMLElement {
             h(
               'th',
               { scope: 'row' },
-              `${team === ownTeam ? 'Your team' : 'Team'} ${team}: ${seatsOfTeam(team, view.seats.length)
+              `${team === ownTeam ? words().yourTeam(team) : words().team(team)}: ${seatsOfTeam(team, view.seats.length)
                 .map((seat) => shortName(view, seat))
                 .join(' & ')}`,
             ),
@@ -69,14 +68,14 @@ export function standings(view: TableView): HTMLElement {
   return h(
     'table',
     { class: 'standings' },
-    h('caption', {}, 'Final standings'),
+    h('caption', {}, words().finalStandings),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        ['#', 'Player', 'Points'].map((heading) => h('th', { scope: 'col' }, heading)),
+        words().playerColumns.map((heading) => h('th', { scope: 'col' }, heading)),
       ),
     ),
     h(
@@ -92,7 +91,7 @@ export function standings(view: TableView): HTMLElement {
             'th',
             { scope: 'row' },
             shortName(view, seat),
-            view.outcome?.winners.includes(seat) ? h('span', { class: 'winner-mark' }, ' winner') : null,
+            view.outcome?.winners.includes(seat) ? h('span', { class: 'winner-mark' }, words().winnerMark) : null,
           ),
           h('td', {}, String(view.scores[seat] ?? 0)),
         );

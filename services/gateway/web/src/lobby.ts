@@ -9,6 +9,8 @@ import { h, replaceChildren } from './dom.js';
 import { sitAt } from './invites.js';
 import { createForm } from './newTableForm.js';
 import { heldSeat, isMyTable, leftSeat, playerName, rememberPlayerName } from './seatTokens.js';
+import { words } from './i18n/index.js';
+import { failureWords } from './i18n/refusals.js';
 import { GAME_TITLES, gameTitle, handProgress, phaseWords, type OptionsLike } from './words.js';
 
 /** What the lobby learns of a table from its spectator view: its options and who sits there (cached by version). */
@@ -34,35 +36,35 @@ function lobbyFilters() {
   const game = h(
     'select',
     { id: 'filter-game' },
-    h('option', { value: '' }, 'All games'),
+    h('option', { value: '' }, words().allGames),
     Object.entries(GAME_TITLES).map(([name, title]) => h('option', { value: name }, title)),
   );
   const state = h(
     'select',
     { id: 'filter-state' },
     [
-      ['all', 'Any'],
-      ['open', 'With an open seat'],
-      ['playing', 'Being played'],
-      ['finished', 'Finished (most recent first)'],
+      ['all', words().anyState],
+      ['open', words().withOpenSeat],
+      ['playing', words().beingPlayed],
+      ['finished', words().finishedRecent],
     ].map(([value, label]) => h('option', { value }, label)),
   );
   const mine = h('input', { type: 'checkbox', id: 'filter-mine' });
   const element = h(
     'div',
-    { class: 'filters', role: 'group', 'aria-label': 'Filters' },
-    h('label', { for: 'filter-game' }, 'Show game '),
+    { class: 'filters', role: 'group', 'aria-label': words().filters },
+    h('label', { for: 'filter-game' }, words().showGame),
     game,
-    h('label', { for: 'filter-state' }, 'Show tables '),
+    h('label', { for: 'filter-state' }, words().showTables),
     state,
-    h('label', { class: 'check' }, mine, ' My tables only'),
+    h('label', { class: 'check' }, mine, words().myTablesOnly),
   );
   return { element, game, state, mine };
 }
 
 class Lobby {
   private readonly message = h('p', { class: 'error', role: 'alert', hidden: true });
-  private readonly tables = h('div', { class: 'tables' }, h('p', {}, 'Loading tables…'));
+  private readonly tables = h('div', { class: 'tables' }, h('p', {}, words().loadingTables));
   private readonly nameInput = h('input', {
     id: 'player-name',
     name: 'name',
@@ -93,13 +95,13 @@ class Lobby {
 
   /** The form to open a table comes first, so the keyboard reaches "Open table" before every table's buttons. */
   private layout(): HTMLElement {
-    const refresh = h('button', { type: 'button', class: 'link', onclick: () => void this.refresh() }, 'refresh');
+    const refresh = h('button', { type: 'button', class: 'link', onclick: () => void this.refresh() }, words().refresh);
     return h(
       'div',
       { class: 'lobby' },
-      h('h2', {}, 'Lobby'),
+      h('h2', {}, words().lobby),
       this.message,
-      h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, 'Your name '), this.nameInput),
+      h('p', { class: 'name-row' }, h('label', { for: 'player-name' }, words().yourName), this.nameInput),
       h(
         'div',
         { class: 'lobby-columns' },
@@ -110,7 +112,7 @@ class Lobby {
         h(
           'section',
           { class: 'card-panel', 'aria-labelledby': 'tables-heading' },
-          h('h3', { id: 'tables-heading' }, 'Tables ', refresh),
+          h('h3', { id: 'tables-heading' }, words().tables, refresh),
           this.filters.element,
           this.tables,
           this.pager,
@@ -120,14 +122,14 @@ class Lobby {
   }
 
   private fail(error: unknown): void {
-    this.message.textContent = error instanceof Error ? error.message : String(error);
+    this.message.textContent = failureWords(error);
     this.message.hidden = false;
   }
 
   private name(): string | null {
     const given = this.nameInput.value.trim();
     if (given === '') {
-      this.fail('Enter your name first: the other players see it at the table.');
+      this.fail(words().nameFirst);
       this.nameInput.focus();
       return null;
     }
@@ -164,16 +166,16 @@ class Lobby {
     this.pager.hidden = pages <= 1;
     replaceChildren(
       this.pager,
-      h('button', { type: 'button', disabled: page <= 1, onclick: () => this.turnTo(page - 1) }, '◀ Previous'),
-      ` Page ${page} of ${pages} `,
-      h('button', { type: 'button', disabled: page >= pages, onclick: () => this.turnTo(page + 1) }, 'Next ▶'),
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => this.turnTo(page - 1) }, words().previous),
+      words().pageOf(page, pages),
+      h('button', { type: 'button', disabled: page >= pages, onclick: () => this.turnTo(page + 1) }, words().next),
     );
     replaceChildren(
       this.tables,
       this.list.length === 0
-        ? h('p', {}, this.filters.state.value === 'finished' ? 'No finished games yet.' : 'No tables yet: open one.')
+        ? h('p', {}, this.filters.state.value === 'finished' ? words().noFinished : words().noTables)
         : shown.length === 0
-          ? h('p', {}, 'No table matches these filters.')
+          ? h('p', {}, words().noMatch)
           : tableList(shown, (tableId, seat) => this.sit(tableId, seat)),
     );
   }
@@ -218,27 +220,25 @@ class Lobby {
 
 /** A table's state in words: "Playing tricks · hand 2 of 5", "Waiting for players: 2 open seats", "Finished". */
 function stateWords(table: LobbyTable): string {
-  if (table.finished) return 'Finished';
+  if (table.finished) return words().finished;
   const options = details.get(table.tableId)?.options;
-  if (table.phase === 'seating')
-    return `${phaseWords('seating')}: ${table.openSeats.length} open seat${table.openSeats.length === 1 ? '' : 's'}`;
+  if (table.phase === 'seating') return words().seatingState(phaseWords('seating'), table.openSeats.length);
   return `${phaseWords(table.phase)}${table.hand > 0 ? ` · ${handProgress(table.hand, table.game, options)}` : ''}`;
 }
 
 /** "just now", "5 min ago", "2 h ago", "3 days ago": how long since an ISO time. */
 function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (!Number.isFinite(seconds) || seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  const days = Math.floor(seconds / 86_400);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
+  if (!Number.isFinite(seconds) || seconds < 60) return words().justNow;
+  if (seconds < 3600) return words().minutesAgo(Math.floor(seconds / 60));
+  if (seconds < 86_400) return words().hoursAgo(Math.floor(seconds / 3600));
+  return words().daysAgo(Math.floor(seconds / 86_400));
 }
 
 function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: number) => void): HTMLElement {
   return h(
     'div',
-    { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'Tables' },
+    { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': words().tablesRegion },
     h(
       'table',
       { class: 'table-list' },
@@ -248,7 +248,7 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
         h(
           'tr',
           {},
-          ['Game', 'State', 'Players', 'Seats', ''].map((heading) => h('th', { scope: 'col' }, heading)),
+          words().columns.map((heading) => h('th', { scope: 'col' }, heading)),
         ),
       ),
       h(
@@ -268,31 +268,31 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
               h('br'),
               h('code', { class: 'muted small' }, table.tableId),
               h('br'),
-              h('span', { class: 'muted small when' }, `${table.finished ? 'ended' : 'last move'} ${timeAgo(table.lastEventAt)}`),
+              h('span', { class: 'muted small when' }, (table.finished ? words().ended : words().lastMove)(timeAgo(table.lastEventAt))),
             ),
             h('td', { class: 'state' }, stateWords(table)),
-            h('td', {}, players.length === 0 ? h('span', { class: 'muted' }, 'bots only') : players.join(', ')),
+            h('td', {}, players.length === 0 ? h('span', { class: 'muted' }, words().botsOnly) : players.join(', ')),
             h(
               'td',
               {},
               table.finished
                 ? null
                 : held === null && left !== null
-                  ? h('button', { type: 'button', class: 'primary', onclick: () => sit(table.tableId, left) }, `Take seat ${left} back`)
+                  ? h('button', { type: 'button', class: 'primary', onclick: () => sit(table.tableId, left) }, words().takeSeatBack(left))
                   : table.openSeats.length === 0
-                    ? h('span', { class: 'muted' }, 'full')
+                    ? h('span', { class: 'muted' }, words().full)
                     : table.openSeats.map((seat) =>
-                        h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, `Sit at seat ${seat}`),
+                        h('button', { type: 'button', onclick: () => sit(table.tableId, seat) }, words().sitAt(seat)),
                       ),
             ),
             h(
               'td',
               { class: 'links' },
-              held !== null && !table.finished ? h('a', { href: `#/table/${table.tableId}` }, `Back to seat ${held.seat}`) : null,
+              held !== null && !table.finished ? h('a', { href: `#/table/${table.tableId}` }, words().backToSeat(held.seat)) : null,
               ' ',
-              h('a', { href: `#/watch/${table.tableId}` }, table.finished ? 'See the end' : 'Watch'),
+              h('a', { href: `#/watch/${table.tableId}` }, table.finished ? words().seeTheEnd : words().watch),
               ' ',
-              table.finished ? h('a', { href: `#/replay/${table.tableId}` }, 'Replay') : null,
+              table.finished ? h('a', { href: `#/replay/${table.tableId}` }, words().replay) : null,
             ),
           );
         }),

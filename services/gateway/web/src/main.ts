@@ -8,6 +8,7 @@
  *   #/replay/<id>?at=N&seat=S  a finished table, event by event, as everyone or as seat S saw it
  */
 import { h, replaceChildren } from './dom.js';
+import { LANGUAGE_NAMES, language, setLanguage, words } from './i18n/index.js';
 import { showJoin } from './invites.js';
 import { showLobby } from './lobby.js';
 import { showReplay } from './replayPage.js';
@@ -37,10 +38,28 @@ function route(): void {
     );
   } else if (page === undefined || page === '') closePage = showLobby(root);
   else {
-    replaceChildren(root, h('p', { class: 'error' }, `There is no page "${location.hash}". `), h('a', { href: '#/' }, 'Go to the lobby'));
+    replaceChildren(root, h('p', { class: 'error' }, words().noPage(location.hash)), h('a', { href: '#/' }, words().toLobby));
     closePage = () => {};
   }
 }
 
+/** The header's language control, labelled in both languages so either reader finds it; a switch redraws the page. */
+function languageControl(): HTMLElement {
+  const select = h(
+    'select',
+    { id: 'language' },
+    Object.entries(LANGUAGE_NAMES).map(([value, name]) => h('option', { value, lang: value, selected: value === language() }, name)),
+  );
+  const label = h('label', { for: 'language' }, words().languageLabel);
+  select.addEventListener('change', () => {
+    setLanguage(select.value);
+    label.textContent = words().languageLabel;
+    route();
+  });
+  return h('p', { class: 'language' }, label, ' ', select);
+}
+
+document.documentElement.lang = language();
+document.querySelector('header.site')?.append(languageControl());
 window.addEventListener('hashchange', route);
 route();

@@ -8,17 +8,21 @@ import { parseOptions, type GameName } from '../../../../machines/table/options.
 import { api, type BotKind } from './api.js';
 import { showRules } from './tableHeader.js';
 import { h, replaceChildren } from './dom.js';
+import { words } from './i18n/index.js';
 import { joinSeat } from './seatJoin.js';
 import { rememberOpenedTable } from './seatTokens.js';
 
 type SeatChoice = 'me' | 'open' | BotKind;
 
-const SEAT_CHOICES: readonly { value: SeatChoice; label: string }[] = [
-  { value: 'me', label: 'me' },
-  { value: 'heuristic', label: 'a strong bot' },
-  { value: 'random', label: 'an easy bot (plays at random)' },
-  { value: 'open', label: 'open for a person (invite link)' },
-];
+/** Who may sit at a seat, in the chosen language. */
+function seatChoices(): readonly { value: SeatChoice; label: string }[] {
+  return [
+    { value: 'me', label: words().seatMe },
+    { value: 'heuristic', label: words().seatStrongBot },
+    { value: 'random', label: words().seatEasyBot },
+    { value: 'open', label: words().seatOpen },
+  ];
+}
 
 export function createForm(name: () => string | null, fail: (error: unknown) => void): HTMLElement {
   const gameSelect = gameChoice();
@@ -38,7 +42,7 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   const drawSeats = () => {
     replaceChildren(
       seatsBox,
-      h('legend', {}, 'Who sits where'),
+      h('legend', {}, words().whoSitsWhere),
       seatChoices.map((choice, seat) =>
         seatField(seat, choice, rulesOf(gameSelect.value as GameName).words.fixedTeam(seat), (chosen) => {
           // One browser holds one seat: choosing "me" here frees the seat chosen before.
@@ -90,19 +94,19 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
   return h(
     'form',
     { class: 'create card-panel', 'aria-labelledby': 'create-heading', onsubmit: (event: Event) => void submit(event) },
-    h('h3', { id: 'create-heading' }, 'Open a table'),
+    h('h3', { id: 'create-heading' }, words().openATable),
     h(
       'p',
       {},
-      h('label', { for: 'new-game' }, 'Game '),
+      h('label', { for: 'new-game' }, words().game),
       gameSelect,
       ' ',
-      h('button', { type: 'button', class: 'lobby-rules', onclick: () => showRules(chosenRules()) }, 'Rules of this game'),
+      h('button', { type: 'button', class: 'lobby-rules', onclick: () => showRules(chosenRules()) }, words().rulesOfThisGame),
     ),
     optionsBox,
-    h('p', {}, h('label', { for: 'turn-clock' }, 'Turn clock (a bot moves for a seat that lets it run out) '), clockSelect),
+    h('p', {}, h('label', { for: 'turn-clock' }, words().turnClock), clockSelect),
     seatsBox,
-    h('button', { type: 'submit', class: 'primary' }, 'Open table'),
+    h('button', { type: 'submit', class: 'primary' }, words().openTable),
   );
 }
 
@@ -110,7 +114,7 @@ function gameChoice(): HTMLSelectElement {
   return h(
     'select',
     { id: 'new-game', name: 'game' },
-    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${rulesOf(game).seats} players)`)),
+    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${words().players(rulesOf(game).seats)})`)),
   );
 }
 
@@ -119,10 +123,10 @@ function clockChoice(): HTMLSelectElement {
     'select',
     { id: 'turn-clock', name: 'turnSeconds' },
     [
-      ['', 'none'],
-      ['30', '30 seconds'],
-      ['60', 'a minute'],
-      ['300', '5 minutes'],
+      ['', words().clockNone],
+      ['30', words().clock30],
+      ['60', words().clock60],
+      ['300', words().clock300],
     ].map(([value, label]) => h('option', { value }, label)),
   );
 }
@@ -148,9 +152,9 @@ function seatField(seat: number, choice: SeatChoice, fixedTeam: string | null, o
   const select = h(
     'select',
     { id: `seat-${seat}`, name: `seat-${seat}` },
-    SEAT_CHOICES.map(({ value, label }) => h('option', { value, selected: value === choice }, label)),
+    seatChoices().map(({ value, label }) => h('option', { value, selected: value === choice }, label)),
   );
   select.addEventListener('change', () => onChoose(select.value as SeatChoice));
   const team = fixedTeam === null ? '' : ` (${fixedTeam})`;
-  return h('p', {}, h('label', { for: `seat-${seat}` }, `Seat ${seat}${team} `), select);
+  return h('p', {}, h('label', { for: `seat-${seat}` }, `${words().seatLabel(seat)}${team} `), select);
 }

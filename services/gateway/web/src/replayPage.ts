@@ -19,6 +19,8 @@ import { lastHandPanel } from './handSummary.js';
 import { playOnFrom } from './playOn.js';
 import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatHand } from './replaySeatView.js';
+import { words } from './i18n/index.js';
+import { failureWords } from './i18n/refusals.js';
 import { handProgress, phaseWords } from './words.js';
 
 /** Autoplay's pace: even "fast" stays under the service's replay limit of 2 steps a second (docs/api.md, "Limits"). */
@@ -39,21 +41,21 @@ function replayControls() {
   const slider = h('input', { type: 'range', id: 'timeline', min: 1, max: 1, value: 1, step: 1 });
   const position = h('output', { for: 'timeline', class: 'position', 'aria-live': 'polite' });
   const buttons = {
-    first: h('button', { type: 'button', 'aria-label': 'First event' }, '|◀'),
-    previous: h('button', { type: 'button', 'aria-label': 'Previous event' }, '◀'),
+    first: h('button', { type: 'button', 'aria-label': words().firstEvent }, '|◀'),
+    previous: h('button', { type: 'button', 'aria-label': words().previousEvent }, '◀'),
     play: h('button', { type: 'button', class: 'primary autoplay', 'aria-pressed': 'false' }, '▶ Play'),
-    next: h('button', { type: 'button', 'aria-label': 'Next event' }, '▶'),
-    last: h('button', { type: 'button', 'aria-label': 'Last event' }, '▶|'),
+    next: h('button', { type: 'button', 'aria-label': words().nextEvent }, '▶'),
+    last: h('button', { type: 'button', 'aria-label': words().lastEvent }, '▶|'),
   };
   const speed = h(
     'select',
     { id: 'replay-speed' },
     SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)),
   );
-  const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, 'everyone (all hands open)'));
+  const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, words().everyone));
   const element = h(
     'div',
-    { class: 'timeline', role: 'group', 'aria-label': 'Timeline' },
+    { class: 'timeline', role: 'group', 'aria-label': words().timeline },
     buttons.first,
     buttons.previous,
     buttons.play,
@@ -99,12 +101,12 @@ class ReplayPage {
     private readonly tableId: string,
     private asSeat: number | null,
   ) {
-    this.heading = h('h2', {}, `Replay of table ${tableId}`);
+    this.heading = h('h2', {}, words().replayOfTable(tableId));
     const nav = h(
       'nav',
       {},
-      h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
-      h('button', { type: 'button', onclick: () => this.latest !== null && showRules(this.latest.view) }, 'Rules'),
+      h('a', { href: '#/', class: 'button-like' }, words().backToLobby),
+      h('button', { type: 'button', onclick: () => this.latest !== null && showRules(this.latest.view) }, words().rules),
       this.playOn,
     );
     replaceChildren(
@@ -191,19 +193,18 @@ class ReplayPage {
     slider.max = String(this.length);
     slider.value = String(step.at);
     history.replaceState(null, '', `#/replay/${this.tableId}?at=${step.at}${seat === null ? '' : `&seat=${seat}`}`);
-    this.heading.textContent = `Replay of ${view.title} · table ${this.tableId}`;
-    const words = eventWords(asWatched(view), this.events[step.at - 1]);
-    position.textContent = `Event ${step.at} of ${this.length}${words === '' ? '' : `: ${words}`}`;
+    this.heading.textContent = words().replayOf(view.title, this.tableId);
+    const event = eventWords(asWatched(view), this.events[step.at - 1]);
+    position.textContent = `${words().eventOf(step.at, this.length)}${event === '' ? '' : `: ${event}`}`;
     slider.setAttribute('aria-valuetext', position.textContent);
     buttons.first.disabled = buttons.previous.disabled = step.at <= 1;
     buttons.next.disabled = buttons.last.disabled = step.at >= this.length;
   }
 
   private noteFor(view: ReplayView, seat: number | null): string {
-    if (!this.finished) return 'The game is not over: the replay shows what a spectator saw. Every hand opens once the game ends.';
-    if (seat === null) return 'Every hand is open. Choose a seat to watch the game as that player saw it.';
-    const name = view.seats[seat]?.occupant?.name ?? `seat ${seat}`;
-    return `As ${name} (seat ${seat}) saw it: their own hand and role, and what they could do.`;
+    if (!this.finished) return words().replayNotOver;
+    if (seat === null) return words().replayAllOpen;
+    return words().replayAsSeat(view.seats[seat]?.occupant?.name ?? null, seat);
   }
 
   private diagramPanel(game: string, title: string): HTMLElement {
@@ -217,12 +218,16 @@ class ReplayPage {
     seatSelect.disabled = false;
     for (const seat of view.seats)
       seatSelect.append(
-        h('option', { value: seat.seat, selected: seat.seat === this.asSeat }, `Seat ${seat.seat} · ${seat.occupant?.name ?? 'empty'}`),
+        h(
+          'option',
+          { value: seat.seat, selected: seat.seat === this.asSeat },
+          words().seatOf(seat.seat, seat.occupant?.name ?? words().empty),
+        ),
       );
   }
 
   private fail(error: unknown): void {
-    replaceChildren(this.frame, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+    replaceChildren(this.frame, h('p', { class: 'error', role: 'alert' }, failureWords(error)));
   }
 
   private go(target: number): void {

@@ -9,6 +9,7 @@ import { showCommitment } from './fairDeals.js';
 import { gameOverHeadline, standings } from './gameOver.js';
 import type { LiveState } from './live.js';
 import { restartCoach } from './coach.js';
+import { words } from './i18n/index.js';
 import { openModal } from './modal.js';
 import { rulesHelp } from './rulesHelp.js';
 import { setVolume, soundOn, volume } from './sounds.js';
@@ -29,26 +30,26 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
   return h(
     'header',
     { class: 'table-header' },
-    h('h2', {}, view.title, h('span', { class: 'table-id' }, ` · table ${tableId}`)),
+    h('h2', {}, view.title, h('span', { class: 'table-id' }, words().tableWord(tableId))),
     h(
       'p',
       { class: 'muted' },
-      seat === null ? 'Spectating' : `Playing as seat ${seat}`,
+      seat === null ? words().spectating : words().playingAs(seat),
       ` · ${phaseWords(view.phase)}`,
       view.hand === null ? '' : ` · ${handProgress(view.hand.number, view.game, view.options)}`,
-      options.connection === 'open' ? '' : ` · ${options.connection}…`,
+      options.connection === 'open' ? '' : ` · ${words().connection[options.connection] ?? options.connection}…`,
     ),
     h(
       'nav',
-      { class: 'table-actions', 'aria-label': 'Table' },
-      h('a', { href: '#/', class: 'button-like' }, '← Lobby'),
-      h('button', { type: 'button', onclick: () => showRules(view) }, 'Rules'),
+      { class: 'table-actions', 'aria-label': words().tableNav },
+      h('a', { href: '#/', class: 'button-like' }, words().backToLobby),
+      h('button', { type: 'button', onclick: () => showRules(view) }, words().rules),
       view.hand?.commitment == null
         ? null
         : h(
             'button',
-            { type: 'button', class: 'fair-deal', title: 'This hand’s deal commitment', onclick: () => showCommitment(view) },
-            'Fair deal',
+            { type: 'button', class: 'fair-deal', title: words().fairDealTitle, onclick: () => showCommitment(view) },
+            words().fairDeal,
           ),
       // A toggle: its name says what it is, aria-pressed whether it is on (a name "Sound off" read like an order).
       h(
@@ -57,15 +58,15 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
           type: 'button',
           class: 'sound-toggle',
           'aria-pressed': soundOn() ? 'true' : 'false',
-          title: 'Sounds: a card played, a trick won, your turn',
+          title: words().soundsTitle,
           onclick: options.onSound,
         },
-        'Sounds',
+        words().sounds,
       ),
       soundOn() ? volumeSlider() : null,
-      seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, 'Watch as spectator'),
-      finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Replay') : null,
-      seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, 'Leave seat') : null,
+      seat === null ? null : h('a', { href: `#/watch/${tableId}`, class: 'button-like wide-only' }, words().watchAsSpectator),
+      finished ? h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, words().replay) : null,
+      seat !== null && !finished ? h('button', { type: 'button', class: 'danger', onclick: options.onLeave }, words().leaveSeat) : null,
     ),
   );
 }
@@ -74,19 +75,19 @@ export function tableHeader(view: TableView, options: TableHeaderOptions): HTMLE
 function volumeSlider(): HTMLElement {
   const slider = h('input', { type: 'range', id: 'sound-volume', min: 0, max: 100, step: 10, value: volume() });
   slider.addEventListener('change', () => setVolume(Number(slider.value)));
-  return h('label', { class: 'volume', for: 'sound-volume' }, 'Volume ', slider);
+  return h('label', { class: 'volume', for: 'sound-volume' }, words().volume, slider);
 }
 
 export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
-  const done = h('button', { type: 'button', class: 'primary' }, 'Close');
-  const again = h('button', { type: 'button', class: 'coach-again' }, 'Show the first-game tips again');
+  const done = h('button', { type: 'button', class: 'primary' }, words().close);
+  const again = h('button', { type: 'button', class: 'coach-again' }, words().tipsAgain);
   again.addEventListener('click', () => {
     restartCoach();
-    again.textContent = 'The tips will show as you play';
+    again.textContent = words().tipsWillShow;
     again.disabled = true;
   });
   const modal = openModal({
-    title: 'How to play',
+    title: words().howToPlay,
     className: 'rules-dialog',
     body: [rulesHelp(table), h('p', {}, again)],
     actions: [done],
@@ -98,10 +99,10 @@ export function showRules(table: Parameters<typeof rulesHelp>[0]): void {
 export function gameOverPanel(view: TableView, tableId: string, rematch: HTMLElement): HTMLElement {
   return h(
     'section',
-    { class: 'game-over', 'aria-label': 'Game over' },
+    { class: 'game-over', 'aria-label': words().gameOver },
     gameOverHeadline(view),
     standings(view),
     rematch,
-    h('p', {}, h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, 'Watch the replay')),
+    h('p', {}, h('a', { href: `#/replay/${tableId}`, class: 'button-like' }, words().watchTheReplay)),
   );
 }

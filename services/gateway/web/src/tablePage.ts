@@ -35,7 +35,9 @@ import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
 import { setSound, Sounds, soundOn } from './sounds.js';
 import { TurnCue } from './turnCue.js';
-import { ACTION_WORDS, shortName } from './words.js';
+import { words } from './i18n/index.js';
+import { failureWords } from './i18n/refusals.js';
+import { shortName } from './words.js';
 
 interface PageState {
   view: TableView | null;
@@ -79,7 +81,7 @@ class TablePage {
     connection: 'connecting',
     timedOut: null,
   };
-  private readonly page = h('div', { class: 'table-page' }, h('p', {}, 'Loading table…'));
+  private readonly page = h('div', { class: 'table-page' }, h('p', {}, words().loadingTable));
   private readonly clock = new SeatClock();
   private timedOutTimer: number | undefined;
   private readonly memory = new FeltMemory();
@@ -185,7 +187,7 @@ class TablePage {
       focusOnHand();
     }
     const own = ownAction(view);
-    this.cue.update(own !== null && !this.between.open, own === null ? '' : ACTION_WORDS[own]);
+    this.cue.update(own !== null && !this.between.open, own === null ? '' : words().actions[own]);
   }
 
   private handDock(view: TableView): HTMLElement | null {
@@ -194,7 +196,7 @@ class TablePage {
     if (hand === null && action === null) return null;
     return h(
       'section',
-      { class: 'hand-dock', 'aria-label': 'Your hand' },
+      { class: 'hand-dock', 'aria-label': words().yourHand },
       h('p', { class: 'hand-hint', role: 'status' }, this.state.hint ?? ''),
       action,
       hand,
@@ -206,7 +208,7 @@ class TablePage {
       event.preventDefault();
       focusOnHand();
     };
-    return h('a', { href: '#', class: 'skip-link', onclick }, 'Go to your hand');
+    return h('a', { href: '#', class: 'skip-link', onclick }, words().goToYourHand);
   }
 
   private header(view: TableView): HTMLElement {
@@ -280,7 +282,7 @@ class TablePage {
   private retakeButton(view: TableView): HTMLElement | null {
     const seat = leftSeat(this.tableId);
     if (this.held !== null || seat === null || view.outcome?.finished || view.seats[seat] === undefined) return null;
-    return h('button', { type: 'button', class: 'primary retake', onclick: () => void this.sitDown(seat) }, `Take seat ${seat} back`);
+    return h('button', { type: 'button', class: 'primary retake', onclick: () => void this.sitDown(seat) }, words().takeSeatBack(seat));
   }
 
   private handActions(view: TableView) {
@@ -344,7 +346,7 @@ class TablePage {
         command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal'
           ? whyNotPlayable(state.view, command.card)
           : null;
-      state.error = explained ?? messageOf(error);
+      state.error = explained ?? failureWords(error);
     } finally {
       state.sending = false;
       this.render();
@@ -355,22 +357,21 @@ class TablePage {
     const held = this.held;
     if (held === null) return;
     const seat = held.seat;
-    const after =
-      this.state.view?.phase === 'seating' ? `Seat ${seat} opens for someone else.` : `A bot plays seat ${seat} until someone takes it.`;
-    if (!(await confirmModal('Leave your seat?', `${after} You can take it back while it is free.`, 'Leave seat', 'Stay'))) return;
+    const after = this.state.view?.phase === 'seating' ? words().seatOpensForOthers(seat) : words().botPlaysSeat(seat);
+    if (!(await confirmModal(words().leaveYourSeat, words().leaveSeatExplained(after), words().leaveSeat, words().stay))) return;
     try {
       await api.leaveSeat(this.tableId, seat, held.token);
     } catch (error) {
       // A seat already lost is left all the same.
       if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) {
-        this.state.error = messageOf(error);
+        this.state.error = failureWords(error);
         this.render();
         return;
       }
     }
     releaseSeat(this.tableId);
     rememberLeftSeat(this.tableId, seat);
-    this.restartAsSpectator(`You left seat ${seat}; a bot plays it now.`);
+    this.restartAsSpectator(words().youLeftSeat(seat));
   }
 
   private async sitDown(seat: number): Promise<void> {
@@ -382,7 +383,7 @@ class TablePage {
     try {
       await sitAt(this.tableId, seat, name);
     } catch (error) {
-      this.state.error = messageOf(error);
+      this.state.error = failureWords(error);
       this.render();
     }
   }
@@ -406,7 +407,7 @@ class TablePage {
       if (this.held === null || !(error instanceof ApiError && (error.status === 401 || error.status === 403))) throw error;
       releaseSeat(this.tableId);
       this.held = null;
-      this.state.notice = 'Your seat at this table is no longer yours; you are watching.';
+      this.state.notice = words().seatNoLongerYours;
       return api.view(this.tableId, null);
     }
   }
@@ -503,14 +504,18 @@ class TablePage {
       },
       onSeatLost: () => {
         releaseSeat(this.tableId);
-        this.restartAsSpectator('Your seat was left or taken over; you are watching.');
+        this.restartAsSpectator(words().seatLeftOrTaken);
       },
     });
   }
 
   private run(): void {
     this.start().catch((error: unknown) => {
-      replaceChildren(this.page, h('p', { class: 'error', role: 'alert' }, messageOf(error)), h('a', { href: '#/' }, 'Back to the lobby'));
+      replaceChildren(
+        this.page,
+        h('p', { class: 'error', role: 'alert' }, failureWords(error)),
+        h('a', { href: '#/' }, words().backToTheLobby),
+      );
     });
   }
 }
@@ -534,10 +539,6 @@ function focusAfterDialog(): void {
   focusOnHand();
   if (document.activeElement !== document.body && document.activeElement !== null) return;
   document.querySelector<HTMLElement>('.game-over button, .game-over a')?.focus();
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sameSeats(a: readonly number[], b: readonly number[]): boolean {

@@ -3,41 +3,25 @@
  * place: phases, awaited actions, roles, who won from the viewer's side,
  * and how far through the game a table is ("hand 2 of 5").
  */
-import type { Phase } from '../../../../machines/table/snapshot.js';
-import type { Action } from '../../../../machines/table/refusal.js';
 import { GAME_NAMES, isGameName, rulesOf } from '../../../../machines/games/rules/index.js';
 import { DEFAULT_OPTIONS, type GameName, type TableOptions } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
+import { words } from './i18n/index.js';
 import { teamOf } from './sides.js';
-
-/** Each phase of a table: a few words for the lobby and the header. */
-const PHASE_WORDS: Record<Phase, string> = {
-  seating: 'Waiting for players',
-  dealing: 'Dealing',
-  passing: 'Passing cards',
-  trickPlay: 'Playing tricks',
-  accusation: 'Naming the Traitor',
-  scoring: 'Scoring the hand',
-  gameOver: 'Game over',
-};
-
-/** What a seat is awaited to do, as "Waiting for Bo to …". */
-export const ACTION_WORDS: Record<Action, string> = {
-  pass: 'pass cards',
-  play: 'play',
-  accuse: 'name a teammate',
-};
 
 export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAMES.map((game) => [game, rulesOf(game).title])) as Record<
   GameName,
   string
 >;
 
-/** The lobby's words for what is not a phase of the game: a quarantined table (docs/api.md) waits for its repair. */
-const LISTING_WORDS: Readonly<Record<string, string>> = { quarantined: "Stopped: waiting for the operator's repair" };
-
+/**
+ * Each phase of a table in a few words, for the lobby and the header; a quarantined table (docs/api.md), which the
+ * lobby lists though it is no phase of the game, waits for its repair.
+ */
 export function phaseWords(phase: string): string {
-  return PHASE_WORDS[phase as Phase] ?? LISTING_WORDS[phase] ?? phase;
+  if (phase === 'quarantined') return words().quarantinedListing;
+  const phases: Readonly<Record<string, string>> = words().phases;
+  return Object.hasOwn(phases, phase) ? phases[phase] : phase;
 }
 
 export function gameTitle(game: string): string {
@@ -66,20 +50,20 @@ function handsInGame(game: string, options: OptionsLike): number | null {
 /** "hand 2 of 5", or "hand 2" when the game has no fixed length. */
 export function handProgress(hand: number, game: string, options: OptionsLike): string {
   const of = handsInGame(game, options);
-  return of === null ? `hand ${hand}` : `hand ${hand} of ${of}`;
+  return of === null ? words().hand(hand) : words().handOf(hand, of);
 }
 
 /** "Seat 2 · Alice", or "You" for the viewer's own seat. */
 export function seatName(view: TableView, seat: number): string {
-  if (view.viewer === seat) return 'You';
+  if (view.viewer === seat) return words().you;
   const occupant = view.seats[seat]?.occupant;
-  return occupant === null || occupant === undefined ? `Seat ${seat}` : `Seat ${seat} · ${occupant.name}`;
+  return occupant === null || occupant === undefined ? words().seat(seat) : words().seatOf(seat, occupant.name);
 }
 
 /** The occupant's name alone: "Alice", "You", "Seat 3" when empty. */
 export function shortName(view: TableView, seat: number): string {
-  if (view.viewer === seat) return 'You';
-  return view.seats[seat]?.occupant?.name ?? `Seat ${seat}`;
+  if (view.viewer === seat) return words().you;
+  return view.seats[seat]?.occupant?.name ?? words().seat(seat);
 }
 
 /**
@@ -89,28 +73,31 @@ export function shortName(view: TableView, seat: number): string {
 export function winnersSentence(view: TableView): string {
   if (outcomeForViewer(view) !== 'lost') return outcomeSentence(view);
   const winners = view.outcome?.winners ?? [];
-  if (rulesOf(view.game).words.wonBy === 'team') return `Team ${teamOf(winners[0])} wins.`;
-  const names = winners.map((seat) => shortName(view, seat));
-  return `${names.join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}.`;
+  if (rulesOf(view.game).words.wonBy === 'team') return words().teamWins(teamOf(winners[0]));
+  return whoWins(view, winners);
+}
+
+/** "Ada wins.", "Ada and Bo share the win." */
+function whoWins(view: TableView, winners: readonly number[]): string {
+  const names = winners.map((seat) => shortName(view, seat)).join(words().and);
+  return winners.length === 1 ? words().oneWins(names) : words().shareTheWin(names);
 }
 
 /** The result from the viewer's side: "You win", "Your team wins", "Team B wins", "Ada wins". */
 export function outcomeSentence(view: TableView): string {
   const winners = view.outcome?.winners ?? [];
   const viewer = view.viewer;
-  if (winners.length === 0) return 'The game is a draw.';
+  if (winners.length === 0) return words().draw;
   if (rulesOf(view.game).words.wonBy === 'team') {
     const team = teamOf(winners[0]);
-    if (viewer === 'spectator') return `Team ${team} wins.`;
-    return teamOf(viewer) === team ? 'Your team wins!' : `Your team loses: team ${team} wins.`;
+    if (viewer === 'spectator') return words().teamWins(team);
+    return teamOf(viewer) === team ? words().yourTeamWins : words().yourTeamLoses(team);
   }
   if (viewer !== 'spectator' && winners.includes(viewer)) {
     const others = winners.filter((seat) => seat !== viewer).map((seat) => shortName(view, seat));
-    return others.length === 0 ? 'You win!' : `You share the win with ${others.join(' and ')}.`;
+    return others.length === 0 ? words().youWin : words().youShare(others.join(words().and));
   }
-  const names = winners.map((seat) => shortName(view, seat));
-  const verb = winners.length === 1 ? 'wins' : 'share the win';
-  return viewer === 'spectator' ? `${names.join(' and ')} ${verb}.` : `You lose: ${names.join(' and ')} ${verb}.`;
+  return viewer === 'spectator' ? whoWins(view, winners) : words().youLose(whoWins(view, winners));
 }
 
 /** Won, lost, drawn or watched, for the game-over screen's headline and its class. */
