@@ -46,49 +46,57 @@ const RematchBody = Type.Unsafe<Rematch>(
 );
 const RematchResponse = Type.Object({ rematch: Type.Union([RematchBody, Type.Null()]) });
 
-export function rematchRoutes(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
-  const { feed, auth, seating, lobby, limits } = context;
+/** The new table: the same game, options and turn clock; the people who accepted in their seats, bots of the same kinds elsewhere. */
+async function openRematchTable(
+  { feed, seating, lobby }: GatewayContext,
+  tableId: string,
+  { people, client }: RematchSeating,
+  log: FastifyBaseLogger,
+): Promise<string> {
+  const { snapshot, facts } = await feed.current(tableId);
+  const { game, options, occupants } = snapshot.context;
+  const seated = new Set(people.map(({ seat }) => seat));
+  const botKinds = Object.fromEntries(occupants.flatMap((_, seat) => (seated.has(seat) ? [] : [[seat, botKindOf(facts.settings, seat)]])));
+  const players: (Occupant | null)[] = occupants.map((_, seat) =>
+    seated.has(seat) ? null : { name: tableBotName(botKinds[seat], seat), bot: true },
+  );
+  const done = await lobby.reserveSeatingTable(client);
+  let rematchTableId: string;
+  try {
+    const accepted = await feed.createTable({
+      game,
+      options: Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)])),
+      players,
+      settings: settingsRecord({ turnSeconds: facts.settings.turnSeconds, botKinds }),
+    });
+    rematchTableId = accepted.tableId;
+    done(rematchTableId);
+  } finally {
+    done();
+  }
+  for (const { seat, name, token } of people) {
+    // The table is made: one seat that could not be taken stays open for its player (or anyone) to take, rather
+    // than the rematch told `expired` while its table waits for players nobody was told of.
+    await seating.join(rematchTableId, seat, name, token).catch((error: unknown) => {
+      log.error({ err: error, tableId: rematchTableId, seat }, 'a seat of a rematch could not be taken; it stays open');
+    });
+  }
+  return rematchTableId;
+}
 
-  /** The new table: the same game, options and turn clock; the people who accepted in their seats, bots of the same kinds elsewhere. */
-  const open = async (tableId: string, { people, client }: RematchSeating, log: FastifyBaseLogger): Promise<string> => {
-    const { snapshot, facts } = await feed.current(tableId);
-    const { game, options, occupants } = snapshot.context;
-    const seated = new Set(people.map(({ seat }) => seat));
-    const botKinds = Object.fromEntries(
-      occupants.flatMap((_, seat) => (seated.has(seat) ? [] : [[seat, botKindOf(facts.settings, seat)]])),
-    );
-    const players: (Occupant | null)[] = occupants.map((_, seat) =>
-      seated.has(seat) ? null : { name: tableBotName(botKinds[seat], seat), bot: true },
-    );
-    const done = await lobby.reserveSeatingTable(client);
-    let rematchTableId: string;
-    try {
-      const accepted = await feed.createTable({
-        game,
-        options: Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)])),
-        players,
-        settings: settingsRecord({ turnSeconds: facts.settings.turnSeconds, botKinds }),
-      });
-      rematchTableId = accepted.tableId;
-      done(rematchTableId);
-    } finally {
-      done();
-    }
-    for (const { seat, name, token } of people) {
-      // The table is made: one seat that could not be taken stays open for its player (or anyone) to take, rather
-      // than the rematch told `expired` while its table waits for players nobody was told of.
-      await seating.join(rematchTableId, seat, name, token).catch((error: unknown) => {
-        log.error({ err: error, tableId: rematchTableId, seat }, 'a seat of a rematch could not be taken; it stays open');
-      });
-    }
-    return rematchTableId;
+export function rematchRoutes(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
+  const { feed, auth, limits } = context;
+  /** The seat the request's token holds at the table, as the table stands. */
+  const heldSeat = async (tableId: string, authorization: string | undefined) => {
+    const { snapshot } = await feed.current(tableId);
+    return heldSeatOf(await auth.fromHeader(authorization, tableId), tableId, snapshot.context).seat;
   };
 
   return async (app) => {
     const proposals = new RematchProposals({
       notices,
       current: (tableId) => feed.current(tableId),
-      open: (tableId, seating) => open(tableId, seating, app.log),
+      open: (tableId, seating) => openRematchTable(context, tableId, seating, app.log),
       seconds: REMATCH_SECONDS,
       onError: (error, tableId) => app.log.error({ err: error, tableId }, 'opening a rematch failed'),
     });
@@ -124,10 +132,9 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
       },
       async (request, reply) => {
         const { tableId } = request.params;
-        const { snapshot } = await feed.current(tableId);
-        const hold = heldSeatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, snapshot.context);
+        const seat = await heldSeat(tableId, request.headers.authorization);
         const client = clientOf(request.ip, limits.ipv6ClientPrefix);
-        return reply.code(201).send({ rematch: await proposals.propose(tableId, hold.seat, request.body.token, client) });
+        return reply.code(201).send({ rematch: await proposals.propose(tableId, seat, request.body.token, client) });
       },
     );
 
@@ -144,9 +151,8 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
       },
       async (request) => {
         const { tableId } = request.params;
-        const { snapshot } = await feed.current(tableId);
-        const hold = heldSeatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, snapshot.context);
-        return { rematch: await proposals.answer(tableId, hold.seat, request.body.accept, request.body.token) };
+        const seat = await heldSeat(tableId, request.headers.authorization);
+        return { rematch: await proposals.answer(tableId, seat, request.body.accept, request.body.token) };
       },
     );
   };
