@@ -13,6 +13,7 @@ import { createRng } from '../machines/cards/shuffle.js';
 import { machineFor } from '../machines/games/index.js';
 import { GAME_NAMES, parseOptions, type GameName } from '../machines/table/options.js';
 import { nextSimulatedEvent } from '../services/simulator/simulate.js';
+import { summaryLine } from '../drivers/figures/summary.js';
 import { xstateFloor } from './xstateFloor.js';
 
 /** How long the XState floor is measured before each game. */
@@ -53,6 +54,7 @@ function handsPerSecond(game: GameName, budgetMs: number): { hands: number; even
   return { hands, events, perSecond: hands / cpuSeconds, cpuSeconds };
 }
 
+const summary: Record<string, number> = {};
 console.log(`engine benchmark: random bots on live actors, ${seconds}s per game after a 1s warm-up; rates per CPU-second`);
 xstateFloor(1000);
 for (const game of GAME_NAMES) {
@@ -61,7 +63,10 @@ for (const game of GAME_NAMES) {
   const floor = xstateFloor(FLOOR_MS).perSecond;
   const { hands, events, perSecond, cpuSeconds } = handsPerSecond(game, seconds * 1000);
   const eventsPerSecond = events / cpuSeconds;
+  summary[`${game}_hands_per_cpu_s`] = Math.round(perSecond);
+  summary[`${game}_floor_ratio`] = Number((eventsPerSecond / floor).toFixed(3));
   console.log(
     `${game.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} hands/s  (${hands} hands, ${eventsPerSecond.toFixed(0)} events/s = ${(eventsPerSecond / floor).toFixed(2)} of the XState floor, ${floor.toFixed(0)} events/s just before)`,
   );
 }
+console.log(summaryLine(summary, 3));

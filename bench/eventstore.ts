@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { summaryLine } from '../drivers/figures/summary.js';
 import { readFlags, text } from '../drivers/flags.js';
 import type { NewEvent } from '../services/eventstore/eventStore.js';
 import type { GroupCommit } from '../services/eventstore/sqliteEventStore.js';
@@ -39,6 +40,7 @@ async function measure(label: string, perBatch: number): Promise<void> {
   await storage.close();
   const commitMs = commits.map((commit) => commit.durationMs).sort((a, b) => a - b);
   const median = commitMs[Math.floor(commitMs.length / 2)];
+  summary[`batch_${perBatch}_appends_per_s`] = Math.round(APPENDS / seconds);
   console.log(
     `${label.padEnd(34)} ${String(Math.round(APPENDS / seconds)).padStart(7)} appends/s ` +
       `(${seconds.toFixed(2)} s, ${commits.length} commits, median commit ${median.toFixed(1)} ms)`,
@@ -53,13 +55,16 @@ async function measureOneByOne(appends: number): Promise<void> {
   for (let version = 0; version < appends; version++) await store.append('table-0', [played(0, version)], version);
   const seconds = (performance.now() - started) / 1000;
   await storage.close();
+  summary.one_at_a_time_appends_per_s = Math.round(appends / seconds);
   console.log(`${`one at a time (${appends} appends)`.padEnd(34)} ${String(Math.round(appends / seconds)).padStart(7)} appends/s`);
 }
 
+const summary: Record<string, number> = {};
 console.log(`event store benchmark: ${APPENDS} single-event appends over ${TABLES} tables, SQLite WAL, synchronous=FULL, in ${directory}`);
 try {
   await measureOneByOne(500);
   for (const perBatch of [10, 100, 1_000, 10_000]) await measure(`batches of ${perBatch} concurrent`, perBatch);
+  console.log(summaryLine(summary));
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

@@ -59,6 +59,8 @@ import { openFilesLimit, tablesWithinOpenFiles } from '../drivers/players/openFi
 import { SOCKET_PACE } from '../drivers/players/pace.js';
 import { PlayerPool, REPLY_TIMEOUT_MS } from '../drivers/players/playerPool.js';
 import { GAME_NAMES, GAMES } from '../machines/table/options.js';
+import { floorComparison, type ServiceFigures } from './floor/floorComparison.js';
+import { runFloor } from './floor/floorRun.js';
 import { connectGatewayHeap, inspectorFlag, type AfterGc, type GatewayHeap } from './gatewayHeap.js';
 
 const SETTINGS = readFlags(
@@ -163,6 +165,7 @@ console.log(
 
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 let exitCode = 0;
+let service: ServiceFigures | undefined;
 try {
   const inspector = await inspectorFlag();
   // gatewayProcess.ts passes BENCH_GATEWAY_NODE_ARGS to the service alone.
@@ -213,6 +216,7 @@ try {
   const gatewayCpuBefore = cpuSeconds(gateway.pid);
   const mainThreadCpuBefore = mainThreadCpuSeconds(gateway.pid);
   const clientCpuBefore = process.cpuUsage();
+  await heap.startCountingAllocations();
   loopDelay.enable();
   const started = performance.now();
   const runEndsAt = started + SECONDS * 1000;
@@ -274,6 +278,7 @@ try {
   clearInterval(progress);
   const gatewayCpuAfter = cpuSeconds(gateway.pid);
   const mainThreadCpuAfter = mainThreadCpuSeconds(gateway.pid);
+  const allocated = await heap.allocatedBytes();
   const clientCpu = process.cpuUsage(clientCpuBefore);
   loopDelay.disable();
 
@@ -368,6 +373,15 @@ try {
   const lag = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_p99_seconds');
   const lagMax = metricsAfter === null ? null : metricValue(metricsAfter, 'nodejs_eventloop_lag_max_seconds');
   if (lagMax !== null) playLagMax = Math.max(playLagMax, lagMax * 1000);
+  const views = counters.viewsReceived - viewsAtStart;
+  if (gatewayCpuBefore !== null && gatewayCpuAfter !== null && acceptedInRun > 0)
+    service = {
+      moves: acceptedInRun,
+      cpuMicrosPerMove: ((gatewayCpuAfter - gatewayCpuBefore) / acceptedInRun) * 1e6,
+      allocatedBytesPerMove: allocated / acceptedInRun,
+      viewBytes: views === 0 ? 400 : (counters.viewBytes - viewBytesAtStart) / views,
+      latenciesMs: counters.steadyLatencies,
+    };
   console.log(
     `CPU during play: gateway ${
       gatewayCpuBefore === null || gatewayCpuAfter === null
@@ -382,7 +396,6 @@ try {
       `${lag === null || !lagMax ? '' : ` (event-loop lag p99 ${(lag * 1000).toFixed(1)} ms, max ${((lagMax ?? NaN) * 1000).toFixed(1)} ms, since the last progress line)`}, ` +
       `benchmark ${(((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100).toFixed(0)}% (event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms) — 100% = one core`,
   );
-  const views = counters.viewsReceived - viewsAtStart;
   console.log(
     `views received while playing: ${views} (${(views / elapsed).toFixed(0)}/s, ${views === 0 ? 0 : ((counters.viewBytes - viewBytesAtStart) / views / 1024).toFixed(1)} KB each on average)`,
   );
@@ -405,5 +418,11 @@ try {
   await players.close();
   if (gateway !== undefined) console.log(`gateway process ${gateway.pid}: ${await gateway.stop()}`);
   rmSync(directory, { recursive: true, force: true });
+}
+if (service !== undefined && !interrupted) {
+  // The floor plays after the service has stopped, so neither shares the cores with the other.
+  console.log('');
+  const floor = await runFloor({ tables: TABLES, seats: SEATS, seconds: SECONDS, thinkMs: THINK_MS, frameBytes: service.viewBytes });
+  for (const line of floorComparison(service, floor, { tables: TABLES, seats: SEATS, thinkMs: THINK_MS })) console.log(line);
 }
 process.exit(exitCode);

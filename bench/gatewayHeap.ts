@@ -19,6 +19,10 @@ export interface AfterGc {
 export interface GatewayHeap {
   /** Collects garbage twice (what a finalizer freed goes in the second), then measures. */
   afterGc(pid: number): Promise<AfterGc>;
+  /** Starts counting what the main thread allocates on the heap (v8.GCProfiler, which sees every collection). */
+  startCountingAllocations(): Promise<void>;
+  /** Bytes allocated since startCountingAllocations: what each collection found in use, less what the last left. */
+  allocatedBytes(): Promise<number>;
   close(): void;
 }
 
@@ -46,12 +50,21 @@ export async function connectGatewayHeap(port: number): Promise<GatewayHeap> {
     if (message.error !== undefined) call.reject(new Error(`inspector: ${message.error.message}`));
     else call.resolve(message.result);
   });
-  const send = <T>(method: string): Promise<T> =>
+  const send = <T>(method: string, params?: object): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = ++lastId;
       waiting.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
+  // The console's command-line API gives the evaluated code `require`, which an ES module process lacks.
+  const evaluate = async (expression: string): Promise<string> => {
+    const { result, exceptionDetails } = await send<{ result: { value: string }; exceptionDetails?: { text: string } }>(
+      'Runtime.evaluate',
+      { expression, includeCommandLineAPI: true },
+    );
+    if (exceptionDetails !== undefined) throw new Error(`inspector: ${exceptionDetails.text} in ${expression}`);
+    return result.value;
+  };
   return {
     async afterGc(pid) {
       await send('HeapProfiler.collectGarbage');
@@ -61,8 +74,33 @@ export async function connectGatewayHeap(port: number): Promise<GatewayHeap> {
       if (status === null) throw new Error(`no /proc/${pid}/status: the RSS after GC needs Linux`);
       return { heapUsed: usedSize, rss: status.rss };
     },
+    async startCountingAllocations() {
+      await evaluate(
+        "globalThis.__benchAllocations = { profiler: new (require('v8').GCProfiler)(), usedAtStart: process.memoryUsage().heapUsed }; __benchAllocations.profiler.start(); 'started'",
+      );
+    },
+    async allocatedBytes() {
+      return Number(await evaluate(`(${ALLOCATED_SINCE_START})()`));
+    },
     close() {
       socket.close();
     },
   };
 }
+
+/**
+ * Evaluated in the measured process. The heap in use grows only by allocation between collections, so what was
+ * allocated is each collection's heap before it less what the previous one left, and the same to the end.
+ */
+const ALLOCATED_SINCE_START = `() => {
+  const { profiler, usedAtStart } = globalThis.__benchAllocations;
+  const { statistics } = profiler.stop();
+  let allocated = 0;
+  let left = usedAtStart;
+  for (const gc of statistics) {
+    allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - left);
+    left = gc.afterGC.heapStatistics.usedHeapSize;
+  }
+  allocated += Math.max(0, process.memoryUsage().heapUsed - left);
+  return String(allocated);
+}`;

@@ -15,7 +15,8 @@ import { nextBotMove } from '../drivers/botTurns.js';
 import { foldLog } from '../services/host/replay.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { openLocalStorage } from '../services/storage/storage.js';
-import { latencySummary, megabytes } from '../drivers/figures/latency.js';
+import { latencySummary, megabytes, percentile } from '../drivers/figures/latency.js';
+import { summaryLine } from '../drivers/figures/summary.js';
 import { number, readFlags, text, wholeNumber } from '../drivers/flags.js';
 
 const {
@@ -75,6 +76,7 @@ const memory = process.memoryUsage();
 
 console.log(`accepted commands: ${accepted} in ${elapsed.toFixed(1)}s = ${(accepted / elapsed).toFixed(0)} commands/s`);
 console.log(`latency to acknowledgement: ${latencySummary(latencies)}`);
+const sortedLatencies = latencies.slice().sort((a, b) => a - b);
 // What the resident tables hold: the heap they free when they are all passivated.
 const resident = host.residentTables;
 await host.passivateIdle(0);
@@ -109,6 +111,15 @@ console.log(
     `rebuilding a finished ${longest.length}-event game from its log`,
 );
 
+console.log(
+  summaryLine({
+    commands_per_s: Math.round(accepted / elapsed),
+    p50_ms: percentile(sortedLatencies, 50),
+    p99_ms: percentile(sortedLatencies, 99),
+    heap_kb_per_resident_table: heapPerResident / 1024,
+    replay_events_per_cpu_s: Math.round(replayed / replayCpuSeconds),
+  }),
+);
 await host.close();
 await store.close();
 rmSync(directory, { recursive: true, force: true });

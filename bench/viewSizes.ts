@@ -7,6 +7,7 @@
  * so what grows with the game, and by how much a hand, shows.
  * BENCH_GAMES (--games, 20) per game type; BENCH_GAME (--game) for one.
  */
+import { summaryLine } from '../drivers/figures/summary.js';
 import { readFlags, text, wholeNumber } from '../drivers/flags.js';
 import { createRng } from '../machines/cards/shuffle.js';
 import { GAME_NAMES, GAMES, parseOptions, type GameName } from '../machines/table/options.js';
@@ -70,12 +71,15 @@ function largest(a: Sizes, b: Sizes): Sizes {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+const summary: Record<string, number> = {};
 console.log(
   `view sizes: ${settings.games} games of random bots per game type; the largest view (JSON) seen in each hand, and its growing parts`,
 );
 for (const game of settings.game === undefined ? GAME_NAMES : [settings.game]) {
   for (const viewer of [0, 'spectator'] as const) {
     const byHand = measure(game, settings.games, viewer);
+    const largestWhole = Math.max(...[...byHand.values()].map((sizes) => sizes.whole));
+    summary[`${game}_${viewer === 'spectator' ? 'spectator' : 'seat'}_largest_kb`] = largestWhole / 1024;
     console.log(`${GAMES[game].title}, ${viewer === 'spectator' ? 'spectator' : `seat ${viewer}`}:`);
     for (const [hand, sizes] of [...byHand].sort(([a], [b]) => a - b)) {
       console.log(
@@ -85,3 +89,4 @@ for (const game of settings.game === undefined ? GAME_NAMES : [settings.game]) {
     }
   }
 }
+console.log(summaryLine(summary));
