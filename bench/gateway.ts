@@ -422,7 +422,9 @@ try {
 if (service !== undefined && !interrupted) {
   // The floor plays after the service has stopped, so neither shares the cores with the other.
   console.log('');
-  const floor = await runFloor({ tables: TABLES, seats: SEATS, seconds: SECONDS, thinkMs: THINK_MS, frameBytes: service.viewBytes });
-  for (const line of floorComparison(service, floor, { tables: TABLES, seats: SEATS, thinkMs: THINK_MS })) console.log(line);
+  // As many tables as the service had set up, so that both wake as often for a move.
+  const tables = counters.tablesSetUp;
+  const floor = await runFloor({ tables, seats: SEATS, seconds: SECONDS, thinkMs: THINK_MS, frameBytes: service.viewBytes });
+  for (const line of floorComparison(service, floor, { tables, seats: SEATS, thinkMs: THINK_MS })) console.log(line);
 }
 process.exit(exitCode);

@@ -120,27 +120,18 @@ export interface TableView {
 export function viewFor(snapshot: TableSnapshot, viewer: Viewer): TableView {
   const { context } = snapshot;
   const own = viewer === 'spectator' ? null : viewer;
-  const hand = context.hand;
-  const revealed = hand?.accusations != null && allSeatsHaveAccused(context);
-  const rules = rulesOfMachine(context.game, snapshot.machine);
+  const shared = sharedPartsOf(snapshot);
   return {
     game: context.game,
     title: GAMES[context.game].title,
     options: context.options,
-    endWords: rules.words.end(context.options),
-    rulesSummary: rules.words.summary,
+    endWords: shared.endWords,
+    rulesSummary: shared.rulesSummary,
     viewer,
-    phase: phaseOf(snapshot),
-    seats: context.occupants.map((occupant, seat) => ({
-      seat,
-      occupant,
-      cardsHeld: hand?.holdings[seat].length ?? 0,
-      hasPassed: hand?.passChoices == null ? null : hand.passChoices[seat] !== null,
-      hasAccused: hand?.accusations == null ? null : hand.accusations[seat] !== null,
-      role: roleVisibleTo(context, seat, own, revealed),
-    })),
-    awaiting: awaitedActions(snapshot),
-    hand: hand === null ? null : handView(snapshot, own, revealed),
+    phase: shared.phase,
+    seats: shared.seats ?? seatsSeenBy(context, own, shared.revealed),
+    awaiting: shared.awaiting,
+    hand: context.hand === null ? null : handView(snapshot, own, shared),
     handResults: scoreSheetOf(context.handResults),
     revealedDeals: revealedDealsOf(context),
     nextDeal: context.outcome === null ? nextDealOf(context) : null,
@@ -171,6 +162,48 @@ function oncePer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   };
 }
 
+/**
+ * What every viewer's view of one snapshot shares, made once for all of them: the gateway builds a view per seat
+ * and spectator of each version, and a socket's changes skip a part its two versions share without a look.
+ */
+interface SharedParts {
+  readonly phase: Phase;
+  readonly awaiting: readonly AwaitedAction[];
+  readonly endWords: string;
+  readonly rulesSummary: readonly string[];
+  /** Once every seat has accused, the Traitor and the accusations are everyone's to see. */
+  readonly revealed: boolean;
+  /** The seats, when no viewer sees a role another does not (no roles dealt, or all revealed); else per viewer. */
+  readonly seats: readonly SeatSummary[] | null;
+}
+
+const sharedPartsOf = oncePer((snapshot: TableSnapshot): SharedParts => {
+  const { context } = snapshot;
+  const revealed = context.hand?.accusations != null && allSeatsHaveAccused(context);
+  const rules = rulesOfMachine(context.game, snapshot.machine);
+  const rolesPrivate = context.hand?.roles != null && !revealed;
+  return {
+    phase: phaseOf(snapshot),
+    awaiting: awaitedActions(snapshot),
+    endWords: rules.words.end(context.options),
+    rulesSummary: rules.words.summary,
+    revealed,
+    seats: rolesPrivate ? null : seatsSeenBy(context, null, revealed),
+  };
+});
+
+function seatsSeenBy(context: TableContext, own: Seat | null, revealed: boolean): readonly SeatSummary[] {
+  const hand = context.hand;
+  return context.occupants.map((occupant, seat) => ({
+    seat,
+    occupant,
+    cardsHeld: hand?.holdings[seat].length ?? 0,
+    hasPassed: hand?.passChoices == null ? null : hand.passChoices[seat] !== null,
+    hasAccused: hand?.accusations == null ? null : hand.accusations[seat] !== null,
+    role: roleVisibleTo(context, seat, own, revealed),
+  }));
+}
+
 /** The score sheet: each list of results trimmed once, for every viewer and every change until the next hand is scored (it is a new array then). */
 const scoreSheetOf = oncePer((results: readonly HandResult[]): readonly ScoredHand[] =>
   results.map(({ trump, marriages, handScores, marked, marriageCount }) => ({ trump, marriages, handScores, marked, marriageCount })),
@@ -181,6 +214,8 @@ const canonicalCards = oncePer((cards: readonly Card[]): readonly Card[] => inCa
 
 /** The cards of a seat that may play none: one array for every view, which a socket's changes skip without a look. */
 const NO_CARDS: readonly Card[] = Object.freeze([]);
+const NO_SEATS: readonly Seat[] = Object.freeze([]);
+const NO_PASSES: readonly Pass[] = Object.freeze([]);
 
 /**
  * Cards picked from a holding (the ones a seat may play), in canonical order:
@@ -200,7 +235,7 @@ function roleVisibleTo(context: TableContext, seat: Seat, own: Seat | null, reve
   return roles[seat] === HEARTS ? 'traitor' : 'matchmaker';
 }
 
-function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean): HandView {
+function handView(snapshot: TableSnapshot, own: Seat | null, { phase, revealed }: SharedParts): HandView {
   const { context } = snapshot;
   const hand = context.hand!;
   return {
@@ -213,15 +248,13 @@ function handView(snapshot: TableSnapshot, own: Seat | null, revealed: boolean):
     turn: hand.turn,
     cards: own === null ? null : canonicalCards(hand.holdings[own]),
     dealt: own === null ? null : canonicalCards(hand.deal[own]),
-    legalCards:
-      own === null || phaseOf(snapshot) !== 'trickPlay' ? NO_CARDS : inCanonicalOrderOf(hand.holdings[own], legalPlaysFor(context, own)),
+    legalCards: own === null || phase !== 'trickPlay' ? NO_CARDS : inCanonicalOrderOf(hand.holdings[own], legalPlaysFor(context, own)),
     commitment: hand.fairness?.commitment ?? null,
     roleCard: own === null || hand.roles === null ? null : hand.roles[own],
-    passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : [],
-    mayAccuse:
-      own !== null && phaseOf(snapshot) === 'accusation' && hand.accusations?.[own] === null ? teammatesOf(own, context.seatCount) : [],
-    passesSent: own === null ? [] : (hand.passChoices?.[own] ?? []),
-    passesReceived: own === null ? [] : hand.passes.filter((pass) => pass.to === own),
+    passTo: own !== null && hand.passChoices?.[own] === null ? passRecipients(context, own) : NO_SEATS,
+    mayAccuse: own !== null && phase === 'accusation' && hand.accusations?.[own] === null ? teammatesOf(own, context.seatCount) : NO_SEATS,
+    passesSent: own === null ? NO_PASSES : (hand.passChoices?.[own] ?? NO_PASSES),
+    passesReceived: own === null || hand.passes.length === 0 ? NO_PASSES : hand.passes.filter((pass) => pass.to === own),
     accusation: own === null ? null : (hand.accusations?.[own] ?? null),
     traitor: revealed ? hand.roles!.indexOf(HEARTS) : null,
     accusations: revealed ? hand.accusations : null,
