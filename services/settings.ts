@@ -237,6 +237,12 @@ export const SETTINGS = {
     "the most the embedded service's SQLite file may grow to, in MiB (0: no cap but the disk's); past it every write is refused 507, as on a full disk, until space is freed in the file or the cap is raised (a cap below the file's size holds it at its size)",
     { max: 1 << 30, shown: '0 (none)' },
   ),
+  SUITORS_RETAIN_FINISHED_DAYS: wholeNumber(
+    'SUITORS_RETAIN_FINISHED_DAYS',
+    0,
+    "how many days the embedded service keeps a finished game's log and snapshots; past that, hourly, it keeps only the game's record (0: keep every log; `suitors retire` does it by hand)",
+    { max: 100_000, shown: '0 (keep every log)' },
+  ),
   // The distributed service (docs/distributed.md).
   NATS_URL: optionalText(
     'NATS_URL',
