@@ -6,7 +6,7 @@
  *
  * Settings (services/settings.ts has each one's default and meaning): PORT,
  * HOST, SUITORS_STORAGE, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
- * SUITORS_DB_MAX_MB, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
+ * SUITORS_DB_MAX_MB, SUITORS_RETAIN_FINISHED_DAYS, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
  * docs/api.md ("Limits"); all are read, and a bad one refused, before the
  * database is opened. A damaged database file is refused at start, naming it.
  */
@@ -15,7 +15,9 @@ import { openStorage } from './storage/storage.js';
 import { isStorageFull, StorageFullNotices } from './storageFull.js';
 import { createGateway } from './gateway/gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
+import { retireEveryHour } from './host/retirement.js';
 import { TableHost } from './host/tableHost.js';
+import { SETTINGS } from './settings.js';
 import { openSqliteCheckpoints } from './projections/sqliteCheckpoints.js';
 
 /** Tables under way taken up at once when the service starts. */
@@ -23,6 +25,7 @@ const TAKE_UP_CONCURRENCY = 8;
 
 async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
+  const retainFinishedDays = SETTINGS.SUITORS_RETAIN_FINISHED_DAYS.read(process.env);
   const { logger } = settings;
   const storageSettings = storageSettingsFrom({
     fallback: 'sqlite',
@@ -74,10 +77,21 @@ async function main(): Promise<void> {
       (error, tableId) => logger.error({ err: error, tableId }, 'taking up a table under way failed'),
     )
     .catch((error: unknown) => logger.error({ err: error }, 'listing the tables under way failed'));
+  const stopRetiring =
+    retainFinishedDays === 0
+      ? async () => undefined
+      : retireEveryHour(store, retainFinishedDays, {
+          ran: (run) => {
+            if (run.found > 0)
+              logger.info({ ...run, retainFinishedDays }, 'retired finished games: their records kept, their logs deleted');
+          },
+          failed: (error) => logger.error({ err: error }, 'retiring finished games failed; the next run tries again in an hour'),
+        });
   runUntilSignalled(settings, host, [
     async () => {
       stopping = true;
       await takingUp;
+      await stopRetiring();
     },
     () => closeGateway(app),
     () => host.close(),

@@ -62,6 +62,7 @@ describe('the settings from the environment', () => {
         socketsPerClient: DEFAULT_LIMITS.socketsPerClient,
         ipv6ClientPrefix: DEFAULT_LIMITS.ipv6ClientPrefix,
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
+        seatingTablesPerNetwork: DEFAULT_LIMITS.seatingTablesPerNetwork,
         seatingTablesInAll: DEFAULT_LIMITS.seatingTablesInAll,
         storageEventsPerDay: DEFAULT_LIMITS.storageEventsPerDay,
         seatingIdleSeconds: DEFAULT_LIMITS.seatingIdleSeconds,

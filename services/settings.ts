@@ -170,6 +170,12 @@ export const SETTINGS = {
     'tables waiting for players one client may have made',
     { min: 1 },
   ),
+  SUITORS_SEATING_TABLES_PER_NETWORK: wholeNumber(
+    'SUITORS_SEATING_TABLES_PER_NETWORK',
+    100,
+    "tables waiting for players the clients of one network (an IPv4 /24, an IPv6 /48) may have made together: a network's share of SUITORS_SEATING_TABLES",
+    { min: 1 },
+  ),
   SUITORS_SEATING_TABLES: wholeNumber('SUITORS_SEATING_TABLES', 1_000, 'tables waiting for players in all', { min: 1 }),
   SUITORS_STORAGE_EVENTS_PER_DAY: wholeNumber(
     'SUITORS_STORAGE_EVENTS_PER_DAY',
@@ -236,6 +242,12 @@ export const SETTINGS = {
     0,
     "the most the embedded service's SQLite file may grow to, in MiB (0: no cap but the disk's); past it every write is refused 507, as on a full disk, until space is freed in the file or the cap is raised (a cap below the file's size holds it at its size)",
     { max: 1 << 30, shown: '0 (none)' },
+  ),
+  SUITORS_RETAIN_FINISHED_DAYS: wholeNumber(
+    'SUITORS_RETAIN_FINISHED_DAYS',
+    0,
+    "how many days the embedded service keeps a finished game's log and snapshots; past that, hourly, it keeps only the game's record (0: keep every log; `suitors retire` does it by hand)",
+    { max: 100_000, shown: '0 (keep every log)' },
   ),
   // The distributed service (docs/distributed.md).
   NATS_URL: optionalText(
@@ -346,6 +358,7 @@ export interface GatewayEnvironment {
     readonly socketsPerClient: number;
     readonly ipv6ClientPrefix: number;
     readonly seatingTablesPerClient: number;
+    readonly seatingTablesPerNetwork: number;
     readonly seatingTablesInAll: number;
     readonly storageEventsPerDay: number;
     readonly seatingIdleSeconds: number;
@@ -373,6 +386,7 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
       socketsPerClient: s.SUITORS_SOCKETS_PER_CLIENT.read(env),
       ipv6ClientPrefix: s.SUITORS_IPV6_CLIENT_PREFIX.read(env),
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
+      seatingTablesPerNetwork: s.SUITORS_SEATING_TABLES_PER_NETWORK.read(env),
       seatingTablesInAll: s.SUITORS_SEATING_TABLES.read(env),
       storageEventsPerDay: s.SUITORS_STORAGE_EVENTS_PER_DAY.read(env),
       seatingIdleSeconds: s.SUITORS_SEATING_IDLE_SECONDS.read(env),

@@ -25,6 +25,7 @@ const ROOMY_LIMITS: GatewayLimitSettings = {
   routes: { createTable: plenty, joinSeat: plenty, wholeGame: plenty, replay: plenty, openSocket: plenty },
   socketsPerClient: 1_000,
   seatingTablesPerClient: 1_000,
+  seatingTablesPerNetwork: 1_000,
   botTablesPerClient: 1_000,
   botTablesInAll: 1_000,
   loadShedding: { maxEventLoopDelayMs: 60_000, sampleMs: 500, retryAfterSeconds: 1 },

@@ -22,7 +22,7 @@ import type { EventListener, EventStore, StoredEvent, TableSummary } from '../ev
 import { unknownTable } from '../host/errors.js';
 import { withQuarantines, type Quarantine, type TableQuarantined } from '../host/quarantine.js';
 import { NatsRequests } from '../nats/natsRequests.js';
-import { readTableLog, recordOfLog, type ReplayedTable } from '../host/replay.js';
+import { readTableLog, recordOfTable, type ReplayedTable } from '../host/replay.js';
 import { ReplayCheckpoints } from '../host/replayCheckpoints.js';
 import type { ForkRequest } from '../host/tableFork.js';
 import type { Accepted, CreateTableRequest, Repaired, SubmitOptions, TableService } from '../host/tableService.js';
@@ -133,7 +133,8 @@ export class RemoteTables implements TableService {
   }
 
   async exportRecord(tableId: string): Promise<GameRecord> {
-    return recordOfLog(tableId, await this.events(tableId));
+    if (!isRoutableTableId(tableId)) throw unknownTable(tableId);
+    return recordOfTable(this.store, tableId);
   }
 
   /**

@@ -14,7 +14,7 @@ import { TableQueues } from '../tableQueues/tableQueues.js';
 import type { TableSnapshot, TableActor } from '../../machines/table/snapshot.js';
 import type { EventListener, EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { createSubscribers } from '../eventstore/subscribers.js';
-import { TableRefusal } from '../host/errors.js';
+import { missingTable } from '../host/errors.js';
 import { isTableQuarantined, QuarantineVerdicts, type Quarantine, type TableQuarantined } from '../host/quarantine.js';
 import { applyLogEvents, foldLog } from '../host/replay.js';
 import { TABLE_REPAIRED } from '../host/tableLog.js';
@@ -162,7 +162,7 @@ export class TableReadModel {
     const standing = await this.verdicts.standing(tableId, () => this.store.version(tableId));
     if (standing !== null) throw standing;
     const events = await this.store.read(tableId);
-    if (events.length === 0) throw new TableRefusal('unknownTable', `there is no table ${JSON.stringify(tableId)}`);
+    if (events.length === 0) throw await missingTable(this.store, tableId);
     return this.follow(tableId, events, { announce: false });
   }
 

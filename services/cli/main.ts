@@ -12,6 +12,7 @@ import { replayCommand } from './commands/replay.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { repairCommand } from './commands/repair.js';
+import { retireCommand } from './commands/retire.js';
 import { dealCommand } from './commands/deal.js';
 import { natsSecretsCommand } from './commands/natsSecrets.js';
 import type { Command } from './command.js';
@@ -24,6 +25,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   importCommand,
   repairCommand,
+  retireCommand,
   diagramCommand,
   dealCommand,
   natsSecretsCommand,

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isVersionConflict, type EventStore, type NewEvent, type StoredEvent, type TableStatus } from './eventStore.js';
+import { describeRetirementContract } from './retirement.contract.js';
 
 export const AT = '2025-01-02T03:04:05.678Z';
 
@@ -295,4 +296,5 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       });
     });
   });
+  describeRetirementContract(name, open, cleanup);
 }

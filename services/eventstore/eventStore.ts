@@ -58,6 +58,45 @@ export function isVersionConflict(error: unknown): error is VersionConflict {
   return error instanceof VersionConflict || (error as { kind?: unknown } | null)?.kind === 'VersionConflict';
 }
 
+/**
+ * What a retired table keeps (retire): its game record, and what its log said of it last. Its log and snapshot
+ * are gone, so it can no longer be replayed, forked or played on.
+ */
+export interface RetiredTable {
+  readonly tableId: string;
+  /** The version its log was at when it was retired. */
+  readonly version: number;
+  readonly lastEventAt: string;
+  readonly status: TableStatus | null;
+  /** ISO-8601 time it was retired. */
+  readonly retiredAt: string;
+  /** Its game record (docs/record-format.md), as given to `retire`. */
+  readonly record: unknown;
+}
+
+/** What `retire` is given: the log's version it expects (as an append does), the record to keep, and the time. */
+export interface Retirement {
+  readonly expectedVersion: number;
+  readonly record: unknown;
+  readonly at: string;
+}
+
+/**
+ * Refused: the table was retired, so its log is gone and nothing may be
+ * appended to it (nor may it be retired again). Nothing was written.
+ */
+export class TableRetired extends Error {
+  readonly kind = 'TableRetired' as const;
+  constructor(readonly tableId: string) {
+    super(`table ${tableId} was retired: its log is gone and it takes no more events`);
+    this.name = 'TableRetired';
+  }
+}
+
+export function isTableRetired(error: unknown): error is TableRetired {
+  return error instanceof TableRetired || (error as { kind?: unknown } | null)?.kind === 'TableRetired';
+}
+
 export type EventListener = (tableId: string, event: StoredEvent) => void;
 
 export interface EventStore {
@@ -75,6 +114,15 @@ export interface EventStore {
   /** Calls `listener` with every event appended from now on (through this store); returns an unsubscribe. */
   subscribe(listener: EventListener): () => void;
   saveSnapshot(tableId: string, snapshot: StoredSnapshot): Promise<void>;
+  /**
+   * Keeps `retirement.record` for the table and deletes its log and snapshot, all or nothing, only if the log is at
+   * exactly `expectedVersion` (VersionConflict otherwise; a table without a log is at 0). Afterwards the table reads
+   * as unknown (no events, version 0, no snapshot, not listed), `retired` answers its record, and an append to it,
+   * or a second retirement, is refused with TableRetired.
+   */
+  retire(tableId: string, retirement: Retirement): Promise<void>;
+  /** What a retired table keeps; null for a table that was not retired. */
+  retired(tableId: string): Promise<RetiredTable | null>;
   loadSnapshot(tableId: string): Promise<StoredSnapshot | null>;
   close(): Promise<void>;
 }

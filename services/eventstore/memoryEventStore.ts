@@ -5,15 +5,17 @@
  * what it appended or read.
  */
 import {
+  TableRetired,
   VersionConflict,
   type EventStore,
   type NewEvent,
+  type RetiredTable,
   type StoredEvent,
   type StoredSnapshot,
   type TableStatus,
   type TableSummary,
 } from './eventStore.js';
-import { checkAppend, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
+import { checkAppend, checkRetirement, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
 import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
 
 export interface MemoryEventStoreOptions {
@@ -36,6 +38,8 @@ interface TableLog {
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const logs = new Map<string, TableLog>();
   const snapshots = new Map<string, { readonly version: number; readonly snapshotJson: string }>();
+  /** Retired tables, their record as JSON text like the rest. */
+  const retired = new Map<string, Omit<RetiredTable, 'record'> & { readonly recordJson: string }>();
   const subscribers = createSubscribers(options.onListenerError);
   let closed = false;
 
@@ -52,6 +56,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     async append(tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus) {
       checkOpen();
       checkAppend(tableId, events, expectedVersion);
+      if (retired.has(tableId)) throw new TableRetired(tableId);
       const actualVersion = versionOf(tableId);
       if (actualVersion !== expectedVersion) throw new VersionConflict(tableId, expectedVersion, actualVersion);
       const kept = events.map(
@@ -117,6 +122,30 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       checkTableId(tableId);
       const kept = snapshots.get(tableId);
       return kept === undefined ? null : { version: kept.version, snapshot: JSON.parse(kept.snapshotJson) as unknown };
+    },
+
+    async retire(tableId, retirement) {
+      checkOpen();
+      const recordJson = checkRetirement(tableId, retirement);
+      if (retired.has(tableId)) throw new TableRetired(tableId);
+      const log = logs.get(tableId);
+      const version = versionOf(tableId);
+      if (log === undefined || version !== retirement.expectedVersion) {
+        throw new VersionConflict(tableId, retirement.expectedVersion, version);
+      }
+      const status = log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus);
+      retired.set(tableId, { tableId, version, lastEventAt: log.events[version - 1].at, status, retiredAt: retirement.at, recordJson });
+      logs.delete(tableId);
+      snapshots.delete(tableId);
+    },
+
+    async retired(tableId) {
+      checkOpen();
+      checkTableId(tableId);
+      const kept = retired.get(tableId);
+      if (kept === undefined) return null;
+      const { recordJson, ...table } = kept;
+      return { ...table, record: JSON.parse(recordJson) as unknown };
     },
 
     async close() {

@@ -4,7 +4,7 @@
  * commit, whose transaction checks each one's expected version in call
  * order; subscribers hear of the events just before the append resolves.
  */
-import { VersionConflict, type NewEvent, type TableStatus } from './eventStore.js';
+import { TableRetired, VersionConflict, type NewEvent, type TableStatus } from './eventStore.js';
 import type { CommitQueue } from './sqliteCommitQueue.js';
 import { storedEvent } from './sqliteReads.js';
 import type { EncodedEvent, WriteOutcome } from './sqliteWrites.js';
@@ -26,6 +26,10 @@ export function sqliteAppends(queue: CommitQueue, subscribers: Subscribers, chec
       }));
       const statusJson = status === undefined ? undefined : toJson(status, `status of table ${tableId}`);
       const settle = (outcome: WriteOutcome) => {
+        if (outcome.kind === 'alreadyRetired') {
+          reject(new TableRetired(tableId));
+          return;
+        }
         if (outcome.kind !== 'appended') {
           reject(new VersionConflict(tableId, expectedVersion, outcome.kind === 'conflict' ? outcome.actualVersion : null));
           return;

@@ -124,6 +124,7 @@ function reportCommit(
         break;
       case 'conflict':
       case 'snapshotAhead':
+      case 'alreadyRetired':
         refused++;
         break;
     }

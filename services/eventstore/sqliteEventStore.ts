@@ -25,6 +25,7 @@ import { sqliteAppends } from './sqliteAppends.js';
 import { createCommitQueue, type GroupCommit } from './sqliteCommitQueue.js';
 import { prepareReads } from './sqliteReads.js';
 import { isInMemory, openDatabase } from './sqliteSchema.js';
+import { sqliteRetirements } from './sqliteRetirements.js';
 import { sqliteSnapshots } from './sqliteSnapshots.js';
 import { writerOnItsOwnThread, writerOnThisThread, type SqliteWriter } from './sqliteWriter.js';
 import { checkTableId } from './storeChecks.js';
@@ -67,6 +68,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     checkTableId(tableId);
   };
   const snapshots = sqliteSnapshots(db, path, queue, checkOpen);
+  const retirements = sqliteRetirements(db, path, queue, checkOpen);
 
   return {
     append: sqliteAppends(queue, subscribers, checkOpen),
@@ -87,6 +89,10 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     async loadSnapshot(tableId: string) {
       checkRead(tableId);
       return snapshots.load(tableId);
+    },
+    retire: (tableId, retirement) => retirements.retire(tableId, retirement),
+    async retired(tableId: string) {
+      return retirements.retired(tableId);
     },
     // Writes already requested are committed before the file is closed.
     async close() {

@@ -35,10 +35,13 @@ export function capFileSize(db, maxBytes) {
 export function groupCommitter(db) {
   const statements = prepareStatements(db);
   const versionOf = (tableId) => statements.version.get(tableId);
+  const isRetired = (tableId) => statements.retiredVersion.get(tableId) !== undefined;
 
   function applyAppend(write, updatedAt) {
     const { tableId, events, expectedVersion } = write;
     const actualVersion = versionOf(tableId);
+    // Only a table without events can be a retired one: the lookup costs nothing to a table in play.
+    if (actualVersion === 0 && isRetired(tableId)) return { kind: 'alreadyRetired' };
     if (actualVersion !== expectedVersion) return { kind: 'conflict', actualVersion };
     // A savepoint lets a multi-event append fail halfway without undoing the rest of the batch. A single event
     // needs none: a failed INSERT undoes itself, and it is this append's first write. (Savepoints cost a third of
@@ -73,6 +76,25 @@ export function groupCommitter(db) {
     return { kind: 'snapshotSaved' };
   }
 
+  /** Keeps the record and deletes the log, its listing row and its snapshot, in this transaction. */
+  function applyRetire(write) {
+    const { tableId, expectedVersion } = write;
+    const actualVersion = versionOf(tableId);
+    if (actualVersion === 0 && isRetired(tableId)) return { kind: 'alreadyRetired' };
+    if (actualVersion !== expectedVersion) return { kind: 'conflict', actualVersion };
+    // Nothing is deleted unless the record was kept: a listing row out of step with the log refuses the retirement.
+    if (statements.insertRetired.run(write.retiredAt, write.recordJson, tableId, expectedVersion).changes !== 1) {
+      return { kind: 'conflict', actualVersion: null };
+    }
+    statements.deleteEvents.run(tableId);
+    statements.deleteTable.run(tableId);
+    statements.deleteSnapshot.run(tableId);
+    return { kind: 'retired' };
+  }
+
+  const apply = (write, updatedAt) =>
+    write.kind === 'append' ? applyAppend(write, updatedAt) : write.kind === 'snapshot' ? applySnapshot(write) : applyRetire(write);
+
   // The error that made us roll back is the one worth reporting; a failing ROLLBACK only means SQLite already did it.
   function rollbackQuietly() {
     try {
@@ -88,7 +110,7 @@ export function groupCommitter(db) {
       statements.begin.run();
       try {
         const updatedAt = new Date().toISOString();
-        const committed = batch.map((write) => (write.kind === 'append' ? applyAppend(write, updatedAt) : applySnapshot(write)));
+        const committed = batch.map((write) => apply(write, updatedAt));
         statements.commit.run();
         return { committed, durationMs: performance.now() - started };
       } catch (error) {
@@ -110,6 +132,17 @@ function prepareStatements(db) {
     release: db.prepare('RELEASE append_one'),
     rollbackToSavepoint: db.prepare('ROLLBACK TO append_one'),
     version: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?').pluck(),
+    retiredVersion: db.prepare('SELECT version FROM retired_tables WHERE table_id = ?').pluck(),
+    // The table's listing row and its last event give what the retired table keeps of its log.
+    insertRetired: db.prepare(
+      `INSERT INTO retired_tables (table_id, version, status, last_event_at, retired_at, record)
+       SELECT tables.table_id, tables.version, tables.status, events.at, ?, ?
+       FROM tables JOIN events ON events.table_id = tables.table_id AND events.seq = tables.version
+       WHERE tables.table_id = ? AND tables.version = ?`,
+    ),
+    deleteEvents: db.prepare('DELETE FROM events WHERE table_id = ?'),
+    deleteTable: db.prepare('DELETE FROM tables WHERE table_id = ?'),
+    deleteSnapshot: db.prepare('DELETE FROM snapshots WHERE table_id = ?'),
     insertEvent: db.prepare('INSERT INTO events (table_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)'),
     upsertTable: db.prepare(
       `INSERT INTO tables (table_id, version, status, updated_at) VALUES (?, ?, ?, ?)

@@ -58,7 +58,7 @@ async function openBoth(path: string) {
 }
 
 describe('a file made before the migrations', () => {
-  it('opens, records both adapters at step 1, and keeps its events, status, snapshot and seat token', async () => {
+  it('opens, records the steps of both adapters, and keeps its events, status, snapshot and seat token', async () => {
     const path = copyOfFixture('before.db');
     const before = contents(path);
     const { store, tokens, close } = await openBoth(path);
@@ -84,6 +84,7 @@ describe('a file made before the migrations', () => {
 
     expect(recordedSteps(path)).toEqual([
       { adapter: 'event store', step: 1, name: 'events, tables and snapshots' },
+      { adapter: 'event store', step: 2, name: 'retired tables: the record each keeps' },
       { adapter: 'seat tokens', step: 1, name: 'seat_tokens and its index by seat' },
     ]);
     // What it held is still there as it was; the append and its table's row are all that changed.
@@ -150,9 +151,9 @@ describe('migrate', () => {
     const path = join(directory, 'newer.db');
     await openSqliteEventStore(path).close();
     const db = new Database(path);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
-    db.pragma('user_version = 2');
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.pragma('user_version = 3');
     db.close();
-    expect(() => openSqliteEventStore(path)).toThrow(/has event store schema version 2; this code reads versions up to 1/);
+    expect(() => openSqliteEventStore(path)).toThrow(/has event store schema version 3; this code reads versions up to 2/);
   });
 });

@@ -39,6 +39,20 @@ const EVENT_STORE_STEPS: SchemaSteps = {
         ) WITHOUT ROWID;
       `,
     },
+    {
+      step: 2,
+      name: 'retired tables: the record each keeps',
+      sql: `
+        CREATE TABLE retired_tables (
+          table_id TEXT PRIMARY KEY,
+          version INTEGER NOT NULL,
+          status TEXT,
+          last_event_at TEXT NOT NULL,
+          retired_at TEXT NOT NULL,
+          record TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `,
+    },
   ],
 };
 

@@ -27,12 +27,23 @@ interface SnapshotWrite {
   readonly snapshotJson: string;
 }
 
-export type Write = AppendWrite | SnapshotWrite;
+interface RetireWrite {
+  readonly kind: 'retire';
+  readonly tableId: string;
+  readonly expectedVersion: number;
+  readonly recordJson: string;
+  readonly retiredAt: string;
+}
+
+export type Write = AppendWrite | SnapshotWrite | RetireWrite;
 
 /** What became of one write of a committed batch. */
 export type WriteOutcome =
   | { readonly kind: 'appended'; readonly version: number }
   | { readonly kind: 'snapshotSaved' }
+  | { readonly kind: 'retired' }
+  /** The table was retired before: an append or a retirement is refused. */
+  | { readonly kind: 'alreadyRetired' }
   /** The log is not where the append expected it: at `actualVersion`, or (null) a position it meant to take is taken. */
   | { readonly kind: 'conflict'; readonly actualVersion: number | null }
   /** A snapshot ahead of the log, which is at `logVersion` (the store words the refusal with checkSnapshot). */

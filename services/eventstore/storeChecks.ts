@@ -3,7 +3,7 @@
  * malformed append or snapshot is refused with the same words whichever
  * store is behind the interface.
  */
-import type { NewEvent, StoredSnapshot } from './eventStore.js';
+import type { NewEvent, Retirement, StoredSnapshot } from './eventStore.js';
 
 /** Throws when an append could never be valid, whatever the log holds. */
 export function checkAppend(tableId: string, events: readonly NewEvent[], expectedVersion: number): void {
@@ -61,4 +61,17 @@ export function toJson(value: unknown, what: string): string {
   }
   if (text === undefined) throw new TypeError(`${what} is not JSON (a ${typeof value})`);
   return text;
+}
+
+/** Throws when a retirement could never be valid, whatever the log holds; answers the record as JSON text. */
+export function checkRetirement(tableId: string, retirement: Retirement): string {
+  checkTableId(tableId);
+  const { expectedVersion, at } = retirement;
+  if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 1) {
+    throw new RangeError(
+      `retiring table ${tableId}: expectedVersion must be the version of its log, a whole number >= 1, not ${expectedVersion}`,
+    );
+  }
+  if (typeof at !== 'string' || at === '') throw new TypeError(`retiring table ${tableId} needs an ISO-8601 time in 'at'`);
+  return toJson(retirement.record, `the record of table ${tableId}`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientOf } from './clientIdentity.js';
+import { clientOf, networkOf } from './clientIdentity.js';
 
 describe('a client', () => {
   it.each([
@@ -18,5 +18,17 @@ describe('a client', () => {
     ['2001:db8:1:2::1.2.3.4', 64, '2001:db8:1:2::/64'],
   ])('%s, IPv6 by /%i, is %s', (address, prefix, client) => {
     expect(clientOf(address, prefix)).toBe(client);
+  });
+});
+
+describe("a client's network", () => {
+  it.each([
+    ['10.1.2.3', '10.1.2.0/24'],
+    ['2001:db8:1:2::/64', '2001:db8:1::/48'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1::/48'],
+    ['2001:db8::/32', '2001:db8::/32'],
+    ['a test client', 'a test client'],
+  ])('of %s is %s', (client, network) => {
+    expect(networkOf(client)).toBe(network);
   });
 });

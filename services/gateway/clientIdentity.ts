@@ -60,3 +60,17 @@ function compressed(groups: readonly number[]): string {
   if (best.length < 2) return hex.join(':');
   return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
 }
+
+/**
+ * The network a client (as `clientOf` names it) belongs to, for the shares of
+ * global caps: an IPv4 /24, an IPv6 /48 (a site's allocation). Addresses a
+ * single party can take many of come from one such range; anything else
+ * (a name a test gives) is its own network.
+ */
+export function networkOf(client: string): string {
+  if (isIPv4(client)) return `${client.split('.').slice(0, 3).join('.')}.0/24`;
+  const [address, bits] = client.split('/');
+  if (!isIPv6(address)) return client;
+  const prefix = bits === undefined ? 128 : Number(bits);
+  return prefix <= 48 ? client : clientOf(address, 48);
+}

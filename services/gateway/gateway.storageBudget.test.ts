@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../drivers/polling.js';
-import type { TestService } from '../../drivers/embeddedService.js';
+import { bearer, httpBaseOf, listen, type TestService } from '../../drivers/embeddedService.js';
+import { playSeat, type SeatPlay } from '../../test/seatPlayer.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { newToken } from '../tokens/seatTokens.js';
 import { liftedRateLimits } from './limits.js';
 
 const service = servicesClosedAfterEach();
@@ -91,5 +93,39 @@ describe('the daily storage budget', () => {
     const refusedImport = await importRecord();
     expect(refusedImport.statusCode, refusedImport.body).toBe(429);
     expect((await started.store.listTables()).length).toBe(tables);
+  });
+
+  it("charges a rematch's new table to its proposer's budget: once it is spent, the proposal is 429 and makes no table", async () => {
+    const { started } = startWithBudget(1);
+    const base = httpBaseOf(await listen(started.app));
+    const created = await started.app.inject({
+      method: 'POST',
+      url: '/api/tables',
+      payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [1, 2, 3] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { tableId } = created.json();
+    const joined = await started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ada' } });
+    const { token } = joined.json();
+    let over = false;
+    const play: SeatPlay = { acknowledged: [], refused: [] };
+    const playing = playSeat(base, { tableId, seat: 0, token }, play, () => over);
+    await waitFor(async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true, 'the game to end');
+    over = true;
+    await playing;
+    const tables = (await started.store.listTables()).length;
+
+    const proposed = await started.app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/rematch`,
+      headers: bearer(token),
+      payload: { token: newToken() },
+    });
+    expect(proposed.statusCode, proposed.body).toBe(429);
+    expect(proposed.json().message).toMatch(
+      /^this client has added \d+ events to the store today, which uses up its daily storage budget of 1 events/,
+    );
+    expect(proposed.headers['retry-after']).toBe(String(FOUR_HOURS));
+    expect((await started.store.listTables()).length, 'no rematch table is written').toBe(tables);
   });
 });

@@ -63,7 +63,7 @@ describe('a full storage', () => {
       store,
       logger,
       storageFull,
-      limits: { ...liftedRateLimits(), seatingTablesPerClient: 100_000, seatingTablesInAll: 100_000 },
+      limits: { ...liftedRateLimits(), seatingTablesPerClient: 100_000, seatingTablesPerNetwork: 100_000, seatingTablesInAll: 100_000 },
     });
     const { app } = started;
     const create = () => app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors' } });

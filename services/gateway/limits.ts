@@ -59,6 +59,11 @@ export interface GatewayLimits {
   readonly storageEventsPerDay: number;
   /** Clients the daily storage budget counts at once; past it the one charged longest ago is forgotten. */
   readonly storageBudgetClients: number;
+  /**
+   * Tables still seating players that the clients of one network (an IPv4 /24, an IPv6 /48) may have created together
+   * (the rest are 429): a network's share of `seatingTablesInAll`, so addresses taken from one range cannot fill it.
+   */
+  readonly seatingTablesPerNetwork: number;
   /** Tables still seating players, in all (the rest are 503). */
   readonly seatingTablesInAll: number;
   /** A table still seating players, with no person at it and no event for this long, is closed. */
@@ -106,6 +111,8 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   socketUnsentBytes: 1024 * 1024,
   minTurnSeconds: 5,
   seatingTablesPerClient: 10,
+  // A tenth of the cap in all: ten networks' addresses, not one, are needed to fill it.
+  seatingTablesPerNetwork: 100,
   seatingTablesInAll: 1_000,
   // About 16 games of 100 hands imported (6,000 events each, 643 KiB in SQLite), or 10 MB a client a day.
   storageEventsPerDay: 100_000,

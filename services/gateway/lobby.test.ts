@@ -89,6 +89,27 @@ describe('the lobby', () => {
     expect((await lobby(app)).body.total).toBe(5);
   });
 
+  it("bounds a network's share of the tables waiting for players (429), so addresses of one range cannot fill the cap for everyone", async () => {
+    const { app } = service({ seatingTablesPerClient: 2, seatingTablesPerNetwork: 3, seatingTablesInAll: 8 });
+    for (const address of ['10.0.0.1', '10.0.0.1', '10.0.0.2']) expect((await create(app, undefined, address)).statusCode).toBe(201);
+    // A third address of the same /24, within its own limit: the network's share is used up.
+    const third = await create(app, undefined, '10.0.0.3');
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({
+      error: 'rateLimited',
+      message:
+        "the clients of network 10.0.0.0/24 have 3 tables waiting for players, the most one network's may; fill one, or wait until one starts or closes (after 600 s with nobody at it)",
+    });
+    // Another network still makes its tables; IPv6 clients (each /64) share their /48.
+    expect((await create(app, undefined, '10.0.1.1')).statusCode).toBe(201);
+    for (const address of ['2001:db8:5:1::1', '2001:db8:5:1::2', '2001:db8:5:2::1'])
+      expect((await create(app, undefined, address)).statusCode).toBe(201);
+    const sameSite = await create(app, undefined, '2001:db8:5:3::1');
+    expect(sameSite.statusCode).toBe(429);
+    expect(sameSite.json().message).toMatch(/^the clients of network 2001:db8:5::\/48 have 3 tables waiting for players/);
+    expect((await lobby(app)).body.total).toBe(7);
+  });
+
   it('closes a table nobody sits at once nothing has happened there for the limit: it leaves the lobby, joining it is 409, it no longer counts; a table with a person stays', async () => {
     const { app } = service({ seatingIdleSeconds: 0.3, seatingTablesPerClient: 2 });
     const empty = (await create(app)).json().tableId;

@@ -9,8 +9,9 @@
  *   `seatingIdleSeconds` is closed: it leaves the lobby and no one may join
  *   it (seatingClosed). The rule is read from the log and the clock alone,
  *   so every gateway, before or after a restart, agrees on it.
- * - Tables seating players are capped per client (429) and in all (503), so
- *   nobody can fill the service with tables nobody plays.
+ * - Tables seating players are capped per client (429), per network (an IPv4
+ *   /24 or IPv6 /48: 429) and in all (503), so nobody can fill the service
+ *   with tables nobody plays, nor with addresses taken from one range.
  * - Tables of bots alone (made so, or forked with nobody taking a seat) play
  *   themselves at bot pace until the game ends: a CPU and storage cost with
  *   nobody at the table, so those in play are capped per client (429) and in
@@ -25,6 +26,7 @@ import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { TableSummary } from '../eventstore/eventStore.js';
 import { statusOf } from '../host/tableStatus.js';
 import type { GatewayLimits } from './limits.js';
+import { networkOf } from './clientIdentity.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableChange } from './tableFeed.js';
 
@@ -100,6 +102,8 @@ export class Lobby {
   private readonly creators = new Map<string, string>();
   /** Creations under way, per client and in all, counted against the caps until they are done. */
   private readonly reserved = new Reservations();
+  /** The same, by the creator's network. */
+  private readonly reservedByNetwork = new Reservations();
   /** Tables of bots alone made through this gateway, by creator, until the listing shows them over. */
   private readonly botTables = new Map<string, string>();
   private readonly reservedBotTables = new Reservations();
@@ -162,17 +166,27 @@ export class Lobby {
     for (const [tableId, seating] of this.seating)
       if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds))
         open.add(tableId);
+    const network = networkOf(client);
     let mine = this.reserved.of(client);
+    let ofNetwork = this.reservedByNetwork.of(network);
     for (const [tableId, creator] of this.creators) {
-      if (creator !== client) continue;
-      if (open.has(tableId)) mine++;
-      else if (!this.seating.has(tableId)) this.creators.delete(tableId);
+      if (open.has(tableId)) {
+        if (creator === client) mine++;
+        if (networkOf(creator) === network) ofNetwork++;
+      } else if (!this.seating.has(tableId)) this.creators.delete(tableId);
     }
-    const { seatingTablesPerClient: perClient, seatingTablesInAll: inAll } = this.limits;
+    const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork, seatingTablesInAll: inAll } = this.limits;
+    const untilOneCloses = `fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`;
     if (mine >= perClient) {
       throw new GatewayRefusal(
         'rateLimited',
-        `${client} has ${perClient} tables waiting for players, the most one client may; fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`,
+        `${client} has ${perClient} tables waiting for players, the most one client may; ${untilOneCloses}`,
+      );
+    }
+    if (ofNetwork >= perNetwork && network !== client) {
+      throw new GatewayRefusal(
+        'rateLimited',
+        `the clients of network ${network} have ${perNetwork} tables waiting for players, the most one network's may; ${untilOneCloses}`,
       );
     }
     if (open.size + this.reserved.inAll >= inAll) {
@@ -186,9 +200,14 @@ export class Lobby {
         `the service has ${inAll} tables waiting for players, the most it keeps; ${where}, or try again later`,
       );
     }
-    return this.reserved.take(client, (tableId) => {
+    const networkDone = this.reservedByNetwork.take(network, () => undefined);
+    const clientDone = this.reserved.take(client, (tableId) => {
       if (this.seating.has(tableId)) this.creators.set(tableId, client);
     });
+    return (tableId) => {
+      networkDone();
+      clientDone(tableId);
+    };
   }
 
   /**

@@ -31,6 +31,8 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   notFound: 404,
   notNow: 409,
   notQuarantined: 409,
+  // Gone: the table was retired, its log deleted; its record is still there to export.
+  gone: 410,
   tooLarge: 413,
   malformed: 422,
   illegal: 422,
@@ -81,6 +83,7 @@ const HOST_KINDS: Record<RefusalKind, ErrorKind> = {
   newerRelease: 'unavailable',
   quarantined: 'quarantined',
   notQuarantined: 'notQuarantined',
+  retired: 'gone',
 };
 
 /** What Fastify's own errors (body parsing, validation) mean to a client. */

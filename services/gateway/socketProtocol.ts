@@ -39,6 +39,8 @@ export type ErrorKind =
   | 'unavailable'
   | 'quarantined'
   | 'notQuarantined'
+  /** The table was retired: its log and snapshots are deleted, its game record kept (410). */
+  | 'gone'
   /** The service's storage is full: nothing was written (507). */
   | 'storageFull'
   | 'internal';

@@ -8,7 +8,7 @@ import type { TableEvent } from '../../machines/table/events.js';
 import type { GameName } from '../../machines/table/options.js';
 import { offer, startTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
-import { unknownTable } from './errors.js';
+import { missingTable, unknownTable } from './errors.js';
 import { reasonRefused, TableQuarantined } from './quarantine.js';
 import { machineEventsOf, tableCreatedOf, toTableEvent, voidedIn, type TableCreated } from './tableLog.js';
 
@@ -22,7 +22,7 @@ export interface ReplayedTable {
 /** A table's log after `afterVersion` (all of it by default); refused as unknown when the table has no log. */
 export async function readTableLog(store: EventStore, tableId: string, afterVersion = 0): Promise<StoredEvent[]> {
   const events = await store.read(tableId, afterVersion);
-  if (events.length === 0 && (await store.version(tableId)) === 0) throw unknownTable(tableId);
+  if (events.length === 0 && (await store.version(tableId)) === 0) throw await missingTable(store, tableId);
   return events;
 }
 
@@ -108,6 +108,15 @@ export function replayLog(tableId: string, events: readonly StoredEvent[], at?: 
   const snapshot = actor.getSnapshot();
   actor.stop();
   return { created, version: upTo, snapshot };
+}
+
+/** The table's game record: from its log, or the one kept when it was retired. */
+export async function recordOfTable(store: EventStore, tableId: string): Promise<GameRecord> {
+  const events = await store.read(tableId);
+  if (events.length > 0) return recordOfLog(tableId, events);
+  const retired = await store.retired(tableId);
+  if (retired === null) throw unknownTable(tableId);
+  return retired.record as GameRecord;
 }
 
 export function recordOfLog(tableId: string, events: readonly StoredEvent[]): GameRecord {

@@ -9,7 +9,7 @@
  */
 import { resumeTable, startTable, type TableActor } from '../../machines/table/snapshot.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
-import { unknownTable } from './errors.js';
+import { missingTable } from './errors.js';
 import { TableQueues } from '../tableQueues/tableQueues.js';
 import { applyLogEvents, type ReplayedTable } from './replay.js';
 import { tableCreatedOf, voidedIn, type TableCreated } from './tableLog.js';
@@ -53,7 +53,7 @@ export class ReplayCheckpoints {
 
   private async replayNow(tableId: string, at?: number): Promise<ReplayedTable> {
     const version = await this.store.version(tableId);
-    if (version === 0) throw unknownTable(tableId);
+    if (version === 0) throw await missingTable(this.store, tableId);
     const upTo = at === undefined ? version : Math.max(1, Math.min(at, version));
     const checkpoints = this.checkpointsOf(tableId);
     const nearest = [...checkpoints].reverse().find((checkpoint) => checkpoint.version <= upTo);

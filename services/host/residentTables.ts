@@ -10,7 +10,7 @@
  */
 import { resumeTable, type TableActor, type TableSnapshot } from '../../machines/table/snapshot.js';
 import type { EventStore } from '../eventstore/eventStore.js';
-import { unknownTable } from './errors.js';
+import { missingTable } from './errors.js';
 import { isTableQuarantined, type QuarantineVerdicts } from './quarantine.js';
 import { applyLogEvents, foldLog } from './replay.js';
 import { loadSavedTable, savedTableOf } from './savedTable.js';
@@ -191,7 +191,7 @@ export class ResidentTables {
       return this.adopt(tableId, saved.created, actor, stored.version + later.length, lastAt, stored.version);
     }
     const events = await this.store.read(tableId);
-    if (events.length === 0) throw unknownTable(tableId);
+    if (events.length === 0) throw await missingTable(this.store, tableId);
     const { created, actor } = this.judged(events.length, () => foldLog(tableId, events));
     const lastEventAt = events[events.length - 1].at;
     // Written before the table is resident, so no later snapshot of it can be saved first and then overwritten.

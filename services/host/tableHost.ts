@@ -22,7 +22,7 @@ import { checkTenure, HELD_BY_A_BOT } from './tenure.js';
 import { FoldWorker } from './recordImport/recordImports.js';
 import { foldNewTable } from './newTableFold.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
-import { readTableLog, recordOfLog, type ReplayedTable } from './replay.js';
+import { readTableLog, recordOfTable, type ReplayedTable } from './replay.js';
 import { createdEvent, rulesOfNewTable, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
 import { newTableId, planNewTable } from './newTable.js';
 import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js';
@@ -290,8 +290,9 @@ export class TableHost implements TableService {
     return this.replays.replayAt(tableId, at);
   }
 
+  /** The game record, from the log or, for a table retired, the one it keeps. */
   async exportRecord(tableId: string): Promise<GameRecord> {
-    return recordOfLog(tableId, await this.events(tableId));
+    return recordOfTable(this.store, tableId);
   }
 
   async listTables(): Promise<TableSummary[]> {

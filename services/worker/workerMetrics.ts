@@ -127,6 +127,8 @@ function bound(store: EventStore): EventStore {
     subscribe: store.subscribe.bind(store),
     saveSnapshot: store.saveSnapshot.bind(store),
     loadSnapshot: store.loadSnapshot.bind(store),
+    retire: store.retire.bind(store),
+    retired: store.retired.bind(store),
     close: store.close.bind(store),
   };
 }

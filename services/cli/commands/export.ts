@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { optionalStringFlag, stringFlag } from '../args.js';
 import { withHost } from '../store.js';
+import { isTableRefusal } from '../../host/errors.js';
 import type { Command } from '../command.js';
 
 export const exportCommand: Command = {
@@ -13,7 +14,10 @@ export const exportCommand: Command = {
     const out = optionalStringFlag(args, 'out');
     return withHost(args, async (host) => {
       // A quarantined table has no record until it is repaired: its log holds an event the machine refuses.
-      await host.snapshot(tableId);
+      // A retired one has no log, and keeps its record.
+      await host.snapshot(tableId).catch((error: unknown) => {
+        if (!isTableRefusal(error) || error.kind !== 'retired') throw error;
+      });
       const text = `${JSON.stringify(await host.exportRecord(tableId), null, 2)}\n`;
       if (out === undefined) process.stdout.write(text);
       else {

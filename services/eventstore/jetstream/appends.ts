@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TableQueues } from '../../tableQueues/tableQueues.js';
-import { VersionConflict, type NewEvent, type TableStatus } from '../eventStore.js';
+import { TableRetired, VersionConflict, type NewEvent, type TableStatus } from '../eventStore.js';
 import { checkAppend, toJson } from '../storeChecks.js';
 import { EMPTY_HEAD, type Head, type TableHeads } from './heads.js';
 import { subjectOfTable, tableToken, type JetStreamLayout } from './layout.js';
@@ -116,9 +116,11 @@ export class TableAppends {
       else [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
     }
     for (let attempt = 0; ; attempt++) {
+      if (head.retired) throw new TableRetired(tableId);
       if (head.version !== expectedVersion) {
         // What we knew may be behind another writer: ask before refusing.
         if (!fresh) [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
+        if (head.retired) throw new TableRetired(tableId);
         if (head.version !== expectedVersion) throw new VersionConflict(tableId, expectedVersion, head.version);
       }
       const effectiveStatus = append.statusJson ?? head.statusJson;
@@ -148,6 +150,7 @@ export class TableAppends {
         // Another writer moved the table on since we last looked. If it is still where the caller expects (our
         // knowledge was stale, the caller's was not), try again with a fresh expectation and a fresh id.
         [head, fresh] = [(await this.heads.lookup(tableId)).head, true];
+        if (head.retired) throw new TableRetired(tableId);
         if (head.version !== expectedVersion || attempt >= RETRIES_AFTER_REFUSAL) {
           throw new VersionConflict(tableId, expectedVersion, head.version === expectedVersion ? null : head.version);
         }

@@ -20,6 +20,8 @@ export interface Head {
   readonly statusJson: string | null;
   /** The `at` of the table's last event; '' for none. */
   readonly lastEventAt: string;
+  /** The table was retired: its last message is a tombstone (version 0: it has no log), and it takes no appends. */
+  readonly retired?: true;
 }
 
 export const EMPTY_HEAD: Head = { version: 0, streamSeq: 0, appends: 0, statusJson: null, lastEventAt: '' };
@@ -69,13 +71,16 @@ export class TableHeads {
     );
     if (message === null) return { head: EMPTY_HEAD, last: null };
     const last = decodeStoredAppend(message);
-    const head: Head = {
-      version: last.version,
-      streamSeq: message.seq,
-      appends: last.appends,
-      statusJson: last.status === null ? null : JSON.stringify(last.status),
-      lastEventAt: last.events[last.events.length - 1]?.at ?? '',
-    };
+    const head: Head =
+      last.retired === undefined
+        ? {
+            version: last.version,
+            streamSeq: message.seq,
+            appends: last.appends,
+            statusJson: last.status === null ? null : JSON.stringify(last.status),
+            lastEventAt: last.events[last.events.length - 1]?.at ?? '',
+          }
+        : { ...EMPTY_HEAD, streamSeq: message.seq, appends: last.appends, retired: true };
     this.learn(tableId, head);
     return { head, last };
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../../drivers/localNats.js';
 import { measureRawPublishRate } from '../../../drivers/publishRate.js';
 import { AT, describeEventStoreContract, played } from '../eventStore.contract.js';
-import { isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from '../eventStore.js';
+import { isTableRetired, isVersionConflict, type EventStore, type StoredEvent, type TableStatus } from '../eventStore.js';
 import {
   HEADER_APPEND,
   HEADER_PREV,
@@ -85,6 +85,45 @@ function status(phase: string): TableStatus {
 }
 
 describe('jetstream event store', () => {
+  it('retires a table by a tombstone: its subject keeps that message alone, and every process finds it retired', async () => {
+    await withStores(2, async ([first, second], layout) => {
+      for (let version = 0; version < 5; version++) await first.append('t1', [played(`${version}`)], version, status('over'));
+      await first.append('t2', [played('x')], 0);
+      await first.saveSnapshot('t1', { version: 5, snapshot: { phase: 'over' } });
+      expect(await second.version('t1')).toBe(5); // the second process knows the table's head before it is retired
+
+      await first.retire('t1', { expectedVersion: 5, record: { hands: [] }, at: AT });
+
+      const info = await jsm.streams.info(layout.streamName, { subjects_filter: layout.filter });
+      expect(info.state.subjects).toEqual({ [`${layout.prefix}.t1.events`]: 1, [`${layout.prefix}.t2.events`]: 1 });
+      const snapshotMessages = (await jsm.streams.info(`KV_${layout.snapshotsBucket}`)).state.messages;
+      expect(snapshotMessages).toBeLessThanOrEqual(1); // the purge marker at most
+      expect(isTableRetired(await second.append('t1', [played('late')], 5).catch((error: unknown) => error))).toBe(true);
+      expect(isTableRetired(await second.append('t1', [played('anew')], 0).catch((error: unknown) => error))).toBe(true);
+      expect(await second.retired('t1')).toMatchObject({ tableId: 't1', version: 5, status: status('over'), record: { hands: [] } });
+      expect((await second.listTables()).map((table) => table.tableId)).toEqual(['t2']);
+      expect(await second.loadSnapshot('t1')).toBeNull();
+    });
+  });
+
+  it('refuses, before writing anything, to retire a table of a stream that denies purging (one made before retirement)', async () => {
+    const names = freshNames();
+    const layout = jetstreamLayout(names);
+    await jsm.streams.add({ name: layout.streamName, subjects: [layout.filter], deny_delete: true, deny_purge: true, allow_direct: true });
+    const store = await openJetStreamEventStore({ connectOptions: nats.connectOptions('admin'), ...names });
+    try {
+      await store.append('t1', [played('a')], 0);
+      await expect(store.retire('t1', { expectedVersion: 1, record: {}, at: AT })).rejects.toThrow(
+        `stream ${layout.streamName} denies purging (it was made before tables could be retired), so no table of it can be retired`,
+      );
+      expect((await jsm.streams.info(layout.streamName)).state.messages).toBe(1);
+      expect(await store.version('t1')).toBe(1);
+    } finally {
+      await store.close();
+      await deleteAll(layout);
+    }
+  });
+
   it('stores one message per append, numbered by headers, on the table subject', async () => {
     await withStores(1, async ([store], layout) => {
       await store.append('t1', [played('a')], 0, status('passing'));
@@ -94,7 +133,7 @@ describe('jetstream event store', () => {
       const info = await jsm.streams.info(layout.streamName, { subjects_filter: layout.filter });
       expect(info.state.messages).toBe(3);
       expect(info.state.subjects).toEqual({ [`${layout.prefix}.t1.events`]: 2, [`${layout.prefix}.t2.events`]: 1 });
-      expect(info.config).toMatchObject({ deny_delete: true, deny_purge: true, num_replicas: 1 });
+      expect(info.config).toMatchObject({ deny_delete: true, deny_purge: false, num_replicas: 1 });
 
       const last = await jsm.streams.getMessage(layout.streamName, { last_by_subj: `${layout.prefix}.t1.events` });
       expect(last?.seq).toBe(3);

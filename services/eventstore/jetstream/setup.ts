@@ -32,6 +32,8 @@ export interface OpenedStream {
   readonly maxPayload: number;
   /** The stream's last sequence at open: where a subscriber's feed starts until the store sees more. */
   readonly lastSeq: number;
+  /** Whether the stream may be purged by subject, as retiring a table needs (streams made before retirement deny it). */
+  readonly mayPurge: boolean;
 }
 
 export function connectToServers(
@@ -82,7 +84,7 @@ export function openStreamAndBucket(
           maxValueSize: maxPayload,
         })
       : await existingBucket(jsm, kvm, layout.snapshotsBucket);
-    return { jsm, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq };
+    return { jsm, snapshots, maxPayload, lastSeq: streamInfo.state.last_seq, mayPurge: streamInfo.config.deny_purge !== true };
   });
 }
 
@@ -136,9 +138,10 @@ async function ensureStream(jsm: JetStreamManager, layout: JetStreamLayout, repl
     // Should an operator ever set a limit, appends fail rather than old events silently disappearing.
     discard: DiscardPolicy.New,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-    // The log is append-only: no message is deleted and the stream is not purged (listTables counts messages).
+    // The log is append-only: no single message is deleted. A retired table's subject alone is purged, down to the
+    // tombstone that keeps its record (retirements.ts); reads of any other table meet nothing missing.
     deny_delete: true,
-    deny_purge: true,
+    deny_purge: false,
     // Reads fetch messages by sequence with direct gets, answered by any current replica (checked against the leader).
     allow_direct: true,
   };

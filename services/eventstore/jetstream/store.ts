@@ -14,6 +14,7 @@ import { TableHeads } from './heads.js';
 import { jetstreamLayout, tableIdOfSubject, type JetStreamLayout } from './layout.js';
 import type { JetStreamEventStoreOptions } from './options.js';
 import { TableReads } from './reads.js';
+import { TableRetirements } from './retirements.js';
 import { ServerRequests } from './serverRequests.js';
 import { connectToServers, openStreamAndBucket, type OpenedStream } from './setup.js';
 import { TableSnapshots } from './snapshots.js';
@@ -44,7 +45,7 @@ function createStore(
   ownsConnection: boolean,
   layout: JetStreamLayout,
   options: JetStreamEventStoreOptions,
-  { jsm, snapshots: snapshotsBucket, maxPayload, lastSeq }: OpenedStream,
+  { jsm, snapshots: snapshotsBucket, maxPayload, lastSeq, mayPurge }: OpenedStream,
 ): EventStore {
   const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
   const server = new ServerRequests(nc, requestTimeoutMs, options.retryForMs ?? 30_000);
@@ -56,6 +57,17 @@ function createStore(
   const appends = new TableAppends(layout, server, heads, queues, maxPayload);
   const reads = new TableReads(jsm, layout, server, heads, options.walkLimit ?? 24);
   const snapshots = new TableSnapshots(snapshotsBucket, layout, server, heads, queues, maxPayload);
+  const retirements = new TableRetirements({
+    jsm,
+    snapshots: snapshotsBucket,
+    layout,
+    server,
+    heads,
+    appends,
+    queues,
+    maxPayload,
+    mayPurge,
+  });
   let closed = false;
   const feed = new SubscriptionFeed(
     jetstream(nc, { timeout: requestTimeoutMs }),
@@ -114,6 +126,16 @@ function createStore(
       return snapshots.load(tableId);
     },
 
+    async retire(tableId, retirement) {
+      checkOpen();
+      return retirements.retire(tableId, retirement);
+    },
+
+    async retired(tableId) {
+      checkOpen();
+      return retirements.retired(tableId);
+    },
+
     // Appends and snapshot saves already requested finish (or fail) before the connection is closed; none
     // can be queued after `closed` is set, so one wait for the queues is enough.
     async close() {
@@ -137,12 +159,13 @@ async function tablesInStream(
   const info = await server.persist(() => jsm.streams.info(layout.streamName, { subjects_filter: layout.filter }));
   const subjects = Object.keys(info.state.subjects ?? {});
   const summaries = await Promise.all(subjects.map((subject) => summaryOf(heads, tableIdOfSubject(layout, subject))));
-  return summaries.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+  return summaries.filter((summary) => summary !== null).sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
 }
 
-/** The table's summary as its last message tells it: the message carries the version, status and time. */
-async function summaryOf(heads: TableHeads, tableId: string): Promise<TableSummary> {
+/** The table's summary as its last message tells it (the message carries the version, status and time); null once retired. */
+async function summaryOf(heads: TableHeads, tableId: string): Promise<TableSummary | null> {
   const { head } = await heads.lookup(tableId);
+  if (head.retired) return null;
   return {
     tableId,
     version: head.version,

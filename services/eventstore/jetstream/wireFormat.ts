@@ -8,7 +8,7 @@
  */
 import type { StoredMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
-import type { NewEvent, TableStatus } from '../eventStore.js';
+import type { NewEvent, RetiredTable, TableStatus } from '../eventStore.js';
 import { toJson } from '../storeChecks.js';
 
 /** Seq of the message's first event. */
@@ -19,6 +19,12 @@ export const HEADER_VERSION = 'Suitors-Version';
 export const HEADER_APPEND = 'Suitors-Append';
 /** The stream sequence of the table's previous message (0 for its first). */
 export const HEADER_PREV = 'Suitors-Prev';
+
+/** On a retired table's last message, the tombstone (its body holds the record): when it was retired. */
+const HEADER_RETIRED = 'Suitors-Retired';
+
+/** On a tombstone: the `at` of the retired table's last event. */
+const HEADER_LAST_EVENT_AT = 'Suitors-Last-Event-At';
 
 /** Room left for headers when checking a body against the server's max_payload. */
 const HEADER_ROOM = 1024;
@@ -33,6 +39,8 @@ export interface DecodedAppend {
   readonly appends: number;
   readonly events: readonly { readonly type: string; readonly at: string; readonly data: unknown }[];
   readonly status: TableStatus | null;
+  /** A tombstone's: what the retired table keeps (it holds no events, and its version is its log's at retirement). */
+  readonly retired?: RetiredTable;
 }
 
 /** The events of an append as JSON text, encoded at once so the caller may reuse its objects. */
@@ -64,6 +72,22 @@ export function appendHeaders(numbering: { first: number; version: number; appen
 }
 
 /**
+ * A retired table's tombstone, the last message its subject keeps: no events (its first seq is past its version),
+ * its status, and its record in the body; when it was retired and its last event's time in headers.
+ */
+export function tombstone(
+  retired: Omit<RetiredTable, 'tableId' | 'record'> & { readonly recordJson: string },
+  numbering: { appends: number; prev: number },
+): { body: Uint8Array; headers: MsgHdrs } {
+  const statusJson = retired.status === null ? 'null' : JSON.stringify(retired.status);
+  const body = encoder.encode(`{"events":[],"status":${statusJson},"record":${retired.recordJson}}`);
+  const headers = appendHeaders({ first: retired.version + 1, version: retired.version, ...numbering });
+  headers.set(HEADER_RETIRED, retired.retiredAt);
+  headers.set(HEADER_LAST_EVENT_AT, retired.lastEventAt);
+  return { body, headers };
+}
+
+/**
  * Refuses, before anything is sent, a value the server would refuse:
  * `what` and `rule` make the message, e.g. "append to table t1" and
  * "one append (all its events) must fit in".
@@ -84,11 +108,16 @@ export function decodeAppend(subject: string, seq: number, headers: MsgHdrs | un
   if (![first, version, appends, prev].every(Number.isSafeInteger) || first < 1) {
     throw new Error(`stream message ${seq} on ${subject} is not an event store append (no ${HEADER_SEQ} headers)`);
   }
-  const body = JSON.parse(new TextDecoder().decode(data)) as Pick<DecodedAppend, 'events' | 'status'>;
+  const body = JSON.parse(new TextDecoder().decode(data)) as Pick<DecodedAppend, 'events' | 'status'> & { record?: unknown };
   if (!Array.isArray(body.events) || body.events.length !== version - first + 1) {
     throw new Error(`stream message ${seq} on ${subject} holds ${body.events?.length} events, not ${version - first + 1}`);
   }
-  return { streamSeq: seq, prev, first, version, appends, events: body.events, status: body.status ?? null };
+  const status = body.status ?? null;
+  const decoded = { streamSeq: seq, prev, first, version, appends, events: body.events, status };
+  const retiredAt = headers?.get(HEADER_RETIRED) ?? '';
+  if (retiredAt === '') return decoded;
+  const lastEventAt = headers?.get(HEADER_LAST_EVENT_AT) ?? '';
+  return { ...decoded, retired: { tableId: '', version, lastEventAt, status, retiredAt, record: body.record ?? null } };
 }
 
 /** A message fetched by a get (from the leader or by a direct get). */

@@ -26,7 +26,7 @@ export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
           tags: ['tables'],
           params: TableParams,
           body: ForkBody,
-          response: { 201: ForkedTable, ...refusals(400, 404, 409, 413, 422, 429, 503) },
+          response: { 201: ForkedTable, ...refusals(400, 404, 409, 410, 413, 422, 429, 503) },
         },
       },
       async (request, reply) => {

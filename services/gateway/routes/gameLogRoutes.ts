@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { phaseOf } from '../../../machines/table/snapshot.js';
 import type { StoredEvent } from '../../eventstore/eventStore.js';
+import { isTableRefusal } from '../../host/errors.js';
 import type { TableService } from '../../host/tableService.js';
 import type { Caller } from '../auth.js';
 import type { GatewayContext } from '../context.js';
@@ -23,7 +24,7 @@ export function gameLogRoutes(context: GatewayContext): FastifyPluginAsyncTypebo
           summary: "The table's event log: once the game is over, or with the admin token",
           tags: ['records'],
           params: TableParams,
-          response: { 200: LogResponse, ...refusals(401, 403, 404, 409, 429) },
+          response: { 200: LogResponse, ...refusals(401, 403, 404, 409, 410, 429) },
         },
       },
       async (request) => tableLog(context, request.params.tableId, request.headers.authorization),
@@ -61,7 +62,12 @@ async function gameRecord({ auth, host }: GatewayContext, tableId: string, autho
 async function mayReadWholeGame(host: TableService, caller: Caller, tableId: string, what: 'log' | 'record'): Promise<void> {
   // The operator reads the log of any table, a quarantined one's too (whose state there is none to read): it shows what went wrong.
   if (caller.kind === 'admin' && what === 'log') return;
-  const { snapshot } = await host.snapshot(tableId);
+  const { snapshot } = await host.snapshot(tableId).catch((error: unknown) => {
+    // A retired game was over: its record is kept for anyone (host.exportRecord answers it); its log is gone (410).
+    if (what === 'record' && isTableRefusal(error) && error.kind === 'retired') return { snapshot: null };
+    throw error;
+  });
+  if (snapshot === null) return;
   if (caller.kind === 'admin' || isFinished(snapshot)) return;
   if (caller.kind === 'seat') {
     throw new GatewayRefusal(

@@ -48,7 +48,7 @@ const RematchResponse = Type.Object({ rematch: Type.Union([RematchBody, Type.Nul
 
 /** The new table: the same game, options and turn clock; the people who accepted in their seats, bots of the same kinds elsewhere. */
 async function openRematchTable(
-  { feed, seating, lobby }: GatewayContext,
+  { feed, seating, lobby, storageBudget }: GatewayContext,
   tableId: string,
   { people, client }: RematchSeating,
   log: FastifyBaseLogger,
@@ -63,12 +63,15 @@ async function openRematchTable(
   const done = await lobby.reserveSeatingTable(client);
   let rematchTableId: string;
   try {
-    const accepted = await feed.createTable({
-      game,
-      options: Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)])),
-      players,
-      settings: settingsRecord({ turnSeconds: facts.settings.turnSeconds, botKinds }),
-    });
+    // Charged to the proposer's daily storage budget, as any new table is: a rematch is one more way to make one.
+    const accepted = await storageBudget.spend(client, () =>
+      feed.createTable({
+        game,
+        options: Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)])),
+        players,
+        settings: settingsRecord({ turnSeconds: facts.settings.turnSeconds, botKinds }),
+      }),
+    );
     rematchTableId = accepted.tableId;
     done(rematchTableId);
   } finally {

@@ -25,7 +25,7 @@ export function replayRoutes(context: GatewayContext): FastifyPluginAsyncTypebox
           tags: ['records'],
           params: TableParams,
           querystring: ReplayQuery,
-          response: { 200: ReplayResponse, ...refusals(400, 404, 409, 429) },
+          response: { 200: ReplayResponse, ...refusals(400, 404, 409, 410, 429) },
         },
       },
       async (request) => replayAt(context, request.params.tableId, request.query),

@@ -13,7 +13,7 @@ export function viewRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
           summary: "A seat's view (with its token), else the spectator's",
           tags: ['tables'],
           params: TableParams,
-          response: { 200: ViewResponse, ...refusals(401, 403, 404, 429) },
+          response: { 200: ViewResponse, ...refusals(401, 403, 404, 410, 429) },
         },
       },
       async (request) => viewerView(context, request.params.tableId, request.headers.authorization),
