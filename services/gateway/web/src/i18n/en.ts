@@ -159,6 +159,24 @@ export const en = {
     `As ${name ?? `seat ${seat}`} (seat ${seat}) saw it: their own hand and role, and what they could do.`,
   empty: 'empty',
 
+  // The fleet over the diagrams (fleetPage.ts)
+  fleetPage: {
+    link: 'The fleet',
+    loading: 'Loading the fleet…',
+    title: 'The fleet',
+    explained:
+      'Where the service’s tables stand now: each state is shaded and labelled with the tables in it, each transition drawn as thick as it has been taken. It refreshes every few seconds while this page is shown.',
+    games: 'Games',
+    summary: (live: number, finished: number, quarantined: number) =>
+      `${live} table${live === 1 ? '' : 's'} in play · ${finished} finished · ${quarantined} stopped for repair`,
+    asOf: (time: string) => ` · as of ${time}`,
+    paused: ' · paused while this page is hidden',
+    failed: (why: string) => `The fleet could not be read (${why}); trying again shortly.`,
+    statesCaption: 'Tables in play in each state',
+    stateColumns: ['State', 'Tables'] as readonly string[],
+    noTables: 'No table of this game is in play.',
+  },
+
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)
   headlines: { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' },
   finalStandings: 'Final standings',

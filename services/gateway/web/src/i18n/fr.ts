@@ -149,6 +149,23 @@ export const fr: Catalogue = {
     `Comme ${name ?? `la place ${seat}`} (place ${seat}) l’a vue : sa main, son rôle, et ce qu’il pouvait faire.`,
   empty: 'vide',
 
+  fleetPage: {
+    link: 'La flotte',
+    loading: 'Chargement de la flotte…',
+    title: 'La flotte',
+    explained:
+      'Où en sont les tables du service : chaque état est teinté et porte le nombre de tables qui s’y trouvent, chaque transition est d’autant plus épaisse qu’elle a été prise. La page se met à jour toutes les quelques secondes tant qu’elle est affichée.',
+    games: 'Jeux',
+    summary: (live: number, finished: number, quarantined: number) =>
+      `${live} table${live === 1 ? '' : 's'} en jeu · ${finished} terminée${finished === 1 ? '' : 's'} · ${quarantined} arrêtée${quarantined === 1 ? '' : 's'} pour réparation`,
+    asOf: (time: string) => ` · à ${time}`,
+    paused: ' · en pause tant que la page est cachée',
+    failed: (why: string) => `La flotte n’a pas pu être lue (${why}) ; nouvel essai sous peu.`,
+    statesCaption: 'Tables en jeu dans chaque état',
+    stateColumns: ['État', 'Tables'],
+    noTables: 'Aucune table de ce jeu n’est en jeu.',
+  },
+
   headlines: { won: 'Vous avez gagné !', lost: 'Vous avez perdu', draw: 'Partie nulle', watched: 'Partie terminée' },
   finalStandings: 'Classement final',
   teamColumns: ['#', 'Équipe', 'Couleurs marquées', 'Mariages'],
