@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TableService } from '../host/tableService.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
-import { fleetOverlay, type FleetState } from '../projections/fleet/fleetOverlay.js';
+import { fleetOverlay, liveTablesOf, type FleetState, type LiveFleetTable } from '../projections/fleet/fleetOverlay.js';
 import {
   type FinishedFleetReport,
   type FleetReport,
@@ -24,6 +24,8 @@ export interface GatewayFleet {
   report(): Promise<FleetReport>;
   /** The games that ended from `from` (included) to `to` (excluded), ms on the hour; refused (badRequest) before the hours kept. */
   finished(range: { readonly from: number; readonly to: number }): Promise<FinishedFleetReport>;
+  /** Every table whose game goes on, with its machine state, for the operator's page; refused (unavailable) as report is. */
+  liveTables(): Promise<LiveFleetTable[]>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +84,9 @@ export function gatewayFleet(host: TableService, options: GatewayFleetOptions): 
         if (error instanceof RangeNotKept) throw new GatewayRefusal('badRequest', error.message);
         throw error;
       }
+    },
+    async liveTables() {
+      return liveTablesOf((await caughtUp()).state());
     },
     async stop() {
       await runner?.stop();

@@ -33,6 +33,7 @@ import { forkRoutes } from './routes/forkRoutes.js';
 import { gameLogRoutes } from './routes/gameLogRoutes.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { metricsRoutes } from './routes/metricsRoutes.js';
+import { operatorRoutes } from './routes/operatorRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { chatRoutes } from './routes/chatRoutes.js';
 import { rematchRoutes } from './routes/rematchRoutes.js';
@@ -145,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
   app.register(machineRoutes(fleet));
+  app.register(operatorRoutes(context, fleet, { lag: options.eventLoopLag }));
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });

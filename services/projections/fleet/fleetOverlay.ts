@@ -14,7 +14,8 @@
  * fleetReport.ts reads only the counts.
  */
 import type { TableEvent } from '../../../machines/table/events.js';
-import { offer, resumeTable, startTable, type TableActor } from '../../../machines/table/snapshot.js';
+import { offer, resumeTable, startTable, type TableActor, type TableSnapshot } from '../../../machines/table/snapshot.js';
+import { settingsOf } from '../../host/tableSettings.js';
 import type { StoredEvent } from '../../eventstore/eventStore.js';
 import { isMachineEvent, TABLE_CREATED, TABLE_REPAIRED, tableCreatedOf, toTableEvent } from '../../host/tableLog.js';
 import type { Projection } from '../projection.js';
@@ -33,6 +34,8 @@ interface FleetTable {
   quarantined: boolean;
   /** The transitions it took and its stays so far; emptied into its group's hour when its game ends. */
   run: TableRun;
+  /** Its turn clock in seconds (the table's settings); null for none. */
+  readonly turnSeconds: number | null;
 }
 
 export interface FleetGroup {
@@ -83,6 +86,31 @@ export const fleetOverlay: Projection<FleetState> = {
   },
 };
 
+/** A table whose game goes on, as the operator's page reads it (services/gateway/operatorFleet.ts). */
+export interface LiveFleetTable {
+  readonly tableId: string;
+  readonly game: string;
+  readonly rules: number;
+  /** The machine's state now: the server's own, hands and all; the caller says only what anyone may see. */
+  readonly snapshot: TableSnapshot;
+  readonly quarantined: boolean;
+  readonly turnSeconds: number | null;
+}
+
+/** Every live table with its machine state, read from the live actor each snapshot came from (restored once if none). */
+export function liveTablesOf(fleet: FleetState): LiveFleetTable[] {
+  return Object.entries(fleet.tables).flatMap(([tableId, table]) => {
+    if (table.snapshot === null) return [];
+    const { game, rules } = fleet.groups[table.group];
+    let actor = actorsOfSnapshots.get(table.snapshot as object);
+    if (actor === undefined) {
+      actor = resumeTable(table.snapshot, rules);
+      actorsOfSnapshots.set(table.snapshot as object, actor);
+    }
+    return [{ tableId, game, rules, snapshot: actor.getSnapshot(), quarantined: table.quarantined, turnSeconds: table.turnSeconds }];
+  });
+}
+
 function created(fleet: FleetState, tableId: string, event: StoredEvent): FleetState {
   const input = tableCreatedOf(event, tableId);
   const group = `${input.game}@${input.rules}`;
@@ -98,7 +126,14 @@ function created(fleet: FleetState, tableId: string, event: StoredEvent): FleetS
     finishedHours: {},
   };
   const actor = startTable(input);
-  const table: FleetTable = { group, snapshot: null, entered: {}, quarantined: false, run: emptyRun() };
+  const table: FleetTable = {
+    group,
+    snapshot: null,
+    entered: {},
+    quarantined: false,
+    run: emptyRun(),
+    turnSeconds: settingsOf(input).turnSeconds,
+  };
   fleet.tables[tableId] = table;
   fleet.groups[group].live++;
   moveTo(fleet, table, actor, event);
