@@ -189,3 +189,45 @@ export const fleetApi = {
     return { etag: response.headers.get('etag'), svg: await response.text() };
   },
 };
+
+/** A table as the operator's page lists it (GET /api/admin/fleet). */
+export interface OperatorTable {
+  readonly tableId: string;
+  readonly game: GameName;
+  readonly rules: number;
+  readonly states: readonly string[];
+  readonly waitingOn: 'people' | 'service' | 'operator';
+  readonly awaited: readonly { readonly seat: number; readonly action: string; readonly bot: boolean }[];
+  readonly lastEventAt: string;
+  readonly deadline: string | null;
+  readonly overdueSeconds: number | null;
+  readonly quarantined: boolean;
+  readonly replay: string;
+}
+
+export interface OperatorReport {
+  readonly asOf: string;
+  readonly process: {
+    readonly rssBytes: number;
+    readonly heapUsedBytes: number;
+    readonly eventLoopLagMs: number;
+    readonly commandsPerSecond: number | null;
+    readonly fleetLag: number;
+  };
+  readonly owner: 'thisProcess' | 'workers';
+  readonly games: readonly FleetGame[];
+  readonly tables: {
+    readonly inPlay: number;
+    readonly waitingOnPeople: number;
+    readonly waitingOnService: number;
+    readonly stuck: number;
+    readonly quarantined: number;
+    readonly listed: readonly OperatorTable[];
+  };
+  readonly missing: readonly string[];
+}
+
+/** The operator's page's figures, with the admin token. */
+export const operatorApi = {
+  fleet: (adminToken: string) => request<OperatorReport>('GET', '/api/admin/fleet', { token: adminToken }),
+};

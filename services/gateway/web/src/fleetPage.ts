@@ -90,8 +90,8 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
   });
 }
 
-/** Live tables per state over the game's rules versions, the innermost states' paths as the diagram's caption says them. */
-function statesTable(groups: readonly FleetGame[]): HTMLElement {
+/** Live tables per state over a game's rules versions, each state's path below the machine ("trickPlay › leading"). */
+export function statesTable(groups: readonly FleetGame[], caption = words().fleetPage.statesCaption): HTMLElement {
   const said = words().fleetPage;
   const counts = new Map<string, number>();
   for (const { state, tables } of groups.flatMap((group) => group.states)) counts.set(state, (counts.get(state) ?? 0) + tables);
@@ -101,7 +101,7 @@ function statesTable(groups: readonly FleetGame[]): HTMLElement {
   return h(
     'table',
     { class: 'fleet-states-table' },
-    h('caption', {}, said.statesCaption),
+    h('caption', {}, caption),
     h(
       'thead',
       {},

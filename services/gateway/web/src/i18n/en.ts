@@ -159,6 +159,7 @@ export const en = {
     `As ${name ?? `seat ${seat}`} (seat ${seat}) saw it: their own hand and role, and what they could do.`,
   empty: 'empty',
 
+  servicePages: 'The service',
   // The fleet over the diagrams (fleetPage.ts)
   fleetPage: {
     link: 'The fleet',
@@ -175,6 +176,44 @@ export const en = {
     statesCaption: 'Tables in play in each state',
     stateColumns: ['State', 'Tables'] as readonly string[],
     noTables: 'No table of this game is in play.',
+  },
+
+  // The operator's page (operatorPage.ts)
+  operatorPage: {
+    link: 'Operator',
+    title: 'The operator’s page',
+    signInExplained:
+      'This page is for the service’s operator. Sign in with the admin token (the service’s SUITORS_ADMIN_TOKEN): it is kept for this browser tab only.',
+    tokenLabel: 'Admin token ',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
+    refused: (why: string) => `The token was refused: ${why} Sign in with the admin token.`,
+    failed: (why: string) => `The figures could not be read (${why}); trying again shortly.`,
+    asOf: (time: string) => `As of ${time}; refreshed every 5 seconds while this page is shown.`,
+    thisProcess: 'This process',
+    memory: 'Memory',
+    memoryFigures: (rssMb: number, heapMb: number) => `${rssMb} MB resident, ${heapMb} MB of JavaScript heap`,
+    loopLag: 'Event-loop lag',
+    milliseconds: (ms: number) => `${ms} ms`,
+    commandsPerSecond: 'Commands per second',
+    notYetMeasured: 'measured from the next refresh',
+    fleetBehind: 'Fleet overlay behind by',
+    events: (count: number) => `${count} event${count === 1 ? '' : 's'}`,
+    tablesHeading: 'Tables in play',
+    counts: (inPlay: number, people: number, service: number, stuck: number, repair: number) =>
+      `${inPlay} in play: ${people} waiting on people, ${service} on the service; ${stuck} stuck; ${repair} stopped for repair.`,
+    stuckExplained: 'Stuck: a bot’s move, a deal or a turn clock’s timeout the service owes is over 30 s late.',
+    byState: 'By game and state',
+    listHeading: 'Table by table (the stuck first)',
+    noTables: 'No table is in play.',
+    columns: ['Table', 'Game', 'State', 'Waiting on', 'Seats awaited', 'Last event', 'Late by'] as readonly string[],
+    waitingOn: { people: 'people', service: 'the service', operator: 'the operator’s repair' } as Readonly<Record<string, string>>,
+    awaitedSeat: (seat: number, action: string, bot: boolean) => `seat ${seat} to ${action}${bot ? ' (bot)' : ''}`,
+    seconds: (seconds: number) => `${seconds} s`,
+    replayOf: (tableId: string) => `Replay of table ${tableId}`,
+    workers: 'Workers',
+    noWorkers: 'This process holds every table itself (the embedded service): there are no workers.',
+    notShown: 'Not shown here:',
   },
 
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)
