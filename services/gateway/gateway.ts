@@ -55,6 +55,7 @@ import { StorageFullNotices } from '../storageFull.js';
 import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
+import type { TableOwners } from '../bus/tableOwnerReads.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -91,6 +92,8 @@ export interface GatewayOptions {
   readonly eventLoopLag?: LagSource;
   /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
   readonly projectionCheckpoints?: ProjectionCheckpoints;
+  /** On NATS: which worker holds each table, for the operator's page (bus/tableOwnerReads.ts). */
+  readonly tableOwners?: TableOwners;
 }
 
 export type Gateway = FastifyInstance<
@@ -146,7 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
   app.register(machineRoutes(fleet));
-  app.register(operatorRoutes(context, fleet, { lag: options.eventLoopLag }));
+  app.register(operatorRoutes(context, fleet, { lag: options.eventLoopLag, owners: options.tableOwners }));
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });

@@ -14,6 +14,7 @@ import { awaitedActions, type Action } from '../../machines/table/refusal.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
 import { activeStateIds } from '../diagram/active.js';
+import type { TableOwners } from '../bus/tableOwnerReads.js';
 import type { TableService } from '../host/tableService.js';
 import type { LiveFleetTable } from '../projections/fleet/fleetOverlay.js';
 import type { FleetReport } from '../projections/fleet/fleetReport.js';
@@ -45,9 +46,14 @@ interface OperatorTable {
   /** How late the service is with the move it owes, in whole seconds, once past STUCK_AFTER_MS; null when not stuck. */
   readonly overdueSeconds: number | null;
   readonly quarantined: boolean;
+  /** The worker that holds it (NATS); null when this process does, or no claim was read. */
+  readonly owner: string | null;
   /** The client's replay of the table. */
   readonly replay: string;
 }
+
+/** A table before its owner is read. */
+type Listed = Omit<OperatorTable, 'owner'>;
 
 export interface OperatorReport {
   readonly asOf: string;
@@ -62,6 +68,8 @@ export interface OperatorReport {
   };
   /** Where the tables are held: by this process, or by table workers on NATS. */
   readonly owner: 'thisProcess' | 'workers';
+  /** On NATS, the workers holding the listed tables, with how many of them each holds. */
+  readonly workers: readonly { readonly worker: string; readonly tables: number }[];
   readonly games: FleetReport['games'];
   readonly tables: {
     readonly inPlay: number;
@@ -81,10 +89,12 @@ export interface OperatorFleetSources {
   readonly fleet: GatewayFleet;
   readonly metrics: GatewayMetrics;
   readonly lag: LagSource;
+  /** On NATS: reads which worker holds each table. */
+  readonly owners?: TableOwners;
   readonly now?: () => number;
 }
 
-export function operatorFleet({ host, fleet, metrics, lag, now = Date.now }: OperatorFleetSources) {
+export function operatorFleet({ host, fleet, metrics, lag, owners, now = Date.now }: OperatorFleetSources) {
   const commandRate = commandRateOf(metrics, now);
   return {
     async report(): Promise<OperatorReport> {
@@ -95,6 +105,8 @@ export function operatorFleet({ host, fleet, metrics, lag, now = Date.now }: Ope
       const tables = live.map((table) => operatorTable(table, lastEventAt.get(table.tableId), quarantinedHere.has(table.tableId), at));
       const memory = process.memoryUsage();
       const onWorkers = host.onOwnMove === undefined;
+      const listed = [...tables].sort(listingOrder).slice(0, TABLES_LISTED);
+      const held = await ownersOf(listed, onWorkers ? owners : undefined);
       return {
         asOf: new Date(at).toISOString(),
         process: {
@@ -105,6 +117,7 @@ export function operatorFleet({ host, fleet, metrics, lag, now = Date.now }: Ope
           fleetLag: overlay.lag,
         },
         owner: onWorkers ? 'workers' : 'thisProcess',
+        workers: held.workers,
         games: overlay.games,
         tables: {
           inPlay: tables.length,
@@ -112,13 +125,10 @@ export function operatorFleet({ host, fleet, metrics, lag, now = Date.now }: Ope
           waitingOnService: tables.filter((table) => table.waitingOn === 'service').length,
           stuck: tables.filter((table) => table.overdueSeconds !== null).length,
           quarantined: tables.filter((table) => table.quarantined).length,
-          listed: [...tables].sort(listingOrder).slice(0, TABLES_LISTED),
+          listed: listed.map((table) => ({ ...table, owner: held.owners.get(table.tableId) ?? null })),
         },
         missing: onWorkers
-          ? [
-              'which worker holds which table: the table-owners bucket is not readable by a gateway',
-              "the workers' lag, memory and commands/s: scrape each worker's /metrics (WORKER_METRICS_PORT)",
-            ]
+          ? [...held.missing, "the workers' lag, memory and commands/s: scrape each worker's /metrics (WORKER_METRICS_PORT)"]
           : [],
       };
     },
@@ -126,7 +136,7 @@ export function operatorFleet({ host, fleet, metrics, lag, now = Date.now }: Ope
 }
 
 /** One table as the operator sees it: states, the seats awaited, and whether the service is late for it. */
-function operatorTable(table: LiveFleetTable, lastEventAt: string | undefined, quarantinedHere: boolean, now: number): OperatorTable {
+function operatorTable(table: LiveFleetTable, lastEventAt: string | undefined, quarantinedHere: boolean, now: number): Listed {
   const { snapshot } = table;
   const since = lastEventAt ?? new Date(now).toISOString();
   const awaited = awaitedActions(snapshot).map(({ seat, action }) => ({
@@ -157,8 +167,28 @@ function operatorTable(table: LiveFleetTable, lastEventAt: string | undefined, q
   };
 }
 
-function listingOrder(a: OperatorTable, b: OperatorTable): number {
-  const rank = (table: OperatorTable) => (table.overdueSeconds !== null ? 0 : table.quarantined ? 1 : 2);
+/** The listed tables' workers, or what kept them from being read. */
+async function ownersOf(listed: readonly Listed[], owners: TableOwners | undefined) {
+  if (owners === undefined) {
+    return { owners: new Map<string, string>(), workers: [], missing: [] as string[] };
+  }
+  try {
+    const held = await owners(listed.map((table) => table.tableId));
+    const counts = new Map<string, number>();
+    for (const worker of held.values()) counts.set(worker, (counts.get(worker) ?? 0) + 1);
+    const workers = [...counts].map(([worker, tables]) => ({ worker, tables })).sort((a, b) => a.worker.localeCompare(b.worker));
+    return { owners: held, workers, missing: [] as string[] };
+  } catch (error) {
+    return {
+      owners: new Map<string, string>(),
+      workers: [],
+      missing: [`which worker holds which table: the table-owners bucket could not be read (${(error as Error).message})`],
+    };
+  }
+}
+
+function listingOrder(a: Listed, b: Listed): number {
+  const rank = (table: Listed) => (table.overdueSeconds !== null ? 0 : table.quarantined ? 1 : 2);
   return rank(a) - rank(b) || (b.overdueSeconds ?? 0) - (a.overdueSeconds ?? 0) || a.lastEventAt.localeCompare(b.lastEventAt);
 }
 

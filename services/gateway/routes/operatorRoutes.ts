@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
+import type { TableOwners } from '../../bus/tableOwnerReads.js';
 import type { GatewayContext } from '../context.js';
 import { EventLoopLag, type LagSource } from '../eventLoopLag.js';
 import type { GatewayFleet } from '../fleetOverlay.js';
@@ -27,6 +28,9 @@ const OperatorBody = Type.Object({
     fleetLag: Type.Integer({ minimum: 0, description: 'events the fleet overlay has not folded yet' }),
   }),
   owner: Type.Union([Type.Literal('thisProcess'), Type.Literal('workers')], { description: 'who holds the tables' }),
+  workers: Type.Array(Type.Object({ worker: Type.String(), tables: Count }), {
+    description: 'on NATS: the workers holding the listed tables, with how many of them each holds',
+  }),
   games: Type.Array(Type.Unknown(), { description: 'as GET /api/fleet' }),
   tables: Type.Object({
     inPlay: Count,
@@ -46,6 +50,7 @@ const OperatorBody = Type.Object({
         deadline: Type.Union([Type.String(), Type.Null()]),
         overdueSeconds: Type.Union([Count, Type.Null()]),
         quarantined: Type.Boolean(),
+        owner: Type.Union([Type.String(), Type.Null()], { description: 'the worker holding it (NATS); null when this process does' }),
         replay: Type.String(),
       }),
       { description: 'at most 200: the stuck first, then those stopped for repair, then by last event, oldest first' },
@@ -54,11 +59,21 @@ const OperatorBody = Type.Object({
   missing: Type.Array(Type.String(), { description: 'what the page cannot measure here, in words' }),
 });
 
-export function operatorRoutes(context: GatewayContext, fleet: GatewayFleet, options: { lag?: LagSource } = {}): FastifyPluginAsyncTypebox {
+export function operatorRoutes(
+  context: GatewayContext,
+  fleet: GatewayFleet,
+  options: { lag?: LagSource; owners?: TableOwners } = {},
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     const ownLag = options.lag === undefined ? new EventLoopLag(1000) : undefined;
     app.addHook('onClose', async () => ownLag?.stop());
-    const operator = operatorFleet({ host: context.host, fleet, metrics: context.metrics, lag: options.lag ?? ownLag! });
+    const operator = operatorFleet({
+      host: context.host,
+      fleet,
+      metrics: context.metrics,
+      lag: options.lag ?? ownLag!,
+      owners: options.owners,
+    });
     app.get(
       '/api/admin/fleet',
       {

@@ -202,6 +202,8 @@ export interface OperatorTable {
   readonly deadline: string | null;
   readonly overdueSeconds: number | null;
   readonly quarantined: boolean;
+  /** The worker that holds it (NATS); null when the service's one process does. */
+  readonly owner: string | null;
   readonly replay: string;
 }
 
@@ -215,6 +217,7 @@ export interface OperatorReport {
     readonly fleetLag: number;
   };
   readonly owner: 'thisProcess' | 'workers';
+  readonly workers: readonly { readonly worker: string; readonly tables: number }[];
   readonly games: readonly FleetGame[];
   readonly tables: {
     readonly inPlay: number;

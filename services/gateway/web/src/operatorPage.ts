@@ -141,13 +141,20 @@ function operatorFigures(report: OperatorReport): HTMLElement[] {
         ),
       ),
       h('h4', {}, said.listHeading),
-      tables.listed.length === 0 ? h('p', { class: 'muted' }, said.noTables) : tableList(tables.listed),
+      tables.listed.length === 0 ? h('p', { class: 'muted' }, said.noTables) : tableList(tables.listed, report.owner === 'workers'),
     ),
     h(
       'section',
       { 'aria-labelledby': 'operator-workers' },
       h('h3', { id: 'operator-workers' }, said.workers),
       report.owner === 'thisProcess' ? h('p', {}, said.noWorkers) : null,
+      report.workers.length === 0
+        ? null
+        : h(
+            'ul',
+            { class: 'operator-workers' },
+            report.workers.map(({ worker, tables: held }) => h('li', {}, said.workerHolds(worker, held))),
+          ),
       report.missing.length === 0
         ? null
         : h(
@@ -164,7 +171,7 @@ function operatorFigures(report: OperatorReport): HTMLElement[] {
   ];
 }
 
-function tableList(listed: readonly OperatorTable[]): HTMLElement {
+function tableList(listed: readonly OperatorTable[], onWorkers: boolean): HTMLElement {
   const said = words().operatorPage;
   const actions: Readonly<Record<string, string>> = words().actions;
   return h(
@@ -179,7 +186,7 @@ function tableList(listed: readonly OperatorTable[]): HTMLElement {
         h(
           'tr',
           {},
-          said.columns.map((column) => h('th', { scope: 'col' }, column)),
+          [...said.columns, ...(onWorkers ? [said.ownerColumn] : [])].map((column) => h('th', { scope: 'col' }, column)),
         ),
       ),
       h(
@@ -196,6 +203,7 @@ function tableList(listed: readonly OperatorTable[]): HTMLElement {
             h('td', {}, table.awaited.map(({ seat, action, bot }) => said.awaitedSeat(seat, actions[action] ?? action, bot)).join('; ')),
             h('td', {}, new Date(table.lastEventAt).toLocaleString()),
             h('td', { class: 'late' }, table.overdueSeconds === null ? '' : said.seconds(table.overdueSeconds)),
+            onWorkers ? h('td', { class: 'owner' }, table.owner ?? '') : null,
           ),
         ),
       ),

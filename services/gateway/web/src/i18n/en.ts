@@ -214,6 +214,8 @@ export const en = {
     workers: 'Workers',
     noWorkers: 'This process holds every table itself (the embedded service): there are no workers.',
     notShown: 'Not shown here:',
+    ownerColumn: 'Worker',
+    workerHolds: (worker: string, tables: number) => `${worker}: ${tables} of the tables listed`,
   },
 
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)

@@ -202,6 +202,8 @@ export const fr: Catalogue = {
     workers: 'Processus de tables',
     noWorkers: 'Ce processus tient lui-même toutes les tables (le service intégré) : il n’y a pas de processus de tables.',
     notShown: 'Non montré ici :',
+    ownerColumn: 'Processus',
+    workerHolds: (worker: string, tables: number) => `${worker} : ${tables} des tables listées`,
   },
 
   headlines: { won: 'Vous avez gagné !', lost: 'Vous avez perdu', draw: 'Partie nulle', watched: 'Partie terminée' },
