@@ -6,7 +6,8 @@
  * server.
  *
  * - A gateway sends commands and new tables, reads the event log and the
- *   snapshots it shows, and keeps the seat tokens. It may not append to a
+ *   snapshots it shows, keeps the seat tokens, and reads a table's owner
+ *   by its key (the operator's page). It may not append to a
  *   log, write a lease, an owner or a snapshot, serve commands (join the
  *   workers' queue group or answer a command), or answer for a worker's life.
  * - A worker serves commands (in the queue group, and those addressed to it),
@@ -57,6 +58,15 @@ function keepBucket(bucket: string): string[] {
 }
 
 /**
+ * A bucket read one key at a time, as a gateway reads a table's owner: its
+ * info (to open it) and a message by subject; no consumer (see below) and no write.
+ */
+function readKeys(bucket: string): string[] {
+  const stream = kvStream(bucket);
+  return [`$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.MSG.GET.${stream}`];
+}
+
+/**
  * The seat tokens, read and written by gateways. No consumer on their stream:
  * a gateway writes what it holds, and a push consumer would deliver it to any
  * subject, permissions or not (nats-server#8274), so the gateway finds a
@@ -89,6 +99,7 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           ...readStream(streamName),
           ...readStream(kvStream(buckets.snapshots)),
           ...keepSeatTokens(buckets.seatTokens),
+          ...readKeys(buckets.tableOwners),
         ],
         subscribe: [inbox],
         allowResponses: false,

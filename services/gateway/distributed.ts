@@ -14,6 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { RemoteTables } from '../bus/remoteTables.js';
+import { tableOwnerReads } from '../bus/tableOwnerReads.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom } from '../settings.js';
@@ -29,11 +30,13 @@ export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' |
   readonly tokens: SeatTokens;
   /** The deployment's subject prefix (NATS_PREFIX). */
   readonly prefix?: string;
+  /** The deployment's event stream (NATS_STREAM), which its buckets are named after; the default one when not given. */
+  readonly streamName?: string;
 }
 
 /** The gateway over the workers: its app, and the tables it reads and commands through. */
 export function createDistributedGateway(options: DistributedGatewayOptions): { app: Gateway; tables: RemoteTables } {
-  const { nc, store, prefix, ...gatewayOptions } = options;
+  const { nc, store, prefix, streamName, ...gatewayOptions } = options;
   const tables = new RemoteTables({
     nc,
     store,
@@ -41,7 +44,8 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
     // The operator hears of a quarantined table in the gateway's log, once (its lobby entry and answers say so too).
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => app.log.error({ tableId, seq, eventType, reason }, message),
   });
-  const app: Gateway = createGateway({ ...gatewayOptions, host: tables });
+  const owners = tableOwnerReads(nc, streamName === undefined ? {} : { streamName });
+  const app: Gateway = createGateway({ tableOwners: owners, ...gatewayOptions, host: tables });
   return { app, tables };
 }
 
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
     );
   }
   const settings = gatewaySettingsFromEnv();
-  const { prefix } = nats;
+  const { prefix, streamName } = nats;
   settings.logger.info({ servers: nats.servers }, `connecting to NATS ${describeAccess(nats, 'gateway')}`);
   const nc = await connectAs(nats, 'gateway');
   // The workers make the stream and the snapshots bucket: a gateway may not (docs/distributed.md, "Securing NATS").
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
     store,
     tokens,
     prefix,
+    streamName,
     adminToken: settings.adminToken,
     logger: settings.logger,
     processMetrics: true,

@@ -7,8 +7,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TableService } from '../host/tableService.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
-import { fleetOverlay, type FleetState } from '../projections/fleet/fleetOverlay.js';
-import { fleetReport, type FleetReport } from '../projections/fleet/fleetReport.js';
+import { fleetOverlay, liveTablesOf, type FleetState, type LiveFleetTable } from '../projections/fleet/fleetOverlay.js';
+import {
+  type FinishedFleetReport,
+  type FleetReport,
+  finishedFleetReport,
+  fleetReport,
+  RangeNotKept,
+} from '../projections/fleet/fleetReport.js';
 import { isProjectionFailed } from '../projections/projection.js';
 import { startProjection, type ProjectionRunner } from '../projections/runner.js';
 import { GatewayRefusal } from './refusals.js';
@@ -16,6 +22,10 @@ import { GatewayRefusal } from './refusals.js';
 export interface GatewayFleet {
   /** The overlay now, once the projection has caught up with every table; refused (unavailable) if it cannot. */
   report(): Promise<FleetReport>;
+  /** The games that ended from `from` (included) to `to` (excluded), ms on the hour; refused (badRequest) before the hours kept. */
+  finished(range: { readonly from: number; readonly to: number }): Promise<FinishedFleetReport>;
+  /** Every table whose game goes on, with its machine state, for the operator's page; refused (unavailable) as report is. */
+  liveTables(): Promise<LiveFleetTable[]>;
   stop(): Promise<void>;
 }
 
@@ -45,20 +55,38 @@ export function gatewayFleet(host: TableService, options: GatewayFleetOptions): 
       onSaveError: (err) => options.log.error({ err }, 'saving the fleet overlay failed'),
     }));
 
+  /** The runner once it has caught up with every table; refused (unavailable) when it cannot. */
+  const caughtUp = async (): Promise<ProjectionRunner<FleetState>> => {
+    const fleet = running();
+    try {
+      await fleet.caughtUp;
+    } catch (error) {
+      // A read that failed (a store away) is tried afresh by the next request; a projection that threw stays stopped.
+      if (!isProjectionFailed(error)) runner = undefined;
+      throw new GatewayRefusal('unavailable', `the fleet overlay is not available: ${(error as Error).message}`);
+    }
+    if (fleet.failure() !== null) {
+      throw new GatewayRefusal('unavailable', `the fleet overlay stopped: ${fleet.failure()!.message}`);
+    }
+    return fleet;
+  };
+
   return {
     async report() {
-      const fleet = running();
-      try {
-        await fleet.caughtUp;
-      } catch (error) {
-        // A read that failed (a store away) is tried afresh by the next request; a projection that threw stays stopped.
-        if (!isProjectionFailed(error)) runner = undefined;
-        throw new GatewayRefusal('unavailable', `the fleet overlay is not available: ${(error as Error).message}`);
-      }
-      if (fleet.failure() !== null) {
-        throw new GatewayRefusal('unavailable', `the fleet overlay stopped: ${fleet.failure()!.message}`);
-      }
+      const fleet = await caughtUp();
       return fleetReport(fleet.state(), { asOf: now().toISOString(), lag: fleet.lag() });
+    },
+    async finished({ from, to }) {
+      const fleet = await caughtUp();
+      try {
+        return finishedFleetReport(fleet.state(), { asOf: now().toISOString(), lag: fleet.lag(), from, to });
+      } catch (error) {
+        if (error instanceof RangeNotKept) throw new GatewayRefusal('badRequest', error.message);
+        throw error;
+      }
+    },
+    async liveTables() {
+      return liveTablesOf((await caughtUp()).state());
     },
     async stop() {
       await runner?.stop();

@@ -1,7 +1,9 @@
 /**
  * GET /api/fleet with tables of every game seated, in play and finished: its
  * counts equal a direct fold of the logs, its state ids are the diagrams',
- * it shows no card, and it follows the tables as they move on.
+ * it shows no card, and it follows the tables as they move on. With a
+ * range, the games that ended in it; a range that is not two UTC hours in
+ * order, close enough, is refused with what would be right.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GameName } from '../../machines/table/options.js';
@@ -10,7 +12,7 @@ import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { modelOfGame } from '../diagram/files.js';
 import { TableHost } from '../host/tableHost.js';
 import { countDirectly, playMoves, seatFleet, tickingClock } from '../projections/fleet/fixtures/fleetInPlay.js';
-import type { FleetReport } from '../projections/fleet/fleetReport.js';
+import type { FinishedFleetReport, FleetReport } from '../projections/fleet/fleetReport.js';
 
 const services: TestService[] = [];
 afterEach(async () => {
@@ -72,5 +74,57 @@ describe('GET /api/fleet', () => {
     expect(json.json()).toMatchObject({ error: 'badRequest', message: expect.stringContaining('/machines/antiCupid.svg') });
     const two = await service.app.inject({ method: 'GET', url: '/machines/antiCupid.svg?fleet=2' });
     expect(two.statusCode).toBe(400);
+  });
+
+  it('answers a range of finished games, and refuses a range spelt otherwise, out of order, too long or before the hours kept', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store, now: tickingClock() });
+    const service = startService({ store, host });
+    services.push(service);
+    await seatFleet(host);
+    const direct = await countDirectly(store);
+    const reply = await service.app.inject({ method: 'GET', url: '/api/fleet?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z' });
+    expect(reply.statusCode).toBe(200);
+    const finished = reply.json() as FinishedFleetReport;
+    expect(finished).toMatchObject({ from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', lag: 0 });
+    const live = await fleetOf(service);
+    for (const game of finished.games) {
+      const group = `${game.game}@${game.rules}`;
+      expect(game.finished).toBe(direct.tables[group].finished);
+      // Each finished game took its transitions once; the live overlay counts them too, with the live tables' own.
+      const taken = live.games.find((entry) => `${entry.game}@${entry.rules}` === group)!.transitions;
+      for (const { source, target, event, count } of game.transitions) {
+        const all = taken.find((entry) => entry.source === source && entry.target === target && entry.event === event);
+        expect(all?.count).toBeGreaterThanOrEqual(count);
+      }
+    }
+    expect(finished.games.map((game) => game.game).sort()).toEqual(['antiCupid', 'firstLesson', 'sevenSuitors', 'traitorOfLove']);
+    expect(JSON.stringify(finished)).not.toMatch(/\b\d-[0-9a-z]{1,3}\b/);
+    const none = await service.app.inject({ method: 'GET', url: '/api/fleet?from=2026-01-02T00:00:00Z&to=2026-01-03T00:00:00Z' });
+    expect(none.json()).toMatchObject({ games: [] });
+
+    const refusals: [string, string][] = [
+      ['from=2026-01-01T00:00:00Z', 'query.from and query.to come together'],
+      ['to=2026-01-01T00:00:00Z', 'query.from and query.to come together'],
+      ['from=2026-01-01&to=2026-01-02T00:00:00Z', 'query.from must be a UTC hour written as 2026-12-01T13:00:00Z'],
+      ['from=2026-01-01T00:30:00Z&to=2026-01-02T00:00:00Z', 'not "2026-01-01T00:30:00Z"'],
+      ['from=2026-01-01T00:00:00%2B01:00&to=2026-01-02T00:00:00Z', 'query.from must be a UTC hour'],
+      ['from=2026-01-01T00:00:00.000Z&to=2026-01-02T00:00:00Z', 'query.from must be a UTC hour'],
+      ['from=2026-02-30T00:00:00Z&to=2026-03-05T00:00:00Z', 'not "2026-02-30T00:00:00Z"'],
+      ['from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', 'query.to (2026-01-01T00:00:00Z) must be after query.from'],
+      ['from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z', 'must be after query.from'],
+      [
+        'from=2026-01-01T00:00:00Z&to=2026-02-01T01:00:00Z',
+        'a range spans at most 744 hours (31 days); 2026-01-01T00:00:00Z to 2026-02-01T01:00:00Z spans 745',
+      ],
+      ['from=2025-11-01T00:00:00Z&to=2025-11-02T00:00:00Z', 'for 31 days up to the last one that ended: from may be 2025-12-01T'],
+      ['from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z&game=antiCupid', 'unknown field'],
+      ['from=2026-01-01T00:00:00Z&from=2026-01-01T01:00:00Z&to=2026-01-02T00:00:00Z', 'query.from'],
+    ];
+    for (const [query, message] of refusals) {
+      const refused = await service.app.inject({ method: 'GET', url: `/api/fleet?${query}` });
+      expect([query, refused.statusCode]).toEqual([query, 400]);
+      expect(refused.json()).toMatchObject({ error: 'badRequest', message: expect.stringContaining(message) });
+    }
   });
 });

@@ -33,6 +33,7 @@ import { forkRoutes } from './routes/forkRoutes.js';
 import { gameLogRoutes } from './routes/gameLogRoutes.js';
 import { machineRoutes } from './routes/machineRoutes.js';
 import { metricsRoutes } from './routes/metricsRoutes.js';
+import { operatorRoutes } from './routes/operatorRoutes.js';
 import { recordRoutes } from './routes/recordRoutes.js';
 import { chatRoutes } from './routes/chatRoutes.js';
 import { rematchRoutes } from './routes/rematchRoutes.js';
@@ -54,6 +55,7 @@ import { StorageFullNotices } from '../storageFull.js';
 import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
+import type { TableOwners } from '../bus/tableOwnerReads.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -90,6 +92,8 @@ export interface GatewayOptions {
   readonly eventLoopLag?: LagSource;
   /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
   readonly projectionCheckpoints?: ProjectionCheckpoints;
+  /** On NATS: which worker holds each table, for the operator's page (bus/tableOwnerReads.ts). */
+  readonly tableOwners?: TableOwners;
 }
 
 export type Gateway = FastifyInstance<
@@ -145,6 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
   app.register(machineRoutes(fleet));
+  app.register(operatorRoutes(context, fleet, { lag: options.eventLoopLag, owners: options.tableOwners }));
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });

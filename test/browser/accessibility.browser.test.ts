@@ -2,7 +2,8 @@
  * No serious or critical accessibility violations (axe-core, WCAG 2.1 A and
  * AA rules) on any page of the web client, in a real headless Chromium:
  * the lobby, an invite, a table seated and watched, a hand's summary, the
- * rules, the game-over screen, a replay as a seat, and the phone layout.
+ * rules, the game-over screen, a replay as a seat, the phone layout, the
+ * fleet page and the operator's page (signed out and in).
  * axe-core is injected from node_modules, nothing is fetched from elsewhere.
  */
 import { createRequire } from 'node:module';
@@ -126,5 +127,26 @@ describe('accessibility of the web client (axe-core) in Chromium', { timeout: 12
     expect(await seriousViolations(phone), 'phone').toEqual([]);
     expect(errors).toEqual([]);
     await phone.close();
+  });
+
+  it("finds no serious violation on the fleet page and the operator's page, signed out and in", async () => {
+    const { url, admin } = session.service;
+    await apiCall(url, 'POST', '/api/tables', { game: 'sevenSuitors', bots: [1, 2, 3] });
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/fleet/sevenSuitors`);
+    await page.locator('#fleet-diagram svg').waitFor();
+    await page.locator('.fleet-states-table').waitFor();
+    expect(await seriousViolations(page), 'fleet page').toEqual([]);
+
+    await page.goto(`${url}/#/operator`);
+    await page.getByLabel('Admin token').waitFor();
+    expect(await seriousViolations(page), "operator's page, signed out").toEqual([]);
+    await page.getByLabel('Admin token').fill(admin.authorization.replace(/^Bearer /, ''));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.operator-list tr[data-table]').first().waitFor();
+    expect(await seriousViolations(page), "operator's page").toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -101,6 +101,26 @@ describe('the distributed gateway over table workers', () => {
     expect(['w-one', 'w-two']).toContain(tables.ownerOf(tableId));
   });
 
+  it("shows the operator's page which worker holds each table in play, read from the owners bucket", async () => {
+    const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'antiCupid', bots: [1, 2, 3, 4] } });
+    const { tableId } = created.json();
+    const report = await waitFor(
+      async () => {
+        const answer = (await app.inject({ method: 'GET', url: '/api/admin/fleet', headers: ADMIN })).json();
+        return answer.tables?.listed?.some((table: { tableId: string }) => table.tableId === tableId) ? answer : undefined;
+      },
+      'the table on the operator page',
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
+    expect(report.owner).toBe('workers');
+    const listed = report.tables.listed.find((table: { tableId: string }) => table.tableId === tableId);
+    expect(listed).toMatchObject({ owner: tables.ownerOf(tableId), waitingOn: 'people' });
+    expect(['w-one', 'w-two']).toContain(listed.owner);
+    const held = report.workers.find((worker: { worker: string }) => worker.worker === listed.owner);
+    expect(held.tables).toBeGreaterThanOrEqual(1);
+    expect(report.missing).toEqual([expect.stringContaining("the workers' lag, memory and commands/s")]);
+  });
+
   it('seats a person with a token every gateway knows, and shows the seat its own cards only', async () => {
     const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
     const { tableId } = created.json();

@@ -132,7 +132,8 @@ describe('NATS with credentials, permissions and TLS', () => {
       'write a lease': () => js.publish(`$KV.${buckets.workerLives}.w-fake`, 'life'),
       'write an owner': () => js.publish(`$KV.${buckets.tableOwners}.${tableId}`, '{"worker":"w-fake","incarnation":"x"}'),
       'write a snapshot': () => js.publish(`$KV.${buckets.snapshots}.${tableId}`, '{}'),
-      'open the owners bucket': () => kvm.create(buckets.tableOwners),
+      // It may read an owner by its key (below), not remake or reconfigure the bucket.
+      'reconfigure the owners bucket': () => jsm.streams.update(kvStream(buckets.tableOwners), { max_msgs_per_subject: 5 }),
       'delete the log': () => jsm.streams.delete(EVENTS),
       'purge the log': () => jsm.streams.purge(EVENTS),
       'delete an event': () => jsm.streams.deleteMessage(EVENTS, 1),
@@ -166,6 +167,11 @@ describe('NATS with credentials, permissions and TLS', () => {
     // What a gateway does is still allowed: read the log, keep a seat token.
     expect(await answerTo(() => jsm.streams.info(EVENTS))).toBe('allowed');
     expect(await answerTo(async () => (await kvm.open(bucketNames(EVENTS).seatTokens)).put('h.probe', '{}'))).toBe('allowed');
+    // A table's owner, for the operator's page: read by its key, never written, and no consumer on the bucket.
+    const owners = await kvm.open(buckets.tableOwners, { allow_direct: false });
+    expect(await answerTo(() => owners.get(tableId))).toBe('allowed');
+    expect(await answerTo(() => owners.put(tableId, '{"worker":"w-fake","incarnation":"x"}'))).toBe('refused');
+    expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.tableOwners), { deliver_subject: 'x' }))).toBe('refused');
   });
 
   it('refuses a worker what is not its part: commands outside the queue group, seat tokens, deleting the log', async () => {

@@ -42,3 +42,8 @@ export function dwellQuantile(histogram: DwellHistogram, q: number): number {
   }
   return buckets.length === 0 ? 0 : upperBoundOf(buckets[buckets.length - 1][0]);
 }
+
+/** Adds `more`'s visits into `into`. */
+export function mergeDwell(into: DwellHistogram, more: DwellHistogram): void {
+  for (const [bucket, count] of Object.entries(more)) into[bucket] = (into[bucket] ?? 0) + count;
+}

@@ -1,9 +1,14 @@
 /**
  * The fleet overlay as GET /api/fleet serves it: counts only. It reads the
  * groups and nothing of a table, so no hand, pass or role can reach it.
+ * With a time range, the games that ended in it (finishedHours.ts).
  */
-import { dwellQuantile, visitsOf } from './dwellTimes.js';
+import { dwellQuantile, visitsOf, type DwellHistogram } from './dwellTimes.js';
+import { FINISHED_HOURS_KEPT, finishedBetween, hourText, oldestHourKept } from './finishedHours.js';
 import type { FleetGroup, FleetState } from './fleetOverlay.js';
+
+type TransitionCount = { readonly source: string; readonly target: string; readonly event: string; readonly count: number };
+type DwellFigures = { readonly state: string; readonly visits: number; readonly medianMs: number; readonly p90Ms: number };
 
 interface FleetGameReport {
   readonly game: string;
@@ -14,9 +19,9 @@ interface FleetGameReport {
   readonly quarantined: number;
   /** Live tables in each state (ancestors included), state ids as the diagrams name them; states with none left out. */
   readonly states: readonly { readonly state: string; readonly tables: number }[];
-  readonly transitions: readonly { readonly source: string; readonly target: string; readonly event: string; readonly count: number }[];
+  readonly transitions: readonly TransitionCount[];
   /** How long tables stayed in each state they have left, in ms (to within 19%: dwellTimes.ts). */
-  readonly dwell: readonly { readonly state: string; readonly visits: number; readonly medianMs: number; readonly p90Ms: number }[];
+  readonly dwell: readonly DwellFigures[];
 }
 
 export interface FleetReport {
@@ -27,8 +32,65 @@ export interface FleetReport {
 }
 
 export function fleetReport(fleet: FleetState, { asOf, lag }: { asOf: string; lag: number }): FleetReport {
-  const groups = Object.values(fleet.groups).sort((a, b) => (a.game === b.game ? a.rules - b.rules : a.game < b.game ? -1 : 1));
-  return { asOf, lag, games: groups.map(gameReport) };
+  return { asOf, lag, games: sortedGroups(fleet).map(gameReport) };
+}
+
+/** The games of one group that ended in the range, over their whole runs. */
+interface FinishedGameReport {
+  readonly game: string;
+  readonly rules: number;
+  /** Games that ended in the range. */
+  readonly finished: number;
+  readonly transitions: readonly TransitionCount[];
+  readonly dwell: readonly DwellFigures[];
+}
+
+export interface FinishedFleetReport {
+  readonly asOf: string;
+  readonly lag: number;
+  /** The range asked for, ISO times on the hour: games that ended at or after `from` and before `to`. */
+  readonly from: string;
+  readonly to: string;
+  /** The groups with games that ended in the range. */
+  readonly games: readonly FinishedGameReport[];
+}
+
+/** Why a range cannot be answered: it starts before the finished games kept. */
+export class RangeNotKept extends RangeError {
+  constructor(readonly oldest: string) {
+    super(
+      `finished games are kept by the hour for ${FINISHED_HOURS_KEPT / 24} days up to the last one that ended: from may be ${oldest} at the earliest`,
+    );
+    this.name = 'RangeNotKept';
+  }
+}
+
+/** `from` and `to` in ms, on the hour; refused (RangeNotKept) when `from` is before the hours kept. */
+export function finishedFleetReport(
+  fleet: FleetState,
+  { asOf, lag, from, to }: { asOf: string; lag: number; from: number; to: number },
+): FinishedFleetReport {
+  const groups = sortedGroups(fleet);
+  const oldest = oldestHourKept(groups.map((group) => group.finishedHours));
+  if (oldest !== null && from < oldest) throw new RangeNotKept(hourText(oldest));
+  const games = groups.flatMap((group) => {
+    const ended = finishedBetween(group.finishedHours, from, to);
+    if (ended.tables === 0) return [];
+    return [
+      {
+        game: group.game,
+        rules: group.rules,
+        finished: ended.tables,
+        transitions: transitionCounts(ended.transitions),
+        dwell: dwellFigures(ended.dwell),
+      },
+    ];
+  });
+  return { asOf, lag, from: hourText(from), to: hourText(to), games };
+}
+
+function sortedGroups(fleet: FleetState): FleetGroup[] {
+  return Object.values(fleet.groups).sort((a, b) => (a.game === b.game ? a.rules - b.rules : a.game < b.game ? -1 : 1));
 }
 
 function gameReport(group: FleetGroup): FleetGameReport {
@@ -42,21 +104,29 @@ function gameReport(group: FleetGroup): FleetGameReport {
       .filter(([, tables]) => tables > 0)
       .map(([state, tables]) => ({ state, tables }))
       .sort((a, b) => compare(a.state, b.state)),
-    transitions: Object.entries(group.transitions)
-      .map(([key, count]) => {
-        const [source, target, event] = key.split(' ');
-        return { source, target, event, count };
-      })
-      .sort((a, b) => compare(`${a.source} ${a.target} ${a.event}`, `${b.source} ${b.target} ${b.event}`)),
-    dwell: Object.entries(group.dwell)
-      .map(([state, histogram]) => ({
-        state,
-        visits: visitsOf(histogram),
-        medianMs: dwellQuantile(histogram, 0.5),
-        p90Ms: dwellQuantile(histogram, 0.9),
-      }))
-      .sort((a, b) => compare(a.state, b.state)),
+    transitions: transitionCounts(group.transitions),
+    dwell: dwellFigures(group.dwell),
   };
+}
+
+function transitionCounts(transitions: Record<string, number>): TransitionCount[] {
+  return Object.entries(transitions)
+    .map(([key, count]) => {
+      const [source, target, event] = key.split(' ');
+      return { source, target, event, count };
+    })
+    .sort((a, b) => compare(`${a.source} ${a.target} ${a.event}`, `${b.source} ${b.target} ${b.event}`));
+}
+
+function dwellFigures(dwell: Record<string, DwellHistogram>): DwellFigures[] {
+  return Object.entries(dwell)
+    .map(([state, histogram]) => ({
+      state,
+      visits: visitsOf(histogram),
+      medianMs: dwellQuantile(histogram, 0.5),
+      p90Ms: dwellQuantile(histogram, 0.9),
+    }))
+    .sort((a, b) => compare(a.state, b.state));
 }
 
 function compare(a: string, b: string): number {

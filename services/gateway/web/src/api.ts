@@ -159,3 +159,78 @@ export function socketUrl(tableId: string, token: string | null, after: number |
   const search = query.toString();
   return `${scheme}://${location.host}${table(tableId)}/socket${search === '' ? '' : `?${search}`}`;
 }
+
+/** One game and rules version of GET /api/fleet (docs/api.md, "Fleet"): counts only. */
+export interface FleetGame {
+  readonly game: GameName;
+  readonly rules: number;
+  readonly tables: number;
+  readonly finished: number;
+  readonly quarantined: number;
+  readonly states: readonly { readonly state: string; readonly tables: number }[];
+  readonly transitions: readonly { readonly source: string; readonly target: string; readonly event: string; readonly count: number }[];
+  readonly dwell: readonly { readonly state: string; readonly visits: number; readonly medianMs: number; readonly p90Ms: number }[];
+}
+
+export interface FleetReport {
+  readonly asOf: string;
+  readonly lag: number;
+  readonly games: readonly FleetGame[];
+}
+
+/** The fleet (public counts) and its overlay drawn on a game's diagram. */
+export const fleetApi = {
+  fleet: () => request<FleetReport>('GET', '/api/fleet'),
+  /** The diagram with the overlay, and its ETag, so a page redraws only what changed. */
+  async overlay(game: GameName): Promise<{ readonly etag: string | null; readonly svg: string }> {
+    const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1`;
+    const response = await fetch(path, { cache: 'no-cache' });
+    if (!response.ok) throw new ApiError(response.status, 'error', `GET ${path} answered ${response.status}`);
+    return { etag: response.headers.get('etag'), svg: await response.text() };
+  },
+};
+
+/** A table as the operator's page lists it (GET /api/admin/fleet). */
+export interface OperatorTable {
+  readonly tableId: string;
+  readonly game: GameName;
+  readonly rules: number;
+  readonly states: readonly string[];
+  readonly waitingOn: 'people' | 'service' | 'operator';
+  readonly awaited: readonly { readonly seat: number; readonly action: string; readonly bot: boolean }[];
+  readonly lastEventAt: string;
+  readonly deadline: string | null;
+  readonly overdueSeconds: number | null;
+  readonly quarantined: boolean;
+  /** The worker that holds it (NATS); null when the service's one process does. */
+  readonly owner: string | null;
+  readonly replay: string;
+}
+
+export interface OperatorReport {
+  readonly asOf: string;
+  readonly process: {
+    readonly rssBytes: number;
+    readonly heapUsedBytes: number;
+    readonly eventLoopLagMs: number;
+    readonly commandsPerSecond: number | null;
+    readonly fleetLag: number;
+  };
+  readonly owner: 'thisProcess' | 'workers';
+  readonly workers: readonly { readonly worker: string; readonly tables: number }[];
+  readonly games: readonly FleetGame[];
+  readonly tables: {
+    readonly inPlay: number;
+    readonly waitingOnPeople: number;
+    readonly waitingOnService: number;
+    readonly stuck: number;
+    readonly quarantined: number;
+    readonly listed: readonly OperatorTable[];
+  };
+  readonly missing: readonly string[];
+}
+
+/** The operator's page's figures, with the admin token. */
+export const operatorApi = {
+  fleet: (adminToken: string) => request<OperatorReport>('GET', '/api/admin/fleet', { token: adminToken }),
+};

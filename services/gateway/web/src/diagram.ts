@@ -42,21 +42,8 @@ export function liveDiagram(game: string, title: string): LiveDiagram {
   };
 
   const load = async () => {
-    const response = await fetch(`/machines/${encodeURIComponent(game)}.svg`);
-    if (!response.ok) throw new Error(`GET /machines/${game}.svg answered ${response.status}`);
-    const parsed = new DOMParser().parseFromString(await response.text(), 'image/svg+xml');
-    const drawn = parsed.documentElement;
-    if (drawn.namespaceURI !== SVG_NS || drawn.localName !== 'svg' || parsed.querySelector('parsererror') !== null) {
-      throw new Error('the state diagram is not an SVG');
-    }
-    const inline = document.importNode(drawn, true) as unknown as SVGSVGElement;
-    // Scaled by the page (style.css) rather than drawn at Graphviz's fixed size; the viewBox keeps its proportions.
-    inline.removeAttribute('width');
-    inline.removeAttribute('height');
-    inline.setAttribute('role', 'img');
-    inline.setAttribute('aria-label', `State diagram of ${title}`);
-    svg = inline;
-    replaceChildren(drawing, inline);
+    svg = await fetchDiagram(`/machines/${encodeURIComponent(game)}.svg`, title);
+    replaceChildren(drawing, svg);
     apply();
   };
   load().catch(() => replaceChildren(drawing, h('p', { class: 'muted' }, 'The state diagram is not available.')));
@@ -68,6 +55,32 @@ export function liveDiagram(game: string, title: string): LiveDiagram {
       apply();
     },
   };
+}
+
+/**
+ * A statechart SVG (GET /machines/<game>.svg, with or without the fleet
+ * overlay) fetched and made ready to put inline: scaled by the page, named
+ * for screen readers. Refuses anything that is not an SVG.
+ */
+async function fetchDiagram(path: string, title: string): Promise<SVGSVGElement> {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  return inlineDiagram(await response.text(), title);
+}
+
+export function inlineDiagram(text: string, title: string): SVGSVGElement {
+  const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const drawn = parsed.documentElement;
+  if (drawn.namespaceURI !== SVG_NS || drawn.localName !== 'svg' || parsed.querySelector('parsererror') !== null) {
+    throw new Error('the state diagram is not an SVG');
+  }
+  const inline = document.importNode(drawn, true) as unknown as SVGSVGElement;
+  // Scaled by the page (style.css) rather than drawn at Graphviz's fixed size; the viewBox keeps its proportions.
+  inline.removeAttribute('width');
+  inline.removeAttribute('height');
+  inline.setAttribute('role', 'img');
+  inline.setAttribute('aria-label', `State diagram of ${title}`);
+  return inline;
 }
 
 /** The innermost active states, below the machine: "trickPlay › leading". */

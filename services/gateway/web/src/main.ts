@@ -6,19 +6,34 @@
  *   #/watch/<id>        a table, as a spectator
  *   #/join/<id>/<seat>  an invite: asks a name and takes the seat
  *   #/replay/<id>?at=N&seat=S  a finished table, event by event, as everyone or as seat S saw it
+ *   #/fleet/<game>      the fleet's tables on the game's diagram, live
+ *   #/operator          the operator's page (admin token)
  */
 import { h, replaceChildren } from './dom.js';
 import { LANGUAGE_NAMES, language, setLanguage, words } from './i18n/index.js';
+import { showFleet } from './fleetPage.js';
 import { showJoin } from './invites.js';
 import { showLobby } from './lobby.js';
+import { showOperator } from './operatorPage.js';
 import { showReplay } from './replayPage.js';
 import { showTable } from './tablePage.js';
+import { GAME_TITLES } from './words.js';
 
 const root = document.getElementById('app')!;
 let closePage: () => void = () => {};
 
+/** The pages beside the lobby, linked below every page (after it in the tab order); drawn again with each page, in its language. */
+const siteLinks = h('nav', { class: 'site-links' });
+
 function route(): void {
   closePage();
+  siteLinks.setAttribute('aria-label', words().servicePages);
+  replaceChildren(
+    siteLinks,
+    h('a', { href: '#/fleet' }, words().fleetPage.link),
+    ' · ',
+    h('a', { href: '#/operator' }, words().operatorPage.link),
+  );
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const [, page, tableId, seat] = path.split('/');
   const id = decodeURIComponent(tableId ?? '');
@@ -36,7 +51,10 @@ function route(): void {
       Number.isInteger(at) && at > 0 ? at : null,
       asSeat !== null && /^\d+$/.test(asSeat) ? Number(asSeat) : null,
     );
-  } else if (page === undefined || page === '') closePage = showLobby(root);
+  } else if (page === 'fleet' && (id === '' || Object.hasOwn(GAME_TITLES, id))) {
+    closePage = showFleet(root, id === '' ? 'sevenSuitors' : (id as keyof typeof GAME_TITLES));
+  } else if (page === 'operator') closePage = showOperator(root);
+  else if (page === undefined || page === '') closePage = showLobby(root);
   else {
     replaceChildren(root, h('p', { class: 'error' }, words().noPage(location.hash)), h('a', { href: '#/' }, words().toLobby));
     closePage = () => {};
@@ -61,5 +79,6 @@ function languageControl(): HTMLElement {
 
 document.documentElement.lang = language();
 document.querySelector('header.site')?.append(languageControl());
+document.body.append(h('footer', { class: 'site' }, siteLinks));
 window.addEventListener('hashchange', route);
 route();

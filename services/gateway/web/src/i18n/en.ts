@@ -159,6 +159,65 @@ export const en = {
     `As ${name ?? `seat ${seat}`} (seat ${seat}) saw it: their own hand and role, and what they could do.`,
   empty: 'empty',
 
+  servicePages: 'The service',
+  // The fleet over the diagrams (fleetPage.ts)
+  fleetPage: {
+    link: 'The fleet',
+    loading: 'Loading the fleet…',
+    title: 'The fleet',
+    explained:
+      'Where the service’s tables stand now: each state is shaded and labelled with the tables in it, each transition drawn as thick as it has been taken. It refreshes every few seconds while this page is shown.',
+    games: 'Games',
+    summary: (live: number, finished: number, quarantined: number) =>
+      `${live} table${live === 1 ? '' : 's'} in play · ${finished} finished · ${quarantined} stopped for repair`,
+    asOf: (time: string) => ` · as of ${time}`,
+    paused: ' · paused while this page is hidden',
+    failed: (why: string) => `The fleet could not be read (${why}); trying again shortly.`,
+    statesCaption: 'Tables in play in each state',
+    stateColumns: ['State', 'Tables'] as readonly string[],
+    noTables: 'No table of this game is in play.',
+  },
+
+  // The operator's page (operatorPage.ts)
+  operatorPage: {
+    link: 'Operator',
+    title: 'The operator’s page',
+    signInExplained:
+      'This page is for the service’s operator. Sign in with the admin token (the service’s SUITORS_ADMIN_TOKEN): it is kept for this browser tab only.',
+    tokenLabel: 'Admin token ',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
+    refused: (why: string) => `The token was refused: ${why} Sign in with the admin token.`,
+    failed: (why: string) => `The figures could not be read (${why}); trying again shortly.`,
+    asOf: (time: string) => `As of ${time}; refreshed every 5 seconds while this page is shown.`,
+    thisProcess: 'This process',
+    memory: 'Memory',
+    memoryFigures: (rssMb: number, heapMb: number) => `${rssMb} MB resident, ${heapMb} MB of JavaScript heap`,
+    loopLag: 'Event-loop lag',
+    milliseconds: (ms: number) => `${ms} ms`,
+    commandsPerSecond: 'Commands per second',
+    notYetMeasured: 'measured from the next refresh',
+    fleetBehind: 'Fleet overlay behind by',
+    events: (count: number) => `${count} event${count === 1 ? '' : 's'}`,
+    tablesHeading: 'Tables in play',
+    counts: (inPlay: number, people: number, service: number, stuck: number, repair: number) =>
+      `${inPlay} in play: ${people} waiting on people, ${service} on the service; ${stuck} stuck; ${repair} stopped for repair.`,
+    stuckExplained: 'Stuck: a bot’s move, a deal or a turn clock’s timeout the service owes is over 30 s late.',
+    byState: 'By game and state',
+    listHeading: 'Table by table (the stuck first)',
+    noTables: 'No table is in play.',
+    columns: ['Table', 'Game', 'State', 'Waiting on', 'Seats awaited', 'Last event', 'Late by'] as readonly string[],
+    waitingOn: { people: 'people', service: 'the service', operator: 'the operator’s repair' } as Readonly<Record<string, string>>,
+    awaitedSeat: (seat: number, action: string, bot: boolean) => `seat ${seat} to ${action}${bot ? ' (bot)' : ''}`,
+    seconds: (seconds: number) => `${seconds} s`,
+    replayOf: (tableId: string) => `Replay of table ${tableId}`,
+    workers: 'Workers',
+    noWorkers: 'This process holds every table itself (the embedded service): there are no workers.',
+    notShown: 'Not shown here:',
+    ownerColumn: 'Worker',
+    workerHolds: (worker: string, tables: number) => `${worker}: ${tables} of the tables listed`,
+  },
+
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)
   headlines: { won: 'You won!', lost: 'You lost', draw: 'A draw', watched: 'Game over' },
   finalStandings: 'Final standings',
