@@ -6,7 +6,7 @@
  *
  * Settings (services/settings.ts has each one's default and meaning): PORT,
  * HOST, SUITORS_STORAGE, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
- * SUITORS_DB_MAX_MB, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
+ * SUITORS_DB_MAX_MB, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY, SUITORS_TRACING(_URL) and the limits of
  * docs/api.md ("Limits"); all are read, and a bad one refused, before the
  * database is opened. A damaged database file is refused at start, naming it.
  */
@@ -17,12 +17,15 @@ import { createGateway } from './gateway/gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './gateway/serve.js';
 import { TableHost } from './host/tableHost.js';
 import { openSqliteCheckpoints } from './projections/sqliteCheckpoints.js';
+import { startTracing } from './tracing/tracing.js';
+import { tracingSettingsFrom } from './tracing/tracingSettings.js';
 
 /** Tables under way taken up at once when the service starts. */
 const TAKE_UP_CONCURRENCY = 8;
 
 async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
+  const tracing = startTracing({ service: 'suitors-embedded', settings: tracingSettingsFrom() });
   const { logger } = settings;
   const storageSettings = storageSettingsFrom({
     fallback: 'sqlite',
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
   const projectionCheckpoints = storageSettings.kind === 'sqlite' ? openSqliteCheckpoints(storageSettings.path) : undefined;
   const host = new TableHost({
     store,
+    tracer: tracing.tracer,
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
     onSnapshotError: (error, tableId) =>
       isStorageFull(error) ? storageFull.refusedWrite('a snapshot') : logger.error({ err: error, tableId }, 'saving a snapshot failed'),
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
     storageFull,
     storageBytes: storage.bytes,
     projectionCheckpoints,
+    tracer: tracing.tracer,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: storage.where, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
     () => host.close(),
     async () => projectionCheckpoints?.close(),
     () => storage.close(),
+    () => tracing.shutdown(),
   ]);
 }
 

@@ -54,6 +54,8 @@ import { StorageFullNotices } from '../storageFull.js';
 import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
+import type { Tracer } from '@opentelemetry/api';
+import { NO_TRACING } from '../tracing/tracing.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -90,6 +92,8 @@ export interface GatewayOptions {
   readonly eventLoopLag?: LagSource;
   /** Where the fleet overlay (GET /api/fleet) keeps its state and checkpoint; none: folded from the logs at its first request. */
   readonly projectionCheckpoints?: ProjectionCheckpoints;
+  /** Makes a span of each player's command, the root of its trace (services/tracing); none: the no-op tracer. */
+  readonly tracer?: Tracer;
 }
 
 export type Gateway = FastifyInstance<
@@ -234,6 +238,7 @@ function wireContext(
       options.storageBudgetNow,
     ),
     storageFull,
+    tracer: options.tracer ?? NO_TRACING.tracer,
   };
   return {
     context,
