@@ -7,7 +7,17 @@
  * name cards a seat holds (RULES.md section 8), and whoever reads traces is
  * no seat.
  */
-import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 
 export const TABLE_ID = 'suitors.table_id';
 /** The seq of the first event the command appended (a hand's last card is followed by its reveal and the next deal). */
@@ -54,9 +64,14 @@ export async function inSpan<T>(
   }
 }
 
-/** The context of `span` under `parent`; a span that records nothing (tracing off) adds nothing to it. */
+/**
+ * The context of `span` under `parent`. A span of the no-op tracer (tracing
+ * off) adds nothing to it; one the sampler left out still does, so the
+ * worker hears that the command's trace is not kept, rather than starting a
+ * trace of its own.
+ */
 export function contextOf(span: Span, parent: Context): Context {
-  return span.isRecording() ? trace.setSpan(parent, span) : parent;
+  return span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
 }
 
 /** Marks the span with the events its command appended. */

@@ -1,7 +1,8 @@
 import { headers } from '@nats-io/nats-core';
 import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
+import { contextOf } from './commandSpans.js';
 import { TRACEPARENT, traceHeaders, tracedFrom } from './traceHeaders.js';
 import { NO_TRACING, startTracing } from './tracing.js';
 
@@ -22,8 +23,18 @@ describe("a trace's context in a NATS message's headers", () => {
   it('adds no header when tracing is off: its spans carry no context', () => {
     const span = NO_TRACING.tracer.startSpan('nats request');
     expect(span.isRecording()).toBe(false);
+    expect(contextOf(span, ROOT_CONTEXT)).toBe(ROOT_CONTEXT);
     expect(traceHeaders(trace.setSpan(ROOT_CONTEXT, span))).toBeUndefined();
     expect(traceHeaders(undefined)).toBeUndefined();
+  });
+
+  it('tells the receiver that a trace the sampler left out is not kept, so it keeps none of it either', () => {
+    const tracer = new BasicTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('test');
+    const span = tracer.startSpan('gateway command');
+    expect(span.isRecording()).toBe(false);
+    const carried = traceHeaders(contextOf(span, ROOT_CONTEXT));
+    expect(carried?.get(TRACEPARENT)).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-00`);
+    expect(trace.getSpanContext(tracedFrom(carried))?.traceFlags).toBe(TraceFlags.NONE);
   });
 
   it.each([

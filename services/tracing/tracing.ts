@@ -25,6 +25,8 @@ type TracedService = 'suitors-embedded' | 'suitors-gateway' | 'suitors-worker';
 
 export interface Tracing {
   readonly tracer: Tracer;
+  /** Sends the spans held now (a measurement that counts what exporting them costs). */
+  flush(): Promise<void>;
   /** Sends the spans still held, then stops: the last step of a process's stop. */
   shutdown(): Promise<void>;
 }
@@ -34,6 +36,7 @@ const TRACER_NAME = 'seven-suitors-service';
 /** A provider that is never given a delegate: every tracer of it is the API's no-op tracer. */
 export const NO_TRACING: Tracing = {
   tracer: new ProxyTracerProvider().getTracer(TRACER_NAME),
+  flush: async () => undefined,
   shutdown: async () => undefined,
 };
 
@@ -54,7 +57,7 @@ export function startTracing({ service, settings, exporter }: TracingStart): Tra
     resource: resourceFromAttributes({ 'service.name': service }),
     spanProcessors: [processor],
   });
-  return { tracer: provider.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() };
+  return { tracer: provider.getTracer(TRACER_NAME), flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
 
 function processorOf(settings: TracingSettings, exporter: SpanExporter | undefined): SpanProcessor | null {
