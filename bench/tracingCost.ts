@@ -8,7 +8,7 @@
  * stand-in (a child process that reads and drops each export). Prints the
  * CPU of this process per command (main thread and the exporter alike).
  *
- * BENCH_COMMANDS (--commands, 5000 a round), BENCH_ROUNDS (--rounds, 3).
+ * BENCH_COMMANDS (--commands, 5000 a round), BENCH_ROUNDS (--rounds, 5).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,12 +22,13 @@ import { readFlags, wholeNumber } from '../drivers/flags.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { openLocalStorage } from '../services/storage/storage.js';
 import { commandAttributes, inSpan } from '../services/tracing/commandSpans.js';
+import { CommandSteps } from '../services/tracing/commandSteps.js';
 import { NO_TRACING, startTracing, type Tracing } from '../services/tracing/tracing.js';
 
 const { commands: COMMANDS, rounds: ROUNDS } = readFlags(
   {
     commands: wholeNumber({ env: 'BENCH_COMMANDS', default: 5000 }),
-    rounds: wholeNumber({ env: 'BENCH_ROUNDS', default: 3 }),
+    rounds: wholeNumber({ env: 'BENCH_ROUNDS', default: 5 }),
   },
   'node --import tsx bench/tracingCost.ts [-- --commands N --rounds R]',
 );
@@ -104,6 +105,28 @@ async function round(way: Way, tracing: Tracing, commands: number): Promise<numb
   return (used.user + used.system) / made;
 }
 
+/**
+ * The code tracing adds to a command when it is off, alone: the gateway's
+ * span and the host's three, on the no-op tracer, around no work. A round of
+ * commands varies by more than this on a shared machine, so it is measured
+ * apart, as CPU microseconds a command over `commands` of them.
+ */
+async function offPathAlone(commands: number): Promise<number> {
+  const { tracer } = NO_TRACING;
+  const move = { type: 'card.played', seat: 0, card: '4-9' };
+  const before = process.cpuUsage();
+  for (let i = 0; i < commands; i++) {
+    await inSpan(tracer, 'gateway command', { attributes: commandAttributes('t-1', move) }, async (trace) => {
+      const steps = new CommandSteps(tracer, trace, commandAttributes('t-1', move));
+      steps.waiting()();
+      steps.step(() => 0);
+      return steps.append(1, async () => 1);
+    });
+  }
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / commands;
+}
+
 const directory = mkdtempSync(join(tmpdir(), 'suitors-tracing-'));
 const collector = await startCollector();
 const traced = startTracing({ service: 'suitors-embedded', settings: { export: 'otlp', url: collector.url } });
@@ -124,6 +147,8 @@ await new Promise((resolve) => setTimeout(resolve, 200));
 console.log(`spans the collector received: ${collector.received()} of the ${tracedCommands * 4} made (a full batch queue drops spans)`);
 collector.stop();
 rmSync(directory, { recursive: true, force: true });
+await offPathAlone(COMMANDS); // warm-up
+console.log(`tracing off, its own code alone: ${(await offPathAlone(COMMANDS * 20)).toFixed(2)} µs CPU a command`);
 for (const [way, perCommand] of figures) {
   const sorted = [...perCommand].sort((a, b) => a - b);
   console.log(
