@@ -3,7 +3,7 @@
  * never import higher ones; within a layer, anything but a cycle goes.
  *
  *   machines/                      the pure game core: xstate and itself, nothing else
- *   services/ foundations          eventstore, tokens, storage, nats, tableQueues, simulator, diagram,
+ *   services/ foundations          eventstore, tokens, storage, nats, tableQueues, simulator, diagram, tracing,
  *                                  wholeNumber.ts, settings.ts (every setting from the environment)
  *   services/ table owner          host, with its bots and turn clock (bots, clock)
  *   services/bus                   what gateways and workers say to each other over NATS
@@ -18,7 +18,7 @@
  * reached from a process the service runs.
  */
 const TESTS = '(\\.test\\.ts|\\.contract\\.ts|/fixtures/[^/]+)$';
-const FOUNDATIONS = '^services/((eventstore|tokens|storage|nats|tableQueues|simulator|diagram)/|(wholeNumber|settings)\\.ts$)';
+const FOUNDATIONS = '^services/((eventstore|tokens|storage|nats|tableQueues|simulator|diagram|tracing)/|(wholeNumber|settings)\\.ts$)';
 const TABLE_OWNER = '^services/(host|bots|clock)/';
 const BUS = '^services/bus/';
 const ROLES = '^services/(worker|gateway)/';

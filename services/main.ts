@@ -6,7 +6,7 @@
  *
  * Settings (services/settings.ts has each one's default and meaning): PORT,
  * HOST, SUITORS_STORAGE, SUITORS_DB, SUITORS_ADMIN_TOKEN, SUITORS_BOT_DELAY_MS,
- * SUITORS_DB_MAX_MB, SUITORS_RETAIN_FINISHED_DAYS, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY and the limits of
+ * SUITORS_DB_MAX_MB, SUITORS_RETAIN_FINISHED_DAYS, SUITORS_IDLE_SECONDS, LOG_LEVEL, SUITORS_TRUST_PROXY, SUITORS_TRACING(_URL) and the limits of
  * docs/api.md ("Limits"); all are read, and a bad one refused, before the
  * database is opened. A damaged database file is refused at start, naming it.
  */
@@ -19,6 +19,8 @@ import { retireEveryHour } from './host/retirement.js';
 import { TableHost } from './host/tableHost.js';
 import { SETTINGS } from './settings.js';
 import { openSqliteCheckpoints } from './projections/sqliteCheckpoints.js';
+import { startTracing } from './tracing/tracing.js';
+import { tracingSettingsFrom } from './tracing/tracingSettings.js';
 
 /** Tables under way taken up at once when the service starts. */
 const TAKE_UP_CONCURRENCY = 8;
@@ -26,6 +28,7 @@ const TAKE_UP_CONCURRENCY = 8;
 async function main(): Promise<void> {
   const settings = gatewaySettingsFromEnv();
   const retainFinishedDays = SETTINGS.SUITORS_RETAIN_FINISHED_DAYS.read(process.env);
+  const tracing = startTracing({ service: 'suitors-embedded', settings: tracingSettingsFrom() });
   const { logger } = settings;
   const storageSettings = storageSettingsFrom({
     fallback: 'sqlite',
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
   const projectionCheckpoints = storageSettings.kind === 'sqlite' ? openSqliteCheckpoints(storageSettings.path) : undefined;
   const host = new TableHost({
     store,
+    tracer: tracing.tracer,
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => logger.error({ tableId, seq, eventType, reason }, message),
     onSnapshotError: (error, tableId) =>
       isStorageFull(error) ? storageFull.refusedWrite('a snapshot') : logger.error({ err: error, tableId }, 'saving a snapshot failed'),
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     storageFull,
     storageBytes: storage.bytes,
     projectionCheckpoints,
+    tracer: tracing.tracer,
   });
   console.log(`Seven Suitors service on ${await listen(app, settings)}`);
   logger.info({ database: storage.where, admin: settings.adminToken ? 'set' : 'none' }, 'service started');
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
     () => host.close(),
     async () => projectionCheckpoints?.close(),
     () => storage.close(),
+    () => tracing.shutdown(),
   ]);
 }
 

@@ -120,6 +120,9 @@ function checked(name: string, value: string, check?: (value: string) => string 
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** SUITORS_TRACING's values (services/tracing/tracingSettings.ts). */
+const TRACING_EXPORTS = ['off', 'stdout', 'otlp'] as const;
+export type TracingExport = (typeof TRACING_EXPORTS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Worker ids become subject tokens and KV keys, as table ids do (services/bus/subjects.ts). */
@@ -223,6 +226,22 @@ export const SETTINGS = {
     'SUITORS_REPLAYS_WAITING',
     32,
     'replays waiting for one of those; the next is refused 503 with Retry-After',
+  ),
+  // Every process of the service (services/tracing/tracingSettings.ts reads these two).
+  SUITORS_TRACING: optionalText(
+    'SUITORS_TRACING',
+    'off',
+    'where OpenTelemetry spans of each command go: off (none are made), stdout (printed, for a look) or otlp (sent to SUITORS_TRACING_URL)',
+    (value) =>
+      (TRACING_EXPORTS as readonly string[]).includes(value)
+        ? null
+        : `must be one of ${TRACING_EXPORTS.join(', ')}, not ${JSON.stringify(value)}`,
+  ),
+  SUITORS_TRACING_URL: optionalText(
+    'SUITORS_TRACING_URL',
+    "the OTLP exporter's own: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else http://localhost:4318/v1/traces",
+    'where SUITORS_TRACING=otlp sends spans: an OTLP/HTTP traces endpoint',
+    (value) => (/^https?:\/\/[^\s/]+/.test(value) ? null : `must be an http:// or https:// URL, not ${JSON.stringify(value)}`),
   ),
   // The embedded service (`npm start`) and the CLI.
   SUITORS_STORAGE: optionalText(

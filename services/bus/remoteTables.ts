@@ -14,6 +14,7 @@
  * sent again (it may have been accepted): it fails with TableUnavailable.
  */
 import type { NatsConnection } from '@nats-io/nats-core';
+import { type Context, SpanKind, type Tracer } from '@opentelemetry/api';
 import { isNoResponders, isRequestTrouble } from '../nats/natsErrors.js';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
@@ -37,6 +38,9 @@ import {
 } from './protocol.js';
 import { isRoutableTableId, tableSubjects, type TableSubjects } from './subjects.js';
 import { TableReadModel } from './tableReadModel.js';
+import { inSpan, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
+import { traceHeaders } from '../tracing/traceHeaders.js';
+import { NO_TRACING } from '../tracing/tracing.js';
 
 export interface RemoteTablesOptions {
   readonly nc: NatsConnection;
@@ -50,6 +54,8 @@ export interface RemoteTablesOptions {
   readonly prefix?: string;
   /** Told once when this gateway finds a table quarantined, for the operator; the default writes a line to stderr. */
   readonly onQuarantined?: (verdict: TableQuarantined) => void;
+  /** Makes a span of each request to a worker, its context in the request's headers (services/tracing); none: the no-op tracer. */
+  readonly tracer?: Tracer;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -68,6 +74,7 @@ export class RemoteTables implements TableService {
   private readonly owners = new Map<string, string>();
   private readonly unsubscribe: () => void;
   private readonly underWay = new Set<Promise<unknown>>();
+  private readonly tracer: Tracer;
   private closed = false;
 
   constructor(options: RemoteTablesOptions) {
@@ -78,6 +85,7 @@ export class RemoteTables implements TableService {
     this.retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     this.readModel = new TableReadModel(options.store, options.onQuarantined === undefined ? {} : { onQuarantined: options.onQuarantined });
     this.subjects = tableSubjects(options.prefix);
+    this.tracer = options.tracer ?? NO_TRACING.tracer;
     // Every event appended anywhere, in log order, from the store's feed of the log (JetStream: an ordered consumer).
     this.unsubscribe = this.store.subscribe((tableId, event) => {
       void this.readModel.offer(tableId, [event]).catch(() => undefined);
@@ -103,8 +111,9 @@ export class RemoteTables implements TableService {
     return this.newTable({ op: 'forkTable', args: [tableId, request] });
   }
 
-  async submit(tableId: string, command: unknown, { holder }: SubmitOptions = {}): Promise<Accepted> {
-    return this.command({ op: 'submit', tableId, args: holder === undefined ? [command] : [command, holder], ...this.seen(tableId) });
+  async submit(tableId: string, command: unknown, { holder, trace }: SubmitOptions = {}): Promise<Accepted> {
+    const args: [unknown, string?] = holder === undefined ? [command] : [command, holder];
+    return this.command({ op: 'submit', tableId, args, ...this.seen(tableId) }, trace);
   }
 
   private seen(tableId: string): { seenVersion?: number } {
@@ -192,34 +201,39 @@ export class RemoteTables implements TableService {
     return accepted;
   }
 
-  private async command(request: TableCommandRequest): Promise<Accepted> {
+  private async command(request: TableCommandRequest, trace?: Context): Promise<Accepted> {
     const { tableId } = request;
     if (!isRoutableTableId(tableId)) throw unknownTable(tableId);
-    const accepted = await this.ask(request, () => {
+    const subjectNow = () => {
       const owner = this.owners.get(tableId);
       return owner === undefined ? this.subjects.command(tableId) : this.subjects.commandFor(tableId, owner);
-    });
+    };
+    const accepted = await this.ask(request, subjectNow, trace);
     // The copy here takes the events before the caller hears of them, so its next read shows its own command.
     if (this.readModel.follows(tableId)) await this.readModel.offer(tableId, accepted.events);
     return accepted;
   }
 
   /** Sends the request until a worker takes it (or refuses it), pausing while no worker can. */
-  private ask(request: NewTableRequest | TableCommandRequest, subjectNow: () => string): Promise<Accepted> {
+  private ask(request: NewTableRequest | TableCommandRequest, subjectNow: () => string, trace?: Context): Promise<Accepted> {
     if (this.closed) return Promise.reject(new TableUnavailable('the table service is closed'));
-    const work = this.askUntilTaken(request, subjectNow);
+    const work = this.askUntilTaken(request, subjectNow, trace);
     this.underWay.add(work);
     void work.catch(() => undefined).finally(() => this.underWay.delete(work));
     return work;
   }
 
-  private async askUntilTaken(request: NewTableRequest | TableCommandRequest, subjectNow: () => string): Promise<Accepted> {
+  private async askUntilTaken(
+    request: NewTableRequest | TableCommandRequest,
+    subjectNow: () => string,
+    trace: Context | undefined,
+  ): Promise<Accepted> {
     const tableId = 'tableId' in request ? request.tableId : undefined;
     const giveUpAt = Date.now() + this.retryForMs;
     let pause = RETRY_PAUSE_MS.first;
     for (;;) {
       const subject = subjectNow();
-      const reply = await this.send(subject, request);
+      const reply = await this.sendTraced(subject, request, trace);
       if (reply?.ok) {
         this.owners.set(reply.result.tableId, reply.worker);
         return reply.result;
@@ -239,10 +253,32 @@ export class RemoteTables implements TableService {
     }
   }
 
+  /** One request, a span of the command's trace (each one sent again is a span of its own). */
+  private sendTraced(
+    subject: string,
+    request: NewTableRequest | TableCommandRequest,
+    parent: Context | undefined,
+  ): Promise<TableReply | null> {
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'suitors.op': request.op };
+    const start = {
+      parent,
+      kind: SpanKind.CLIENT,
+      attributes: 'tableId' in request ? { ...attributes, [TABLE_ID]: request.tableId } : attributes,
+    };
+    return inSpan(this.tracer, 'nats request', start, async (traced, span) => {
+      const reply = await this.send(subject, request, traced);
+      if (reply?.ok === true) noteAppended(span, reply.result.events);
+      else noteRefused(span, reply?.kind ?? 'noResponders');
+      return reply;
+    });
+  }
+
   /** One request: the worker's reply, or null when nobody listens on `subject`. */
-  private async send(subject: string, request: NewTableRequest | TableCommandRequest): Promise<TableReply | null> {
+  private async send(subject: string, request: NewTableRequest | TableCommandRequest, traced: Context): Promise<TableReply | null> {
+    const headers = traceHeaders(traced);
     try {
-      return decodeReply(await this.requests.request(subject, encode(request), { timeoutMs: this.requestTimeoutMs }));
+      const options = { timeoutMs: this.requestTimeoutMs, ...(headers === undefined ? {} : { headers }) };
+      return decodeReply(await this.requests.request(subject, encode(request), options));
     } catch (error) {
       if (isNoResponders(error)) return null;
       if (!isRequestTrouble(error)) throw error;

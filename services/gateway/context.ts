@@ -1,4 +1,5 @@
 /** What the gateway's routes share: the ways to tables, tokens, sockets and limits. */
+import type { Tracer } from '@opentelemetry/api';
 import type { TableService } from '../host/tableService.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import type { Authenticator } from './auth.js';
@@ -26,4 +27,6 @@ export interface GatewayContext {
   readonly storageBudget: StorageBudget;
   /** Writes refused because the storage is full: logged once a minute at most, and counted for the metrics. */
   readonly storageFull: StorageFullNotices;
+  /** Makes the span of each player's command (playerCommands.ts). */
+  readonly tracer: Tracer;
 }

@@ -8,7 +8,7 @@
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL
  * (required), NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX; PORT, HOST,
  * SUITORS_ADMIN_TOKEN, SUITORS_IDLE_SECONDS (copies of tables idle this long
- * leave memory), LOG_LEVEL, SUITORS_TRUST_PROXY and the limits; all are read,
+ * leave memory), LOG_LEVEL, SUITORS_TRUST_PROXY, SUITORS_TRACING(_URL) and the limits; all are read,
  * and a bad one refused, before it connects.
  */
 import { pathToFileURL } from 'node:url';
@@ -22,6 +22,8 @@ import { openStorage } from '../storage/storage.js';
 import type { SeatTokens } from '../tokens/seatTokens.js';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { closeGateway, gatewaySettingsFromEnv, listen, runUntilSignalled } from './serve.js';
+import { startTracing } from '../tracing/tracing.js';
+import { tracingSettingsFrom } from '../tracing/tracingSettings.js';
 
 export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' | 'tokens'> {
   readonly nc: NatsConnection;
@@ -41,6 +43,7 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
     nc,
     store,
     ...(prefix === undefined ? {} : { prefix }),
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     // The operator hears of a quarantined table in the gateway's log, once (its lobby entry and answers say so too).
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => app.log.error({ tableId, seq, eventType, reason }, message),
   });
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     );
   }
   const settings = gatewaySettingsFromEnv();
+  const tracing = startTracing({ service: 'suitors-gateway', settings: tracingSettingsFrom() });
   const { prefix, streamName } = nats;
   settings.logger.info({ servers: nats.servers }, `connecting to NATS ${describeAccess(nats, 'gateway')}`);
   const nc = await connectAs(nats, 'gateway');
@@ -74,9 +78,16 @@ async function main(): Promise<void> {
     processMetrics: true,
     limits: settings.limits,
     trustProxy: settings.trustProxy,
+    tracer: tracing.tracer,
   });
   console.log(`Seven Suitors gateway on ${await listen(app, settings)} (NATS ${nats.servers.join(',')})`);
-  runUntilSignalled(settings, tables, [() => closeGateway(app), () => tables.close(), () => storage.close(), () => nc.drain()]);
+  runUntilSignalled(settings, tables, [
+    () => closeGateway(app),
+    () => tables.close(),
+    () => storage.close(),
+    () => nc.drain(),
+    () => tracing.shutdown(),
+  ]);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

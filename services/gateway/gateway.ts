@@ -56,6 +56,8 @@ import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
 import type { TableOwners } from '../bus/tableOwnerReads.js';
+import type { Tracer } from '@opentelemetry/api';
+import { NO_TRACING } from '../tracing/tracing.js';
 
 export interface GatewayOptions {
   readonly host: TableService;
@@ -94,6 +96,8 @@ export interface GatewayOptions {
   readonly projectionCheckpoints?: ProjectionCheckpoints;
   /** On NATS: which worker holds each table, for the operator's page (bus/tableOwnerReads.ts). */
   readonly tableOwners?: TableOwners;
+  /** Makes a span of each player's command, the root of its trace (services/tracing); none: the no-op tracer. */
+  readonly tracer?: Tracer;
 }
 
 export type Gateway = FastifyInstance<
@@ -239,6 +243,7 @@ function wireContext(
       options.storageBudgetNow,
     ),
     storageFull,
+    tracer: options.tracer ?? NO_TRACING.tracer,
   };
   return {
     context,

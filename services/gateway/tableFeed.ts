@@ -35,7 +35,7 @@ export interface TableAtHand {
   submit(command: unknown, options?: Pick<SubmitOptions, 'holder'>): Promise<Accepted>;
 }
 
-export interface FeedCommandOptions extends Pick<SubmitOptions, 'holder'> {
+export interface FeedCommandOptions extends Pick<SubmitOptions, 'holder' | 'trace'> {
   readonly source: CommandSource;
 }
 
@@ -88,10 +88,10 @@ export class TableFeed {
     });
   }
 
-  /** A command from `source` (counted in the metrics by it), sent on with its `holder` (TableService.submit). */
-  async submit(tableId: string, command: unknown, { source, holder }: FeedCommandOptions): Promise<Accepted> {
+  /** A command from `source` (counted in the metrics by it), sent on with its `holder` and `trace` (TableService.submit). */
+  async submit(tableId: string, command: unknown, { source, holder, trace }: FeedCommandOptions): Promise<Accepted> {
     const { accepted } = await this.queues.run(tableId, () =>
-      this.measured(source, () => this.host.submit(tableId, command, { holder }), tableId),
+      this.measured(source, () => this.host.submit(tableId, command, { holder, trace }), tableId),
     );
     return accepted;
   }

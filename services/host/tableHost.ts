@@ -33,6 +33,10 @@ import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } f
 import { isTableQuarantined, QuarantineVerdicts, withQuarantines, type Quarantine, type TableQuarantined } from './quarantine.js';
 import { planRepair, repairedEvent } from './tableRepair.js';
 import type { Accepted, CreateTableRequest, Repaired, SubmitOptions, TableService } from './tableService.js';
+import type { Tracer } from '@opentelemetry/api';
+import { commandAttributes } from '../tracing/commandSpans.js';
+import { CommandSteps, UNTRACED_STEPS } from '../tracing/commandSteps.js';
+import { NO_TRACING } from '../tracing/tracing.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -57,6 +61,8 @@ export interface TableHostOptions {
    * drive a host step by step (the CLI, the model tests, the benchmarks).
    */
   readonly autopilot?: AutopilotOptions;
+  /** Makes the spans of a command submitted with a trace (SubmitOptions.trace); none: the no-op tracer. */
+  readonly tracer?: Tracer;
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
@@ -89,6 +95,7 @@ export class TableHost implements TableService {
   private readonly autopilot: Autopilot | null;
   /** Whether this host may still make the table's own moves (a worker: it holds the lease). */
   private readonly mayAct: (tableId: string) => boolean;
+  private readonly tracer: Tracer;
 
   constructor(options: TableHostOptions) {
     this.store = options.store;
@@ -99,6 +106,7 @@ export class TableHost implements TableService {
     this.now = options.now ?? (() => new Date());
     this.dealing = options.dealing ?? 'shuffled';
     this.mayAct = options.autopilot?.mayAct ?? (() => true);
+    this.tracer = options.tracer ?? NO_TRACING.tracer;
     this.onSnapshotError =
       options.onSnapshotError ?? ((error, tableId) => console.error(`table ${tableId}: saving a snapshot failed:`, error));
     // A move lost to a failed append leaves nothing armed: the table is taken up again a moment later, from its log.
@@ -191,8 +199,11 @@ export class TableHost implements TableService {
    * rebuilt from the log first. Checked in the queue too, once this host's own
    * appends under way are done, so they never look like someone else's.
    */
-  async submit(tableId: string, command: unknown, { holder, seenVersion }: SubmitOptions = {}): Promise<Accepted> {
+  async submit(tableId: string, command: unknown, { holder, seenVersion, trace }: SubmitOptions = {}): Promise<Accepted> {
+    const steps = trace === undefined ? UNTRACED_STEPS : new CommandSteps(this.tracer, trace, commandAttributes(tableId, command));
+    const turnCame = steps.waiting();
     return this.queues.run(tableId, async () => {
+      turnCame();
       let table = await this.tables.load(tableId);
       if (seenVersion !== undefined && seenVersion > table.version) {
         this.tables.evict(tableId);
@@ -202,8 +213,8 @@ export class TableHost implements TableService {
         throw new TableRefusal('malformed', 'deals are made by the host, never sent to a table');
       }
       if (holder !== undefined) checkTenure(tableId, table.committed.context, (command as { seat?: unknown } | null)?.seat, holder);
-      if (isContributionCommand(command)) return this.contribute(table, command);
-      return this.accept(table, command);
+      if (isContributionCommand(command)) return this.contribute(table, command, steps);
+      return this.accept(table, command, { steps });
     });
   }
 
@@ -239,15 +250,15 @@ export class TableHost implements TableService {
       if (table.version !== version) {
         throw new TableRefusal('notNow', `table ${tableId} moved on from version ${version}; the turn did not time out`);
       }
-      return this.accept(table, move, { type: TURN_TIMED_OUT, data: { seat: move.seat } });
+      return this.accept(table, move, { note: { type: TURN_TIMED_OUT, data: { seat: move.seat } } });
     });
   }
 
   /** Logs a seat's contribution to the next deal (fairDeals.ts); the machine takes it only in that deal. */
-  private async contribute(table: ResidentTable, command: unknown): Promise<Accepted> {
+  private async contribute(table: ResidentTable, command: unknown, steps: CommandSteps): Promise<Accepted> {
     await this.contributions.ready(table);
-    const event = this.contributions.contributionEvent(table, command, this.now().toISOString());
-    const accepted = await this.commit(table, [event]);
+    const event = steps.step(() => this.contributions.contributionEvent(table, command, this.now().toISOString()));
+    const accepted = await this.commit(table, [event], steps);
     this.contributions.took(table, event);
     return accepted;
   }
@@ -255,20 +266,28 @@ export class TableHost implements TableService {
   /**
    * Checks a command against the committed state, applies it and whatever
    * the host owes the table after it, and commits them in one append,
-   * after `note` (a host event explaining the command) when there is one.
+   * after `note` (a host event explaining the command) when there is one;
+   * each a span of the command's `steps` when a trace follows it.
    */
-  private async accept(table: ResidentTable, command: unknown, note?: Omit<NewEvent, 'at'>): Promise<Accepted> {
+  private async accept(
+    table: ResidentTable,
+    command: unknown,
+    { note, steps = UNTRACED_STEPS }: { note?: Omit<NewEvent, 'at'>; steps?: CommandSteps } = {},
+  ): Promise<Accepted> {
     await this.contributions.ready(table);
-    const refusal = explainRefusal(table.committed, command);
-    if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
-    const event = canonicalEvent(command as TableEvent);
-    const revealedBefore = revealedDealsOf(table.committed.context).length;
-    if (!offer(table.actor, event)) throw new Error(`table ${table.tableId}: the machine refused a ${event.type} it had allowed`);
-    const at = this.now().toISOString();
-    const notes: NewEvent[] = note === undefined ? [] : [{ ...note, at }];
-    const reveals = revealedSince(table, revealedBefore, at);
-    const owed = this.owedEvents(table).map((each) => toNewEvent(each, at));
-    return this.commit(table, [...notes, toNewEvent(event, at), ...reveals, ...owed]);
+    const events = steps.step(() => {
+      const refusal = explainRefusal(table.committed, command);
+      if (refusal !== null) throw new TableRefusal(refusal.kind, refusal.message);
+      const event = canonicalEvent(command as TableEvent);
+      const revealedBefore = revealedDealsOf(table.committed.context).length;
+      if (!offer(table.actor, event)) throw new Error(`table ${table.tableId}: the machine refused a ${event.type} it had allowed`);
+      const at = this.now().toISOString();
+      const notes: NewEvent[] = note === undefined ? [] : [{ ...note, at }];
+      const reveals = revealedSince(table, revealedBefore, at);
+      const owed = this.owedEvents(table).map((each) => toNewEvent(each, at));
+      return [...notes, toNewEvent(event, at), ...reveals, ...owed];
+    });
+    return this.commit(table, events, steps);
   }
 
   async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
@@ -438,12 +457,12 @@ export class TableHost implements TableService {
    * do reads see the new state; if the append fails the actor is discarded
    * and the table is rebuilt from its log on next use.
    */
-  private async commit(table: ResidentTable, unstamped: readonly NewEvent[]): Promise<Accepted> {
+  private async commit(table: ResidentTable, unstamped: readonly NewEvent[], steps = UNTRACED_STEPS): Promise<Accepted> {
     const next = table.actor.getSnapshot();
     const events = unstamped.map(withSchema);
     let version: number;
     try {
-      version = await this.store.append(table.tableId, events, table.version, statusOf(next));
+      version = await steps.append(table.version + 1, () => this.store.append(table.tableId, events, table.version, statusOf(next)));
     } catch (error) {
       this.tables.evict(table.tableId);
       throw error;

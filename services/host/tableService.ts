@@ -5,6 +5,7 @@
  * moves of its own to report (its tables' bots and clocks); on NATS the
  * workers make them.
  */
+import type { Context } from '@opentelemetry/api';
 import type { GameRecord } from '../../machines/record/record.js';
 import type { Occupant } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
@@ -48,6 +49,8 @@ export interface SubmitOptions {
   readonly holder?: string | undefined;
   /** The table's version the sender last saw. */
   readonly seenVersion?: number | undefined;
+  /** The trace the command is a part of (services/tracing): the spans of its serving are children of it. None: no spans. */
+  readonly trace?: Context | undefined;
 }
 
 export interface TableService {

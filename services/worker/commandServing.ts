@@ -7,6 +7,7 @@
  * (forwarding.ts). Every reply is an envelope of bus/protocol.ts.
  */
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
+import { type Context, SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, TableRefusal } from '../host/errors.js';
 import type { TableHost } from '../host/tableHost.js';
@@ -26,6 +27,8 @@ import { forwardToOwner, type Forwarding } from './forwarding.js';
 import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './requestChecks.js';
 import { NoLease } from './tableLeases.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
+import { commandAttributes, contextOf, noteAppended, noteRefused } from '../tracing/commandSpans.js';
+import { tracedFrom } from '../tracing/traceHeaders.js';
 
 export interface CommandServing {
   readonly tables: WorkerTables;
@@ -33,6 +36,8 @@ export interface CommandServing {
   readonly subjects: TableSubjects;
   readonly limits: WorkerRequestLimits;
   readonly forwarding: Forwarding;
+  /** Makes a span of each request, a child of the sender's when its headers carry one (tracing/traceHeaders.ts). */
+  readonly tracer: Tracer;
 }
 
 export interface CommandServer {
@@ -72,15 +77,32 @@ function handle(serving: CommandServing, msg: Msg): Promise<void> {
   const { metrics } = serving.tables;
   const request = decodeRequest(msg);
   const started = performance.now();
-  if (metrics !== undefined) {
-    const op = typeof request === 'string' ? 'malformed' : request.op;
-    const counted = () => metrics.requestServed(op, answers.get(msg) ?? 'forwarded', (performance.now() - started) / 1000);
-    return served(serving, msg, request).finally(counted);
-  }
-  return served(serving, msg, request);
+  const op = typeof request === 'string' ? 'malformed' : request.op;
+  const parent = tracedFrom(msg.headers);
+  const span = serving.tracer.startSpan(WORKER_SPAN, { kind: SpanKind.SERVER, attributes: requestAttributes(serving, request) }, parent);
+  return served(serving, msg, request, contextOf(span, parent)).finally(() => {
+    const answer = answers.get(msg);
+    metrics?.requestServed(op, answer ?? 'forwarded', (performance.now() - started) / 1000);
+    endWithAnswer(span, answer);
+  });
 }
 
-function served(serving: CommandServing, msg: Msg, request: ReturnType<typeof decodeRequest>): Promise<void> {
+const WORKER_SPAN = 'worker request';
+
+function requestAttributes(serving: CommandServing, request: ReturnType<typeof decodeRequest>) {
+  const worker = { 'suitors.worker': serving.tables.workerId };
+  if (typeof request === 'string') return { ...worker, 'suitors.op': 'malformed' };
+  if (request.op !== 'submit') return { ...worker, 'suitors.op': request.op };
+  return { ...worker, 'suitors.op': request.op, ...commandAttributes(request.tableId, request.args[0]) };
+}
+
+function endWithAnswer(span: Span, answer: TableReply | undefined): void {
+  if (answer?.ok === true) noteAppended(span, answer.result.events);
+  else if (answer !== undefined) noteRefused(span, answer.kind);
+  span.end();
+}
+
+function served(serving: CommandServing, msg: Msg, request: ReturnType<typeof decodeRequest>, traced: Context): Promise<void> {
   const { workerId } = serving.tables;
   return (async () => {
     if (typeof request === 'string') return respond(msg, replyOfError(workerId, new TableRefusal('malformed', request)));
@@ -88,7 +110,7 @@ function served(serving: CommandServing, msg: Msg, request: ReturnType<typeof de
     if (request.op === 'createTable' || request.op === 'importRecord' || request.op === 'forkTable') {
       return serveNewTable(serving, msg, request);
     }
-    return serveCommand(serving, msg, request);
+    return serveCommand(serving, msg, request, traced);
   })().catch((error: unknown) => {
     respond(msg, replyOfError(workerId, isTableUnavailable(error) ? error : unavailableOf(error)));
   });
@@ -99,7 +121,7 @@ function respond(msg: Msg, reply: TableReply): void {
   msg.respond(encode(reply));
 }
 
-async function serveCommand(serving: CommandServing, msg: Msg, request: TableCommandRequest): Promise<void> {
+async function serveCommand(serving: CommandServing, msg: Msg, request: TableCommandRequest, traced: Context): Promise<void> {
   const { host, store, leases, lastUsed, workerId } = serving.tables;
   const { tableId } = request;
   if (!isRoutableTableId(tableId) || serving.subjects.tableIdOf(msg.subject) !== tableId) throw unknownTable(tableId);
@@ -110,7 +132,7 @@ async function serveCommand(serving: CommandServing, msg: Msg, request: TableCom
     if ((await store.version(tableId)) === 0) throw unknownTable(tableId);
     const take = await leases.take(tableId);
     if (!take.taken) {
-      await forwardToOwner(serving.forwarding, msg, request, take.owner);
+      await forwardToOwner(serving.forwarding, msg, request, { owner: take.owner, traced });
       return;
     }
     // Newly claimed: a copy left from an earlier claim may be behind the log.
@@ -121,7 +143,11 @@ async function serveCommand(serving: CommandServing, msg: Msg, request: TableCom
     const accepted =
       request.op === 'repairTable'
         ? await host.repair(tableId)
-        : await host.submit(tableId, request.args[0], { holder: holderOf(request.args[1]), seenVersion: request.seenVersion });
+        : await host.submit(tableId, request.args[0], {
+            holder: holderOf(request.args[1]),
+            seenVersion: request.seenVersion,
+            trace: traced,
+          });
     respond(msg, { ok: true, worker: workerId, result: accepted });
   } catch (error) {
     if (isTableRefusal(error) && error.kind === 'unknownTable') {

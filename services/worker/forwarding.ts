@@ -5,9 +5,11 @@
  * gateway to send again.
  */
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import type { Context } from '@opentelemetry/api';
 import { encode, TableUnavailable, type TableCommandRequest } from '../bus/protocol.js';
 import { isRoutableTableId, type TableSubjects } from '../bus/subjects.js';
 import { isNoResponders } from '../nats/natsErrors.js';
+import { traceHeaders } from '../tracing/traceHeaders.js';
 
 export interface Forwarding {
   readonly nc: NatsConnection;
@@ -20,7 +22,12 @@ export interface Forwarding {
 }
 
 /** Passes the command to the worker holding the table's claim, and its answer back; never twice. */
-export async function forwardToOwner(forwarding: Forwarding, msg: Msg, request: TableCommandRequest, owner: string): Promise<void> {
+export async function forwardToOwner(
+  forwarding: Forwarding,
+  msg: Msg,
+  request: TableCommandRequest,
+  { owner, traced }: { readonly owner: string; readonly traced: Context },
+): Promise<void> {
   const { tableId } = request;
   if (request.forwardedBy !== undefined || !isRoutableTableId(owner)) {
     throw new TableUnavailable(`table ${tableId} is owned by ${owner}, which did not take the command; try again`);
@@ -29,7 +36,8 @@ export async function forwardToOwner(forwarding: Forwarding, msg: Msg, request: 
     const answer = await forwarding.nc.request(
       forwarding.subjects.commandFor(tableId, owner),
       encode({ ...request, forwardedBy: forwarding.workerId }),
-      { timeout: forwarding.timeoutMs },
+      // The owner's spans are a part of the command's trace, as children of this worker's.
+      { timeout: forwarding.timeoutMs, headers: traceHeaders(traced) },
     );
     msg.respond(answer.data);
   } catch (error) {

@@ -5,7 +5,8 @@
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL,
  * NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
  * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS, WORKER_METRICS_PORT (Prometheus
- * metrics at GET /metrics, off when unset) and HOST (its address); all are read, and a bad one
+ * metrics at GET /metrics, off when unset), HOST (its address) and
+ * SUITORS_TRACING, SUITORS_TRACING_URL (services/tracing); all are read, and a bad one
  * refused (status 2), before it connects. Prints `ready <worker id>` once it
  * takes commands. SIGTERM or SIGINT stops it gracefully: commands under way
  * finish and its leases are given up, so other workers take its tables at
@@ -16,17 +17,19 @@ import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
 import { startTableWorker } from './tableWorker.js';
 import { createWorkerMetrics, serveWorkerMetrics } from './workerMetrics.js';
+import { startTracing } from '../tracing/tracing.js';
+import { tracingSettingsFrom } from '../tracing/tracingSettings.js';
 
 function readSettings() {
   try {
-    return { nats: natsSettingsFrom(), own: workerEnvironment() };
+    return { nats: natsSettingsFrom(), own: workerEnvironment(), tracing: tracingSettingsFrom() };
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
     console.error(`the table worker could not start: ${error.message}`);
     process.exit(2);
   }
 }
-const { nats: settings, own } = readSettings();
+const { nats: settings, own, tracing: tracingSettings } = readSettings();
 if (settings === null) {
   console.error(
     'NATS_URL is not set: a table worker serves tables over NATS. Set NATS_URL=nats://host:4222[,nats://...]; the single-process service is `npm start`.',
@@ -41,11 +44,13 @@ const nc = await connectAs(settings, 'worker').catch((error: unknown) => {
 });
 const { replicas, streamName, prefix } = settings;
 const metrics = own.metrics === undefined ? undefined : createWorkerMetrics();
+const tracing = startTracing({ service: 'suitors-worker', settings: tracingSettings });
 const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
 const worker = await startTableWorker({
   nc,
   store: metrics?.measured(store) ?? store,
   metrics,
+  tracer: tracing.tracer,
   ...(own.workerId === undefined ? {} : { workerId: own.workerId }),
   leaseTtlMs: settings.leaseTtlMs,
   idleReleaseMs: own.idleSeconds * 1000,
@@ -77,6 +82,7 @@ async function stop(signal: string): Promise<void> {
   metricsServer?.close();
   await store.close();
   await nc.drain();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

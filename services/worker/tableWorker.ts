@@ -17,6 +17,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/nats-core';
+import type { Tracer } from '@opentelemetry/api';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { TableHost } from '../host/tableHost.js';
 import { DEFAULT_BOT_DELAY_MS } from '../host/autopilot.js';
@@ -29,6 +30,7 @@ import { DEFAULT_WORKER_LIMITS, type WorkerRequestLimits } from './requestChecks
 import type { TableOwnership } from './tableLeases.js';
 import type { WorkerMetrics } from './workerMetrics.js';
 import { dropTable, messageOf, type WorkerTables } from './workerTables.js';
+import { NO_TRACING } from '../tracing/tracing.js';
 
 export interface TableWorkerOptions {
   readonly nc: NatsConnection;
@@ -66,6 +68,8 @@ export interface TableWorkerOptions {
   readonly limits?: WorkerRequestLimits;
   /** Counted for the worker's /metrics (workerMetrics.ts); none: nothing is counted. */
   readonly metrics?: WorkerMetrics;
+  /** Makes the spans of the requests it serves (services/tracing); none: the no-op tracer. */
+  readonly tracer?: Tracer;
 }
 
 export interface TableWorker {
@@ -140,6 +144,7 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     subjects,
     limits: options.limits ?? DEFAULT_WORKER_LIMITS,
     forwarding: { nc, subjects, workerId, timeoutMs: options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS, leaseTtlMs },
+    tracer: options.tracer ?? NO_TRACING.tracer,
   });
   const stopReleasing = releaseIdleTables(tables, options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS);
   const adoption = adoptOrphans(tables, options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))));
@@ -173,6 +178,7 @@ function workerHost(options: TableWorkerOptions, workerId: string, log: (line: s
   const host = new TableHost({
     store: options.store,
     snapshotEvery: options.snapshotEvery ?? WORKER_SNAPSHOT_EVERY,
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     onQuarantined: (verdict) => log(`${workerId}: ${verdict.message}`),
     autopilot: {
       botDelayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,

@@ -72,7 +72,7 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const grant = seatOf(await auth.fromHeader(request.headers.authorization, request.params.tableId), request.params.tableId);
-        const accepted = await submitForSeat(feed, grant, request.body);
+        const accepted = await submitForSeat(context, grant, request.body, { via: 'http' });
         return { version: accepted.version, events: accepted.events.map(({ seq, type }) => ({ seq, type })) };
       },
     );

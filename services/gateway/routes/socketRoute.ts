@@ -225,7 +225,7 @@ function answerer(
       const command = (message as SocketMessage).command;
       const commandProblem = commandChecker.problem(command, 'command');
       if (commandProblem !== null) throw new GatewayRefusal('badRequest', commandProblem);
-      const accepted = await submitForSeat(context.feed, grant, command as Command);
+      const accepted = await submitForSeat(context, grant, command as Command, { via: 'socket' });
       return { type: 'accepted', id, version: accepted.version };
     } catch (error) {
       const refusal = refusalOf(error);

@@ -1,0 +1,58 @@
+/**
+ * What a table's owner makes of one command, as spans under the command's
+ * own (the gateway's in the embedded service, the worker's on NATS): its
+ * wait in the table's queue, the machine's step, and the append to the log.
+ */
+import { type Attributes, type Context, ROOT_CONTEXT, type Span, type Tracer } from '@opentelemetry/api';
+import { EVENT_SEQ, kindOf, noteRefused } from './commandSpans.js';
+import { NO_TRACING } from './tracing.js';
+
+export const SPAN_NAMES = { queue: 'table queue', step: 'machine step', append: 'log append' } as const;
+
+export class CommandSteps {
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly parent: Context,
+    private readonly attributes: Attributes,
+  ) {}
+
+  /** Starts timing the command's wait in its table's queue; the returned call says its turn came. */
+  waiting(): () => void {
+    const span = this.start(SPAN_NAMES.queue);
+    return () => span.end();
+  }
+
+  /** The machine's step: the command checked and applied, and what the table is owed after it. */
+  step<T>(work: () => T): T {
+    const span = this.start(SPAN_NAMES.step);
+    try {
+      return work();
+    } catch (error) {
+      noteRefused(span, kindOf(error));
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  /** The append of the command's events, the first of them numbered `firstSeq`; resolves with the table's new version. */
+  async append(firstSeq: number, work: () => Promise<number>): Promise<number> {
+    const span = this.start(SPAN_NAMES.append);
+    span.setAttribute(EVENT_SEQ, firstSeq);
+    try {
+      return await work();
+    } catch (error) {
+      noteRefused(span, kindOf(error));
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  private start(name: string): Span {
+    return this.tracer.startSpan(name, { attributes: this.attributes }, this.parent);
+  }
+}
+
+/** The steps of a command no trace follows (a bot's move, a tool driving a host): no spans at all. */
+export const UNTRACED_STEPS = new CommandSteps(NO_TRACING.tracer, ROOT_CONTEXT, {});

@@ -1,0 +1,201 @@
+/**
+ * One command's trace across the NATS hop, on a real, secured nats-server:
+ * the gateway's span of a player's command, its request to the worker with
+ * the trace's context in the message's headers, and the worker's span of
+ * the request with the host's queue, machine step and append under it, one
+ * trace id throughout. Read from real SDK providers, one per process (each
+ * its own service name), through an in-memory exporter; and from a real
+ * worker process's stdout, turned on by SUITORS_TRACING alone. A gateway
+ * with tracing off sends no header at all. Without nats-server this fails
+ * (startLocalNats says what to install); it is never skipped.
+ */
+import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import { SpanKind } from '@opentelemetry/api';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../../drivers/embeddedService.js';
+import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { waitFor } from '../../drivers/polling.js';
+import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
+import { tableSubjects } from '../../services/bus/subjects.js';
+import type { EventStore } from '../../services/eventstore/eventStore.js';
+import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
+import { createDistributedGateway, type DistributedGatewayOptions } from '../../services/gateway/distributed.js';
+import type { Gateway } from '../../services/gateway/gateway.js';
+import { openLocalStorage } from '../../services/storage/storage.js';
+import { COMMAND_TYPE, EVENT_SEQ, TABLE_ID } from '../../services/tracing/commandSpans.js';
+import { SPAN_NAMES } from '../../services/tracing/commandSteps.js';
+import { TRACEPARENT } from '../../services/tracing/traceHeaders.js';
+import { startTracing, type Tracing } from '../../services/tracing/tracing.js';
+import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
+
+const OFF = { export: 'off', url: undefined } as const;
+const subjects = tableSubjects();
+
+describe('a command traced across a gateway and a table worker over NATS', () => {
+  let nats: LocalNats;
+  /** Every command message sent to a worker, as the admin's plain subscription sees it beside the workers' queue. */
+  const commandMessages: Msg[] = [];
+  let admin: NatsConnection;
+  let closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    nats = await startLocalNats(1);
+    admin = await nats.connect('admin');
+    const keep = (_: Error | null, msg: Msg) => void commandMessages.push(msg);
+    // Undirected commands, and those addressed to one worker.
+    admin.subscribe(subjects.anyCommand, { callback: keep });
+    admin.subscribe(`${subjects.anyCommand}.*`, { callback: keep });
+    await admin.flush();
+  }, 60_000);
+
+  afterEach(async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    closers = [];
+  });
+
+  afterAll(async () => {
+    await admin?.close();
+    await nats?.stop();
+  });
+
+  async function openStore(role: 'gateway' | 'worker'): Promise<{ nc: NatsConnection; store: EventStore }> {
+    const nc = await nats.connect(role);
+    const store = await openJetStreamEventStore({ connection: nc, createMissing: role === 'worker' });
+    closers.push(
+      () => nc.close(),
+      () => store.close(),
+    );
+    return { nc, store };
+  }
+
+  async function startWorker(workerId: string, tracing: Tracing): Promise<TableWorker> {
+    const worker = await startTableWorker({ ...(await openStore('worker')), workerId, botDelayMs: 0, tracer: tracing.tracer });
+    closers.push(() => worker.stop());
+    return worker;
+  }
+
+  async function startGateway(tracing: Tracing): Promise<Gateway> {
+    const options: DistributedGatewayOptions = {
+      ...(await openStore('gateway')),
+      tokens: openLocalStorage({ kind: 'memory' }).tokens,
+      logger: pino({ level: 'silent' }),
+      webRoot: '/nonexistent',
+      tracer: tracing.tracer,
+    };
+    const { app, tables } = createDistributedGateway(options);
+    closers.push(
+      () => tables.close(),
+      () => app.close(),
+    );
+    await app.ready();
+    return app;
+  }
+
+  /** Ann, in seat 0 of a table of three bots, passes three cards over HTTP: the table, the pass's event seq, the cards. */
+  async function annPasses(app: Gateway) {
+    const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { tableId } = created.json();
+    const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
+    const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
+    const cards: string[] = view.hand.cards.slice(0, 3);
+    const pass = { type: 'cards.passed', passes: cards.map((card, i) => ({ to: i + 1, card })) };
+    const sentBefore = commandMessages.length;
+    const answer = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: pass, headers: bearer(token) });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const passMessages = () => commandMessages.slice(sentBefore).filter((msg) => msg.subject.startsWith(`tables.${tableId}.cmd`));
+    await waitFor(() => passMessages().length > 0, "the pass's message, as the admin's subscription saw it");
+    return { tableId, seq: answer.json().events[0].seq as number, cards, message: passMessages()[0] };
+  }
+
+  const only = (spans: readonly ReadableSpan[], name: string) => {
+    const named = spans.filter((span) => span.name === name);
+    expect(named.map((span) => span.name)).toEqual([name]);
+    return named[0];
+  };
+
+  it("is one trace from the gateway's span through the request's headers to the worker's append", async () => {
+    const exporter = new InMemorySpanExporter();
+    const gatewayTracing = startTracing({ service: 'suitors-gateway', settings: OFF, exporter });
+    const workerTracing = startTracing({ service: 'suitors-worker', settings: OFF, exporter });
+    await startWorker('w-traced', workerTracing);
+    const app = await startGateway(gatewayTracing);
+    const { tableId, seq, cards, message } = await annPasses(app);
+
+    const traceOf = () => {
+      const command = exporter.getFinishedSpans().find((span) => span.name === 'gateway command');
+      return command === undefined
+        ? []
+        : exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === command.spanContext().traceId);
+    };
+    await waitFor(() => traceOf().length >= 6, "the command's six spans");
+    const spans = traceOf();
+    const command = only(spans, 'gateway command');
+    const request = only(spans, 'nats request');
+    const served = only(spans, 'worker request');
+    expect(spans.map((span) => span.name).sort()).toEqual(
+      ['gateway command', 'nats request', 'worker request', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append].sort(),
+    );
+
+    expect(command.parentSpanContext).toBeUndefined();
+    expect(request.parentSpanContext?.spanId).toBe(command.spanContext().spanId);
+    expect(request.kind).toBe(SpanKind.CLIENT);
+    // The hop: the worker's span is the child of the gateway's request, known to it from the message's header alone.
+    const { traceId, spanId } = request.spanContext();
+    expect(message.headers?.get(TRACEPARENT)).toBe(`00-${traceId}-${spanId}-01`);
+    expect(served.parentSpanContext).toMatchObject({ traceId, spanId, isRemote: true });
+    expect(served.kind).toBe(SpanKind.SERVER);
+    for (const name of [SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append]) {
+      expect(only(spans, name).parentSpanContext?.spanId).toBe(served.spanContext().spanId);
+    }
+
+    for (const span of [command, request]) expect(span.resource.attributes['service.name']).toBe('suitors-gateway');
+    for (const span of [served, only(spans, SPAN_NAMES.append)]) expect(span.resource.attributes['service.name']).toBe('suitors-worker');
+    for (const span of spans) expect(span.attributes[TABLE_ID]).toBe(tableId);
+    for (const span of [command, served, only(spans, SPAN_NAMES.step)]) expect(span.attributes[COMMAND_TYPE]).toBe('cards.passed');
+    for (const span of [command, request, served, only(spans, SPAN_NAMES.append)]) expect(span.attributes[EVENT_SEQ]).toBe(seq);
+    expect(served.attributes['suitors.worker']).toBe('w-traced');
+    const everything = JSON.stringify(spans.map((span) => [span.attributes, span.status, span.events]));
+    for (const card of cards) expect(everything).not.toContain(card);
+  });
+
+  it('adds no header to the request when the gateway traces nothing: the worker starts a trace of its own', async () => {
+    const exporter = new InMemorySpanExporter();
+    await startWorker('w-untraced-gateway', startTracing({ service: 'suitors-worker', settings: OFF, exporter }));
+    const app = await startGateway(startTracing({ service: 'suitors-gateway', settings: OFF }));
+    const { tableId, seq, message } = await annPasses(app);
+
+    expect(message.headers).toBeUndefined();
+    const served = () => exporter.getFinishedSpans().find((span) => span.name === 'worker request' && span.attributes[EVENT_SEQ] === seq);
+    await waitFor(() => served() !== undefined, "the worker's span of the pass");
+    expect(served()?.parentSpanContext).toBeUndefined();
+    expect(served()?.attributes[TABLE_ID]).toBe(tableId);
+    expect(exporter.getFinishedSpans().filter((span) => span.resource.attributes['service.name'] !== 'suitors-worker')).toEqual([]);
+  });
+
+  it('is printed by a worker process started with SUITORS_TRACING=stdout, in the trace the gateway began', async () => {
+    const exporter = new InMemorySpanExporter();
+    const worker: WorkerProcess = await startWorkerProcess({
+      natsEnv: nats.env('worker'),
+      workerId: 'w-stdout',
+      botDelayMs: 0,
+      env: { SUITORS_TRACING: 'stdout' },
+    });
+    closers.push(() => worker.kill());
+    let printed = '';
+    worker.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const app = await startGateway(startTracing({ service: 'suitors-gateway', settings: OFF, exporter }));
+    await annPasses(app);
+    const command = exporter.getFinishedSpans().find((span) => span.name === 'gateway command');
+    expect(command).toBeDefined();
+
+    // Stopped, the worker sends (here: prints) the spans it still holds.
+    await worker.stop();
+    expect(worker.child.exitCode, worker.output.join('\n')).toBe(0);
+    expect(printed).toContain(`traceId: '${command?.spanContext().traceId}'`);
+    expect(printed).toContain("'service.name': 'suitors-worker'");
+    expect(printed).toContain(`name: '${SPAN_NAMES.append}'`);
+  });
+});
