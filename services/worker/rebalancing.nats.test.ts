@@ -138,13 +138,15 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
     };
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      ids.push((await createRemoteTable(tables, { game: gameOf(i) }, (accepted) => keep(accepted.tableId, accepted.events))).tableId);
+      // Long games: none may end before its table has moved and played on.
+      const request = { game: 'sevenSuitors', options: { end: 'hands:99' } } as const;
+      ids.push((await createRemoteTable(tables, request, (accepted) => keep(accepted.tableId, accepted.events))).tableId);
     }
     expect(a.ownedTables().sort()).toEqual([...ids].sort());
 
     let playing = true;
     const troubles: string[] = [];
-    // At a quick human pace, so no game ends before its table has moved and played on.
+    // At a quick human pace.
     const games = ids.map(async (tableId) => {
       const rng = createRng(`rebalance ${tableId}`);
       while (playing) {

@@ -114,8 +114,8 @@ export class TableLeases implements TableOwnership, SharedOwnership {
   /** Tables claimed in the current life, with the claim's revision. */
   private readonly held = new Map<string, number>();
   private readonly taking = new Map<string, Promise<TakeResult>>();
-  /** Tables being handed to another worker: a take waits for the hand-off, then finds the new owner. */
-  private readonly handing = new Map<string, Promise<boolean>>();
+  /** Tables being handed to another worker, and to whom: a take waits for the hand-off, then finds the new owner. */
+  private readonly handing = new Map<string, { readonly done: Promise<boolean>; readonly to: string }>();
   private handedIn: (tableId: string) => void = () => undefined;
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
@@ -171,7 +171,8 @@ export class TableLeases implements TableOwnership, SharedOwnership {
    */
   take(tableId: string): Promise<TakeResult> {
     const handing = this.handing.get(tableId);
-    if (handing !== undefined) return handing.then(() => this.take(tableId));
+    // Handed, the owner is known without asking NATS: the command waiting for it goes on at once.
+    if (handing !== undefined) return handing.done.then((handed) => (handed ? { taken: false, owner: handing.to } : this.take(tableId)));
     const incarnation = this.own?.trusted() ?? null;
     if (this.stopped || incarnation === null) return Promise.reject(new NoLease(this.workerId));
     if (this.held.has(tableId)) return Promise.resolve({ taken: true, fresh: false });
@@ -248,7 +249,7 @@ export class TableLeases implements TableOwnership, SharedOwnership {
     const revision = this.held.get(tableId);
     if (revision === undefined || !this.alive() || this.handing.has(tableId)) return Promise.resolve(false);
     this.held.delete(tableId);
-    const handing = (async () => {
+    const done = (async () => {
       await quiet().catch(() => undefined);
       const claim = { worker: to.worker, incarnation: to.incarnation, handedBy: this.workerId } satisfies Claim;
       const written = await orRaced(this.claims.update(tableId, JSON.stringify(claim), revision)).catch(() => 0);
@@ -256,8 +257,8 @@ export class TableLeases implements TableOwnership, SharedOwnership {
       if (written !== 0) this.claimsSeen.set(tableId, claim);
       return written !== 0;
     })().finally(() => this.handing.delete(tableId));
-    this.handing.set(tableId, handing);
-    return handing;
+    this.handing.set(tableId, { done, to: to.worker });
+    return done;
   }
 
   onHandedIn(listener: (tableId: string) => void): void {
