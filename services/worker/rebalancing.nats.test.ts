@@ -17,6 +17,7 @@ import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { foldLog } from '../host/replay.js';
 import { openLocalStorage } from '../storage/storage.js';
 import { startTableWorker, type TableWorker } from './tableWorker.js';
+import { createWorkerMetrics, type WorkerMetrics } from './workerMetrics.js';
 
 const TTL_MS = 1500;
 const BOT_DELAY_MS = 30;
@@ -76,8 +77,9 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
     return own;
   }
 
-  async function startWorker(workerId: string, rebalancePerSecond: number): Promise<TableWorker> {
+  async function startWorker(workerId: string, rebalancePerSecond: number, metrics?: WorkerMetrics): Promise<TableWorker> {
     const worker = await startTableWorker({
+      metrics,
       nc: await connection('worker'),
       store: storeOf(workerId),
       workerId,
@@ -122,7 +124,8 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
 
   it('hands a joining worker its share between moves, with every command in the log once', async () => {
     await setUp();
-    const a = await startWorker('w-a', 2);
+    const [aMetrics, bMetrics] = [createWorkerMetrics({ processMetrics: false }), createWorkerMetrics({ processMetrics: false })];
+    const a = await startWorker('w-a', 2, aMetrics);
     const acknowledged = new Map<string, Map<number, StoredEvent>>();
     const servedBy = new Map<string, string[]>();
     const keep = (tableId: string, events: readonly StoredEvent[]) => {
@@ -159,7 +162,7 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
         await sleep(THINK_MS);
       }
     });
-    const b = await startWorker('w-b', 2);
+    const b = await startWorker('w-b', 2, bMetrics);
     // Two a second at most: the share of 4 comes over in rounds, not at once.
     await waitFor(() => b.ownedTables().length >= 2 && b.ownedTables().length < 4, 'w-b to hold part of its share', { timeoutMs: 10_000 });
     await waitFor(() => a.ownedTables().length === 4 && b.ownedTables().length === 4, 'each worker to hold 4 tables', {
@@ -172,6 +175,11 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
     await Promise.all(games);
 
     expect(troubles).toEqual([]);
+    const handOffsCounted = async (metrics: WorkerMetrics, direction: string) =>
+      (await metrics.registry.getSingleMetric('suitors_worker_hand_offs_total')!.get()).values.find(
+        (value) => value.labels.direction === direction,
+      )?.value;
+    expect([await handOffsCounted(aMetrics, 'out'), await handOffsCounted(bMetrics, 'in')]).toEqual([4, 4]);
     expect(handOffs.map(({ tableId }) => tableId).sort()).toEqual([...moved].sort());
     for (const tableId of ids) expect(servedBy.get(tableId), tableId).toEqual(moved.includes(tableId) ? ['w-a', 'w-b'] : ['w-a']);
     await expectLogsAreTheAcks(acknowledged);

@@ -139,6 +139,7 @@ async function handOff(tables: WorkerTables, sharing: SharedOwnership, tableId: 
   // Not handed: the claim is still this worker's (its next command or sweep takes the table up again), or another's.
   if (!handed) return;
   tables.lastUsed.delete(tableId);
+  tables.metrics?.handOff('out');
   tables.log(`${tables.workerId} handed ${tableId} to ${to.worker}`);
 }
 
@@ -165,6 +166,7 @@ async function takeUpHanded(tables: WorkerTables, tableId: string): Promise<void
   const { host, leases, workerId, log } = tables;
   if (tables.isStopping() || !leases.holds(tableId)) return;
   tables.lastUsed.set(tableId, Date.now());
+  tables.metrics?.handOff('in');
   try {
     // A copy left here from an earlier claim may be behind the log.
     await host.passivate(tableId);
