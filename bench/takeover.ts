@@ -8,7 +8,12 @@
  * orphan sweep does: claim, rebuild from snapshot and log, `--concurrency`
  * at a time. Prints the wall time, the tables per second, this process's
  * CPU per table, the nats-servers' CPU per table, and what the reads cost.
+ * First, on the same cluster, how long a table stands still while
+ * rebalancing hands it to a worker that joins (bench/handOffPause.ts,
+ * `--handoff-tables` tables, half of them handed). Ends with one
+ * `summary:` line of the headline figures.
  */
+import { loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRng } from '../machines/cards/shuffle.js';
@@ -21,6 +26,7 @@ import { TableHost } from '../services/host/tableHost.js';
 import { fewAtATime } from '../services/tableQueues/fewAtATime.js';
 import { openLeaseBuckets } from '../services/worker/leaseBuckets.js';
 import { TableLeases } from '../services/worker/tableLeases.js';
+import { measureHandOffPauses } from './handOffPause.js';
 
 const flags = readFlags(
   {
@@ -28,9 +34,10 @@ const flags = readFlags(
     moves: wholeNumber({ default: 60 }),
     concurrency: wholeNumber({ default: 32 }),
     'snapshot-every': wholeNumber({ default: 100 }),
+    'handoff-tables': wholeNumber({ default: 20 }),
     profile: text({ default: '' }),
   },
-  'npm run bench:takeover [-- --tables N --moves M --concurrency C --snapshot-every E --profile FILE.cpuprofile]',
+  'npm run bench:takeover [-- --tables N --moves M --concurrency C --snapshot-every E --handoff-tables H --profile FILE.cpuprofile]',
 );
 const players = Array.from({ length: 4 }, (_, seat) => ({ name: `bot ${seat}`, bot: true }));
 
@@ -64,8 +71,21 @@ function countingReads(store: EventStore) {
   return { counted, counts };
 }
 
+/** The value at the share `q` of sorted values (0 when none). */
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
 const nats = await startLocalNats(3);
 try {
+  // Before the take-up below, whose dead worker's claims would be adopted by the workers here.
+  const handOff = await measureHandOffPauses(nats, flags['handoff-tables'], 10_000);
+  const ms = (value: number) => value.toFixed(0);
+  console.log(
+    `hand-off to a joining worker: ${handOff.handed} of ${flags['handoff-tables']} tables handed, a command always on its way; ` +
+      `release to first command served by the new owner p50 ${ms(quantile(handOff.pausesMs, 0.5))} ms, max ${ms(quantile(handOff.pausesMs, 1))} ms; ` +
+      `last answer at the old owner to first at the new p50 ${ms(quantile(handOff.gapsMs, 0.5))} ms, max ${ms(quantile(handOff.gapsMs, 1))} ms`,
+  );
   const writer = await openJetStreamEventStore({ connectOptions: nats.connectOptions('worker'), replicas: 3 });
   const dying = new TableHost({ store: writer, snapshotEvery: flags['snapshot-every'] });
   const rng = createRng('takeover');
@@ -135,6 +155,14 @@ try {
   console.log(
     `per table: claim ${(claimMs / tableIds.length).toFixed(1)} ms, reads ${(counts.ms / tableIds.length).toFixed(1)} ms waited ` +
       `(${counts.snapshots} snapshot loads, ${counts.reads} log reads, ${(counts.events / tableIds.length).toFixed(1)} events read a table)`,
+  );
+  const [load1] = loadavg();
+  console.log(
+    `summary: handoff_tables=${handOff.handed} handoff_pause_p50_ms=${ms(quantile(handOff.pausesMs, 0.5))} ` +
+      `handoff_pause_max_ms=${ms(quantile(handOff.pausesMs, 1))} handoff_gap_max_ms=${ms(quantile(handOff.gapsMs, 1))} ` +
+      `takeover_tables=${tableIds.length} takeover_tables_per_s=${(tableIds.length / seconds).toFixed(0)} ` +
+      `takeover_worker_cpu_ms_per_table=${((cpu.user + cpu.system) / 1e3 / tableIds.length).toFixed(2)} ` +
+      `takeover_servers_cpu_ms_per_table=${((serverCpu * 1000) / tableIds.length).toFixed(2)} load_average=${load1.toFixed(1)}`,
   );
   await leases.stop({ endLife: true });
   await taker.close();

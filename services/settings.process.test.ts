@@ -24,6 +24,7 @@ import {
 import { DEFAULT_LEASE_TTL_MS } from './worker/leaseBuckets.js';
 import { DEFAULT_WORKER_LIMITS } from './worker/requestChecks.js';
 import { DEFAULT_IDLE_RELEASE_MS } from './worker/tableWorker.js';
+import { DEFAULT_REBALANCE_PER_SECOND } from './worker/rebalancing.js';
 
 const NATS = { NATS_URL: 'nats://127.0.0.1:4222' };
 
@@ -97,6 +98,7 @@ describe('the settings from the environment', () => {
       idleSeconds: DEFAULT_IDLE_RELEASE_MS / 1000,
       botDelayMs: DEFAULT_BOT_DELAY_MS,
       minTurnSeconds: DEFAULT_WORKER_LIMITS.minTurnSeconds,
+      rebalancePerSecond: DEFAULT_REBALANCE_PER_SECOND,
     });
     expect(DEFAULT_WORKER_LIMITS.minTurnSeconds).toBe(DEFAULT_LIMITS.minTurnSeconds);
     expect(natsSettingsFrom({})).toBeNull();
@@ -142,6 +144,7 @@ describe('the settings from the environment', () => {
       NATS_STREAM: 'OTHER',
       NATS_PREFIX: 'other.tables',
       LEASE_TTL_MS: '2000',
+      WORKER_REBALANCE_PER_SECOND: '0',
       // Any file this process can read will do for the reading; connecting checks what is in it.
       NATS_CREDS: import.meta.filename,
       NATS_CA: import.meta.filename,
@@ -157,7 +160,13 @@ describe('the settings from the environment', () => {
     });
     expect(gatewaySettingsFromEnv(env).limits.loadShedding).toEqual({ ...DEFAULT_LIMITS.loadShedding, maxEventLoopDelayMs: 250 });
     expect(gatewayEnvironment({ SUITORS_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(workerEnvironment(env)).toEqual({ workerId: 'worker-1', idleSeconds: 30, botDelayMs: 0, minTurnSeconds: 5 });
+    expect(workerEnvironment(env)).toEqual({
+      workerId: 'worker-1',
+      idleSeconds: 30,
+      botDelayMs: 0,
+      minTurnSeconds: 5,
+      rebalancePerSecond: 0,
+    });
     expect(natsSettingsFrom(env)).toEqual({
       servers: ['nats://a:4222', 'nats://b:4222', 'nats://c:4222'],
       credsFile: import.meta.filename,
@@ -200,6 +209,11 @@ describe('the settings from the environment', () => {
     ['NATS_REPLICAS', '7', 'NATS_REPLICAS must be a whole number from 1 to 5 in decimal digits, not "7"'],
     ['NATS_REPLICAS', '3.0', 'NATS_REPLICAS must be a whole number from 1 to 5 in decimal digits, not "3.0"'],
     ['LEASE_TTL_MS', '99', 'LEASE_TTL_MS must be a whole number of at least 100 in decimal digits, not "99"'],
+    [
+      'WORKER_REBALANCE_PER_SECOND',
+      'fast',
+      'WORKER_REBALANCE_PER_SECOND must be a whole number from 0 to 10000 in decimal digits, not "fast"',
+    ],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
     ['WORKER_ID', 'worker.1', 'WORKER_ID must be 1 to 100 letters, digits, - and _ (it is a subject token), not "worker.1"'],
     ['NATS_CREDS', '/no/such/file.nk', 'NATS_CREDS names "/no/such/file.nk", which this process cannot read (ENOENT)'],

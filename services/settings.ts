@@ -314,6 +314,12 @@ export const SETTINGS = {
     "how long a worker's lease outlives its last renewal, so how soon a dead worker's tables move",
     { min: 100 },
   ),
+  WORKER_REBALANCE_PER_SECOND: wholeNumber(
+    'WORKER_REBALANCE_PER_SECOND',
+    50,
+    'how many tables a second at most a table worker hands to workers holding fewer than their share (0: none; a stopping worker hands all its own on)',
+    { max: 10_000 },
+  ),
   WORKER_METRICS_PORT: optionalText(
     'WORKER_METRICS_PORT',
     'off',
@@ -472,6 +478,8 @@ export interface WorkerEnvironment {
   readonly botDelayMs: number;
   /** The shortest turn clock a new table may have (SUITORS_MIN_TURN_SECONDS), as the gateways apply it. */
   readonly minTurnSeconds: number;
+  /** Tables a second at most it hands to workers under their share (WORKER_REBALANCE_PER_SECOND; 0: none). */
+  readonly rebalancePerSecond: number;
   /** Where it serves /metrics (WORKER_METRICS_PORT at HOST); undefined: it serves none. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
 }
@@ -485,6 +493,7 @@ export function workerEnvironment(env: Environment = process.env): WorkerEnviron
     idleSeconds: SETTINGS.SUITORS_IDLE_SECONDS.read(env, WORKER_IDLE_SECONDS),
     botDelayMs: SETTINGS.SUITORS_BOT_DELAY_MS.read(env),
     minTurnSeconds: SETTINGS.SUITORS_MIN_TURN_SECONDS.read(env),
+    rebalancePerSecond: SETTINGS.WORKER_REBALANCE_PER_SECOND.read(env),
     metrics: metricsPortOf(SETTINGS.WORKER_METRICS_PORT.read(env), SETTINGS.HOST.read(env)),
   };
 }

@@ -78,6 +78,12 @@ export function lifeSubject(buckets: LeaseBuckets, workerId: string): string {
 export interface Claim {
   readonly worker: string;
   readonly incarnation: string;
+  /**
+   * The worker that wrote this claim for the one it names, handing the table
+   * over (rebalancing.ts); absent on a claim its holder took itself. Tells the
+   * holder to take the table up at once: nobody else will tell it.
+   */
+  readonly handedBy?: string;
 }
 
 /**
@@ -88,8 +94,9 @@ export interface Claim {
 export function claimOf(entry: KvEntry | null): Claim | null {
   if (entry === null || entry.operation !== 'PUT') return null;
   try {
-    const { worker, incarnation } = entry.json<Partial<Claim>>() ?? {};
-    return typeof worker === 'string' && typeof incarnation === 'string' ? { worker, incarnation } : null;
+    const { worker, incarnation, handedBy } = entry.json<Partial<Claim>>() ?? {};
+    if (typeof worker !== 'string' || typeof incarnation !== 'string') return null;
+    return typeof handedBy === 'string' ? { worker, incarnation, handedBy } : { worker, incarnation };
   } catch {
     return null;
   }

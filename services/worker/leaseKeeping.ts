@@ -5,7 +5,7 @@
  */
 import type { NatsConnection } from '@nats-io/nats-core';
 import { leaseTtlOf, openLeaseBuckets, type LeaseBucketSettings, type LeaseBuckets } from './leaseBuckets.js';
-import { TableLeases, type TableOwnership } from './tableLeases.js';
+import { TableLeases } from './tableLeases.js';
 import { giveBack, type WorkerTables } from './workerTables.js';
 
 export interface LeaseKeeping {
@@ -23,7 +23,7 @@ export interface LeaseKeeping {
 }
 
 /** Begins the worker's life in the lease buckets and keeps its claims in it. */
-export async function keepLeases(keeping: LeaseKeeping): Promise<{ leases: TableOwnership; leaseTtlMs: number }> {
+export async function keepLeases(keeping: LeaseKeeping): Promise<{ leases: TableLeases; leaseTtlMs: number }> {
   const { nc, workerId, wantedTtlMs, log } = keeping;
   const buckets = await openLeaseBucketsPatiently(nc, { ttlMs: wantedTtlMs, replicas: keeping.replicas, namespace: keeping.namespace });
   // The lives bucket's max age is what expires leases; a bucket made earlier with another TTL keeps its own.

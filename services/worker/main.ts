@@ -4,7 +4,7 @@
  * log in JetStream, playing their bots and running their turn clocks.
  * Settings (services/settings.ts has each one's default and meaning): NATS_URL,
  * NATS_CREDS, NATS_CA, NATS_REPLICAS, NATS_STREAM, NATS_PREFIX, LEASE_TTL_MS, WORKER_ID,
- * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS, WORKER_METRICS_PORT (Prometheus
+ * SUITORS_IDLE_SECONDS, SUITORS_BOT_DELAY_MS, WORKER_REBALANCE_PER_SECOND, WORKER_METRICS_PORT (Prometheus
  * metrics at GET /metrics, off when unset), HOST (its address) and
  * SUITORS_TRACING, SUITORS_TRACING_URL (services/tracing); all are read, and a bad one
  * refused (status 2), before it connects. Prints `ready <worker id>` once it
@@ -55,6 +55,7 @@ const worker = await startTableWorker({
   leaseTtlMs: settings.leaseTtlMs,
   idleReleaseMs: own.idleSeconds * 1000,
   botDelayMs: own.botDelayMs,
+  rebalancePerSecond: own.rebalancePerSecond,
   limits: { minTurnSeconds: own.minTurnSeconds },
   leaseReplicas: replicas,
   leaseNamespace: streamName,

@@ -18,6 +18,7 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { isNoResponders, isWrongLastSequence } from '../nats/natsErrors.js';
 import type { KV } from '@nats-io/kv';
+import { keepBucketInView } from './bucketWatch.js';
 import { lifeSubject, PRESENCE_GRACE_MS, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 
 /**
@@ -61,6 +62,9 @@ export class OtherLives {
   private readonly overSince = new Map<string, number>();
   /** Workers nobody answered for: since when, and when that was last found (an old finding starts again). */
   private readonly absent = new Map<string, { since: number; lastFound: number }>();
+  /** Every life as the lives bucket's watch last showed it, and when the server stored its last renewal. */
+  private readonly livesSeen = new Map<string, { incarnation: string; storedAt: number }>();
+  private watching: { stop(): void } | null = null;
 
   constructor(private readonly options: OtherLivesOptions) {
     this.lives = options.buckets.lives;
@@ -79,6 +83,35 @@ export class OtherLives {
     if (alive) this.overSince.delete(key);
     else this.overSince.set(key, Date.now());
     return alive;
+  }
+
+  /** Keeps every life in view (bucketWatch.ts), for `onTime`; rejects when the watch cannot be opened. */
+  async watchLives(): Promise<void> {
+    this.watching = await keepBucketInView(this.lives, {
+      what: 'the lives',
+      log: (line) => this.options.log(`${this.options.workerId}: ${line}`),
+      onOpen: () => this.livesSeen.clear(),
+      onEntry: (entry) => {
+        if (entry.operation === 'PUT') this.livesSeen.set(entry.key, { incarnation: entry.string(), storedAt: entry.created.getTime() });
+        else this.livesSeen.delete(entry.key);
+      },
+    });
+  }
+
+  stopWatching(): void {
+    this.watching?.stop();
+  }
+
+  /**
+   * The lives renewed on time now, the judge's own included: where a table
+   * may be handed (rebalancing.ts). A life late for a renewal is left out,
+   * though it may not be over: a table is not handed to a worker in doubt.
+   */
+  onTime(): Claim[] {
+    const lateBefore = Date.now() - this.options.renewEveryMs - PRESENCE_GRACE_MS;
+    const lives: Claim[] = [];
+    for (const [worker, { incarnation, storedAt }] of this.livesSeen) if (storedAt >= lateBefore) lives.push({ worker, incarnation });
+    return lives;
   }
 
   /**

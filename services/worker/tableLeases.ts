@@ -19,13 +19,18 @@
  * The same watch keeps every claim in view, so a worker can find the tables
  * whose owner's life is over (`orphans`) and take them up itself: a table
  * whose bot or clock is due must not wait for someone to send it a command.
+ * It also tells each worker how many tables every other life holds, so an
+ * overloaded worker can hand some to one with fewer (`handOver`): a claim
+ * rewritten, at the revision held, to name the other's life, which takes
+ * the table up as soon as its watch shows it the claim.
  *
  * NATS does the agreeing; nothing here votes or elects. And the event log's
  * expected version stays the real fence: a worker that wrongly believes it
  * owns a table still cannot append over another's events.
  */
-import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
+import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { keepBucketInView } from './bucketWatch.js';
 import { claimOf, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 import { OtherLives } from './otherLives.js';
 import { WorkerLife, type StopOptions } from './workerLife.js';
@@ -61,6 +66,31 @@ export class NoLease extends Error {
   }
 }
 
+/** A live worker's life, and how many tables it holds. */
+export interface LifeLoad {
+  readonly life: Claim;
+  readonly tables: number;
+}
+
+/** What sharing tables among workers asks of ownership (rebalancing.ts); TableLeases is the one. */
+export interface SharedOwnership {
+  /** Every life renewed on time now, this worker's first, with the tables each holds. */
+  liveLoads(): LifeLoad[];
+  /**
+   * Hands a table this worker holds to another life. From the call on, this
+   * worker serves none of its commands and makes none of its moves; once
+   * `quiet` has settled (the table's queue served, its bots and clock
+   * stopped), the claim is rewritten to name `to`, at the revision held, so
+   * no one else's change is overwritten. Commands that come meanwhile wait,
+   * then find the new owner. False when the table is not handed (not held,
+   * or its claim changed or could not be written: then it is this worker's
+   * again for its next command or sweep).
+   */
+  handOver(tableId: string, to: Claim, quiet: () => Promise<void>): Promise<boolean>;
+  /** Hears of each table another worker handed to this one, held from then on, for it to take up. */
+  onHandedIn(listener: (tableId: string) => void): void;
+}
+
 /** What a worker asks of table ownership; TableLeases is the real one. */
 export interface TableOwnership {
   holds(tableId: string): boolean;
@@ -73,7 +103,7 @@ export interface TableOwnership {
   stop(how: StopOptions): Promise<void>;
 }
 
-export class TableLeases implements TableOwnership {
+export class TableLeases implements TableOwnership, SharedOwnership {
   private readonly claims: KV;
   private readonly workerId: string;
   private readonly onLost: TableLeasesOptions['onLost'];
@@ -84,6 +114,9 @@ export class TableLeases implements TableOwnership {
   /** Tables claimed in the current life, with the claim's revision. */
   private readonly held = new Map<string, number>();
   private readonly taking = new Map<string, Promise<TakeResult>>();
+  /** Tables being handed to another worker, and to whom: a take waits for the hand-off, then finds the new owner. */
+  private readonly handing = new Map<string, { readonly done: Promise<boolean>; readonly to: string }>();
+  private handedIn: (tableId: string) => void = () => undefined;
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
   private watching: { stop(): void } | null = null;
@@ -101,6 +134,7 @@ export class TableLeases implements TableOwnership {
   static async start(options: TableLeasesOptions): Promise<TableLeases> {
     const leases = new TableLeases(options);
     await leases.watchClaims();
+    await leases.others.watchLives();
     leases.own = await WorkerLife.begin({
       ...leases.lifeOptions(options),
       workerId: options.workerId,
@@ -136,6 +170,9 @@ export class TableLeases implements TableOwnership {
    * NoLease without a valid life, and when NATS cannot be asked.
    */
   take(tableId: string): Promise<TakeResult> {
+    const handing = this.handing.get(tableId);
+    // Handed, the owner is known without asking NATS: the command waiting for it goes on at once.
+    if (handing !== undefined) return handing.done.then((handed) => (handed ? { taken: false, owner: handing.to } : this.take(tableId)));
     const incarnation = this.own?.trusted() ?? null;
     if (this.stopped || incarnation === null) return Promise.reject(new NoLease(this.workerId));
     if (this.held.has(tableId)) return Promise.resolve({ taken: true, fresh: false });
@@ -208,10 +245,48 @@ export class TableLeases implements TableOwnership {
     }
   }
 
+  handOver(tableId: string, to: Claim, quiet: () => Promise<void>): Promise<boolean> {
+    const revision = this.held.get(tableId);
+    if (revision === undefined || !this.alive() || this.handing.has(tableId)) return Promise.resolve(false);
+    this.held.delete(tableId);
+    const done = (async () => {
+      await quiet().catch(() => undefined);
+      const claim = { worker: to.worker, incarnation: to.incarnation, handedBy: this.workerId } satisfies Claim;
+      const written = await orRaced(this.claims.update(tableId, JSON.stringify(claim), revision)).catch(() => 0);
+      // Seen at once, not when the watch brings it: the sweep must not take back a table handed on.
+      if (written !== 0) this.claimsSeen.set(tableId, claim);
+      return written !== 0;
+    })().finally(() => this.handing.delete(tableId));
+    this.handing.set(tableId, { done, to: to.worker });
+    return done;
+  }
+
+  onHandedIn(listener: (tableId: string) => void): void {
+    this.handedIn = listener;
+  }
+
+  liveLoads(): LifeLoad[] {
+    const lives = this.others.onTime();
+    const own = lives.find((life) => this.own?.names(life) === true);
+    // A worker whose own life is late hands nothing: it may not be trusted to hold what it would hand.
+    if (own === undefined) return [];
+    const held = new Map<string, number>();
+    for (const claim of this.claimsSeen.values()) {
+      const key = `${claim.worker} ${claim.incarnation}`;
+      held.set(key, (held.get(key) ?? 0) + 1);
+    }
+    const others = lives
+      .filter((life) => life.worker !== this.workerId)
+      .map((life) => ({ life, tables: held.get(`${life.worker} ${life.incarnation}`) ?? 0 }));
+    // Its own count from what it holds: the watch may not have shown it its latest claims yet.
+    return [{ life: own, tables: this.held.size }, ...others];
+  }
+
   /** Stops renewing; with `endLife`, ends the life at once so every table may be taken now rather than after the TTL. */
   async stop(how: StopOptions): Promise<void> {
     this.stopped = true;
     this.watching?.stop();
+    this.others.stopWatching();
     this.held.clear();
     await this.own?.stop(how);
   }
@@ -258,46 +333,32 @@ export class TableLeases implements TableOwnership {
   }
 
   /**
-   * Keeps every claim in view, and gives up at once any table whose claim
-   * anyone else changes. A watch can end or fail when NATS nodes restart
-   * (its consumer lost with them): it is then opened again, from the
-   * bucket's last values, for as long as the worker runs.
+   * Keeps every claim in view (bucketWatch.ts), gives up at once any table
+   * whose claim anyone else changes, and takes any handed to this life.
    */
   private async watchClaims(): Promise<void> {
-    const updates = await this.claims.watch({ include: KvWatchInclude.LastValue });
-    this.watching = { stop: () => updates.stop() };
-    this.claimsSeen.clear();
-    void (async () => {
-      for await (const entry of updates) {
-        const claim = claimOf(entry);
-        if (claim !== null) this.claimsSeen.set(entry.key, claim);
-        else this.claimsSeen.delete(entry.key);
-        const revision = this.held.get(entry.key);
-        const mine = claim !== null && this.own?.names(claim) === true;
-        // A claim of this life written again (a take retried after its answer was lost) is still this worker's.
-        if (revision !== undefined && entry.revision > revision && mine) this.held.set(entry.key, entry.revision);
-        else if (revision !== undefined && entry.revision > revision) {
-          this.lose(entry.key, claim !== null ? `${claim.worker} took the table over` : 'its claim was removed or overwritten');
-        }
-      }
-    })()
-      .catch((error: unknown) => this.log(`${this.workerId}: watching the claims failed: ${(error as Error).message}`))
-      .finally(() => {
-        if (!this.stopped) void this.watchAgain();
-      });
+    this.watching = await keepBucketInView(this.claims, {
+      what: 'the claims',
+      log: (line) => this.log(`${this.workerId}: ${line}`),
+      onOpen: () => this.claimsSeen.clear(),
+      onEntry: (entry) => this.claimChanged(entry),
+    });
   }
 
-  private async watchAgain(): Promise<void> {
-    for (let attempt = 1; !this.stopped; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * attempt)));
-      if (this.stopped) return;
-      try {
-        await this.watchClaims();
-        this.log(`${this.workerId}: watching the claims again`);
-        return;
-      } catch {
-        // NATS is away: try again.
-      }
+  private claimChanged(entry: KvEntry): void {
+    const claim = claimOf(entry);
+    if (claim !== null) this.claimsSeen.set(entry.key, claim);
+    else this.claimsSeen.delete(entry.key);
+    const revision = this.held.get(entry.key);
+    const mine = claim !== null && this.own?.names(claim) === true;
+    // A claim of this life written again (a take retried after its answer was lost) is still this worker's.
+    if (revision !== undefined && entry.revision > revision && mine) this.held.set(entry.key, entry.revision);
+    else if (revision === undefined && mine && claim?.handedBy !== undefined && !this.taking.has(entry.key) && !this.stopped) {
+      // Handed to this life by another worker: held from its claim's revision, and taken up.
+      this.held.set(entry.key, entry.revision);
+      this.handedIn(entry.key);
+    } else if (revision !== undefined && entry.revision > revision) {
+      this.lose(entry.key, claim !== null ? `${claim.worker} took the table over` : 'its claim was removed or overwritten');
     }
   }
 }

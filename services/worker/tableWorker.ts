@@ -13,6 +13,10 @@
  * worker looks out for tables whose owner's life is gone and takes up those
  * with a bot move or a timeout to come, so a table never waits for a
  * command to find a new owner.
+ *
+ * Workers share the live tables fairly (rebalancing.ts): one that joins is
+ * handed its share between moves, and one that stops hands its tables on,
+ * spread over the others.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -26,8 +30,9 @@ import { serveCommands } from './commandServing.js';
 import { DEFAULT_LEASE_TTL_MS } from './leaseBuckets.js';
 import { keepLeases, releaseIdleTables } from './leaseKeeping.js';
 import { adoptOrphans } from './orphanAdoption.js';
+import { DEFAULT_REBALANCE_PER_SECOND, handOverAll, rebalanceTables, takeUpHandedTables } from './rebalancing.js';
 import { DEFAULT_WORKER_LIMITS, type WorkerRequestLimits } from './requestChecks.js';
-import type { TableOwnership } from './tableLeases.js';
+import type { SharedOwnership, TableOwnership } from './tableLeases.js';
 import type { WorkerMetrics } from './workerMetrics.js';
 import { dropTable, messageOf, type WorkerTables } from './workerTables.js';
 import { NO_TRACING } from '../tracing/tracing.js';
@@ -53,6 +58,12 @@ export interface TableWorkerOptions {
   readonly botDelayMs?: number;
   /** How often to look for tables whose owner is gone; a quarter of the lease TTL (at most 500 ms) by default. */
   readonly orphanSweepMs?: number;
+  /**
+   * How many tables a second at most this worker hands to workers holding
+   * fewer than their share (WORKER_REBALANCE_PER_SECOND; 50 by default, 0:
+   * never). A stopping worker hands all its tables on whatever it is.
+   */
+  readonly rebalancePerSecond?: number;
   readonly log?: (line: string) => void;
   /** The deployment's subject prefix (NATS_PREFIX), the gateways' too. */
   readonly prefix?: string;
@@ -117,22 +128,9 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     log(`${workerId} stops serving ${tableId}: ${why}`);
     dropTable({ workerId, host, lastUsed, log }, tableId);
   };
-  const wantedTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const kept =
-    options.ownership !== undefined
-      ? { leases: await options.ownership(onLost), leaseTtlMs: wantedTtlMs }
-      : await keepLeases({
-          nc,
-          workerId,
-          wantedTtlMs,
-          renewEveryMs: options.renewEveryMs,
-          replicas: options.leaseReplicas ?? 1,
-          namespace: options.leaseNamespace,
-          onLost,
-          log,
-          onRenewal: options.metrics?.leaseRenewal,
-        });
+  const kept = await ownershipOf(options, workerId, onLost, log);
   leases = kept.leases;
+  const { sharing } = kept;
   const { leaseTtlMs } = kept;
   const { metrics } = options;
   const tables: WorkerTables = { workerId, host, store, leases, leaseTtlMs, log, lastUsed, toTakeUp, metrics, isStopping: () => stopping };
@@ -147,6 +145,9 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     tracer: options.tracer ?? NO_TRACING.tracer,
   });
   const stopReleasing = releaseIdleTables(tables, options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS);
+  if (sharing !== null) takeUpHandedTables(tables, sharing);
+  const rebalancing =
+    sharing === null ? null : rebalanceTables(tables, sharing, options.rebalancePerSecond ?? DEFAULT_REBALANCE_PER_SECOND);
   const adoption = adoptOrphans(tables, options.orphanSweepMs ?? Math.max(100, Math.min(500, Math.floor(leaseTtlMs / 4))));
   log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
   const ownedTables = () => tables.leases.heldTables().filter((tableId) => tables.leases.holds(tableId));
@@ -157,13 +158,39 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
     async stop() {
       stopping = true;
       stopReleasing();
+      await rebalancing?.stop();
       await adoption.stop();
       await server.finish();
+      // Before the life ends: handed on, the tables are spread over the others, not left to whichever sweeps first.
+      if (sharing !== null) await handOverAll(tables, sharing);
       await host.close();
       await tables.leases.stop({ endLife: true });
       log(`${workerId} stopped`);
     },
   };
+}
+
+/** The worker's leases, kept in the KV buckets, or the ownership the options give (shared with nobody). */
+async function ownershipOf(
+  options: TableWorkerOptions,
+  workerId: string,
+  onLost: (tableId: string, why: string) => void,
+  log: (line: string) => void,
+): Promise<{ leases: TableOwnership; leaseTtlMs: number; sharing: SharedOwnership | null }> {
+  const wantedTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  if (options.ownership !== undefined) return { leases: await options.ownership(onLost), leaseTtlMs: wantedTtlMs, sharing: null };
+  const kept = await keepLeases({
+    nc: options.nc,
+    workerId,
+    wantedTtlMs,
+    renewEveryMs: options.renewEveryMs,
+    replicas: options.leaseReplicas ?? 1,
+    namespace: options.leaseNamespace,
+    onLost,
+    log,
+    onRenewal: options.metrics?.leaseRenewal,
+  });
+  return { ...kept, sharing: kept.leases };
 }
 
 /** What the host asks of the worker's leases while its tables move by themselves. */

@@ -91,6 +91,7 @@ describe("a table worker's /metrics", () => {
     // Exported; not asserted to be 0: the orphan sweep may take up one of this worker's own new tables before its
     // claim is seen, and counts that as a takeover (seen in CI under load; a race the closing note of issue 30 names).
     expect(figures).toMatch(/^suitors_worker_takeovers_total \d+$/m);
+    expect(sample(figures, 'suitors_worker_hand_offs_total{direction="out"}')).toBe(0);
     expect(sample(figures, 'suitors_worker_request_duration_seconds_count{op="submit"}')).toBe(5);
     expect(figures).toContain('nodejs_eventloop_lag_seconds');
 

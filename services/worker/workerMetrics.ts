@@ -2,7 +2,7 @@
  * A table worker's Prometheus metrics, served at /metrics on
  * WORKER_METRICS_PORT (off when unset): the commands it served by outcome,
  * its appends and their latency, the tables it holds, the tables it took
- * over from dead workers, its bots' moves and turn timeouts, its lease
+ * over from dead workers and those handed to it or by it, its bots' moves and turn timeouts, its lease
  * renewals, and the process's own (memory, CPU, event-loop lag). Each worker
  * has its own registry, so several can run in one process (tests).
  */
@@ -19,6 +19,8 @@ export interface WorkerMetrics {
   /** A move a table made by itself here: a bot's, or the turn clock's. */
   readonly ownMove: OwnMoveListener;
   tookOver(): void;
+  /** A table handed to another worker (`out`, rebalancing or a drain) or by another to this one (`in`). */
+  handOff(direction: 'out' | 'in'): void;
   leaseRenewal(ok: boolean): void;
   /** The event store, its appends counted and timed. */
   measured(store: EventStore): EventStore;
@@ -67,6 +69,12 @@ export function createWorkerMetrics({ processMetrics = true }: { processMetrics?
     help: 'Tables this worker took up because their owner was gone',
     registers: [registry],
   });
+  const handOffs = new Counter({
+    name: 'suitors_worker_hand_offs_total',
+    help: 'Tables this worker handed to another (direction out: sharing them fairly, or stopping) or was handed (in)',
+    labelNames: ['direction'] as const,
+    registers: [registry],
+  });
   const renewals = new Counter({
     name: 'suitors_worker_lease_renewals_total',
     help: "Renewals of this worker's life in the lease bucket, by outcome (ok, failed)",
@@ -84,6 +92,7 @@ export function createWorkerMetrics({ processMetrics = true }: { processMetrics?
   });
   for (const outcome of ['ok', 'conflict', 'failed']) appends.inc({ outcome }, 0);
   for (const outcome of ['ok', 'failed']) renewals.inc({ outcome }, 0);
+  for (const direction of ['out', 'in']) handOffs.inc({ direction }, 0);
   return {
     registry,
     requestServed(op, answer, seconds) {
@@ -92,6 +101,7 @@ export function createWorkerMetrics({ processMetrics = true }: { processMetrics?
     },
     ownMove: ({ source, outcome }) => ownMoves.inc({ source, outcome: outcome === 'accepted' ? outcome : outcome.refused }),
     tookOver: () => takeovers.inc(),
+    handOff: (direction) => handOffs.inc({ direction }),
     leaseRenewal: (ok) => renewals.inc({ outcome: ok ? 'ok' : 'failed' }),
     measured(store) {
       return {
