@@ -117,7 +117,7 @@ class TablePage {
     });
     this.chat = new TableChat(tableId, {
       changed: () => this.render(),
-      nameOf: (seat) => (this.state.view === null ? `Seat ${seat}` : `${shortName(this.state.view, seat)} (seat ${seat})`),
+      nameOf: (seat) => (this.state.view === null ? words().seat(seat) : words().table.nameAndSeat(shortName(this.state.view, seat), seat)),
     });
     replaceChildren(root, this.page);
     this.clockTimer = window.setInterval(() => {
@@ -249,7 +249,7 @@ class TablePage {
       this.diagramPanel = h(
         'details',
         { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches },
-        h('summary', {}, 'State diagram'),
+        h('summary', {}, words().table.stateDiagram),
         this.diagram.element,
       );
     }
