@@ -18,15 +18,18 @@ function inviteLink(tableId: string, seat: number): string {
   return `${location.origin}${location.pathname}#/join/${encodeURIComponent(tableId)}/${seat}`;
 }
 
-/** The seats a person may take, each with its link to copy; null when every seat is held. */
-export function invitePanel(view: TableView, tableId: string): HTMLElement | null {
+/**
+ * The seats a person may take, each with its link to copy; null when every seat is held. With `startBots` (a seated
+ * person), a game under way that waits at an open seat (a fork's, kept for its person) may let bots take them instead.
+ */
+export function invitePanel(view: TableView, tableId: string, startBots?: () => Promise<void>): HTMLElement | null {
   if (view.outcome?.finished) return null;
   const open = view.seats.filter(isTakeable);
   if (open.length === 0) return null;
   const friends = words().friends;
   return h(
     'details',
-    { class: 'panel invites', open: view.phase === 'seating' },
+    { class: 'panel invites', open: view.phase === 'seating' || view.seats.some((seat) => seat.occupant === null) },
     h('summary', {}, friends.invitePlayers(open.length)),
     h('p', { class: 'muted small' }, friends.sendALink),
     h(
@@ -55,7 +58,24 @@ export function invitePanel(view: TableView, tableId: string): HTMLElement | nul
         return h('li', {}, h('span', { class: 'invite-seat' }, friends.inviteSeat(summary.seat, who)), field, copy);
       }),
     ),
+    startBots !== undefined && view.phase !== 'seating' && view.seats.some((seat) => seat.occupant === null)
+      ? startBotsButton(startBots)
+      : null,
   );
+}
+
+function startBotsButton(startBots: () => Promise<void>): HTMLElement {
+  const button = h('button', { type: 'button', class: 'start-bots' }, words().friends.startBots);
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    startBots().catch((failure: unknown) => {
+      button.disabled = false;
+      error.textContent = failureWords(failure);
+      error.hidden = false;
+    });
+  });
+  return h('div', { class: 'start-bots-row' }, button, error);
 }
 
 /** Takes `seat` at `tableId` as `name`, keeps the token, and opens the table. */

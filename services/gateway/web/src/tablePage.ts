@@ -259,7 +259,7 @@ class TablePage {
       this.coachTip(view, 'in-side'),
       this.chat.panel(this.held),
       this.chat.log,
-      invitePanel(view, this.tableId),
+      invitePanel(view, this.tableId, this.held === null ? undefined : this.startBots(this.held.token)),
       scoresPanel(view),
       lastHandPanel(view, dealCheck(this.tableId, view, view.lastHand?.index ?? -1)),
       tricksPanel(view),
@@ -372,6 +372,11 @@ class TablePage {
     releaseSeat(this.tableId);
     rememberLeftSeat(this.tableId, seat);
     this.restartAsSpectator(words().youLeftSeat(seat));
+  }
+
+  /** Bots take the open seats the game waits at; the socket brings the view that shows them. */
+  private startBots(token: string): () => Promise<void> {
+    return () => api.startBots(this.tableId, token).then(() => undefined);
   }
 
   private async sitDown(seat: number): Promise<void> {

@@ -71,7 +71,10 @@ export function occupantName(occupant: { readonly name: string; readonly bot: bo
   const numbered = /^(Heuristic|Random) bot (\d+)$/.exec(occupant.name);
   if (numbered !== null)
     return numbered[1] === 'Heuristic' ? words().table.heuristicBot(numbered[2]) : words().table.randomBot(numbered[2]);
-  return occupant.name.startsWith(STAND_IN_PREFIX) ? words().table.standIn(occupant.name.slice(STAND_IN_PREFIX.length)) : occupant.name;
+  if (!occupant.name.startsWith(STAND_IN_PREFIX)) return occupant.name;
+  const forWhom = occupant.name.slice(STAND_IN_PREFIX.length);
+  const seat = /^seat (\d+)$/.exec(forWhom);
+  return seat === null ? words().table.standIn(forWhom) : words().table.standInForSeat(seat[1]);
 }
 
 /** How the service names a bot standing in for a person who left (docs/api.md); such a seat may be taken. */

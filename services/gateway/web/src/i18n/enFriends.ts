@@ -70,6 +70,7 @@ export const enFriends = {
   aboutTable: (game: string, tableId: string, players: readonly string[]) =>
     `${game} at table ${tableId}${players.length === 0 ? '' : `, with ${players.join(', ')}`}.`,
   seatTaken: (seat: number) => ` Seat ${seat} is already taken.`,
+  startBots: 'Play on with bots in the open seats',
 
   // "Play on from here" (playOn.ts)
   inPlaceOf: (seat: number, name: string) => `Seat ${seat} · in place of ${name}`,

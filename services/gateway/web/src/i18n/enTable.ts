@@ -30,6 +30,7 @@ export const enTable = {
   heuristicBot: (number: string) => `Heuristic bot ${number}`,
   randomBot: (number: string) => `Random bot ${number}`,
   standIn: (name: string) => `Bot for ${name}`,
+  standInForSeat: (seat: string) => `Bot for seat ${seat}`,
 
   // The panels beside the felt (board.ts)
   wonSetAside: (winner: string) => `${winner} won; the cards were set aside`,

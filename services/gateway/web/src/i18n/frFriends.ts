@@ -63,6 +63,7 @@ export const frFriends: FriendsWords = {
   justWatch: 'Seulement regarder',
   aboutTable: (game, tableId, players) => `${game} à la table ${tableId}${players.length === 0 ? '' : `, avec ${players.join(', ')}`}.`,
   seatTaken: (seat) => ` La place ${seat} est déjà prise.`,
+  startBots: 'Continuer avec des robots aux places libres',
 
   inPlaceOf: (seat, name) => `Place ${seat} · à la place de ${name}`,
   playOn: 'Rejouer',

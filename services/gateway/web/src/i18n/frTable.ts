@@ -26,6 +26,7 @@ export const frTable: TableWords = {
   heuristicBot: (number) => `Robot heuristique ${number}`,
   randomBot: (number) => `Robot au hasard ${number}`,
   standIn: (name) => `Robot pour ${name}`,
+  standInForSeat: (seat) => `Robot pour la place ${seat}`,
 
   wonSetAside: (winner) => `${winner} a gagné ; les cartes ont été mises de côté`,
   won: (winner) => `${winner} a gagné`,
