@@ -86,6 +86,7 @@ describe('the settings from the environment', () => {
       socketMessages: undefined,
       socketUnsentBytes: undefined,
       lobbyPage: undefined,
+      seatedIdleSeconds: undefined,
       storageBudgetClients: undefined,
       budgets: {
         createTable: DEFAULT_LIMITS.budgets.createTable,

@@ -68,6 +68,11 @@ export interface GatewayLimits {
   readonly seatingTablesInAll: number;
   /** A table still seating players, with no person at it and no event for this long, is closed. */
   readonly seatingIdleSeconds: number;
+  /**
+   * A table still seating players with a person at it and no event for this long is closed too: its person waited
+   * for players who never came (an old rematch's maker, a friend who never opened the invite) and has gone.
+   */
+  readonly seatedIdleSeconds: number;
   /** Tables of bots alone in play (made so, or forked with nobody seated) that one client may have made (the rest are 429). */
   readonly botTablesPerClient: number;
   /** Tables of bots alone in play, in all (the rest are 503): each plays at bot pace with nobody at it. */
@@ -118,6 +123,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   storageEventsPerDay: 100_000,
   storageBudgetClients: 100_000,
   seatingIdleSeconds: 600,
+  seatedIdleSeconds: 14_400,
   botTablesPerClient: 10,
   botTablesInAll: 100,
   finishedInLobbySeconds: 600,

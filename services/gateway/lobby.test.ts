@@ -130,6 +130,22 @@ describe('the lobby', () => {
     expect((await app.inject({ method: 'POST', url: `/api/tables/${held}/seats/1`, payload: { name: 'Bob' } })).statusCode).toBe(201);
   });
 
+  it('closes a table still seating players with a person at it once nothing has happened there for the longer limit, as an old rematch table whose maker waited alone', async () => {
+    const { app } = service({ seatingIdleSeconds: 0.3, seatedIdleSeconds: 1.5 });
+    const rematch = (await create(app, { game: 'sevenSuitors', bots: [2, 3] })).json().tableId;
+    expect((await app.inject({ method: 'POST', url: `/api/tables/${rematch}/seats/0`, payload: { name: 'Ann' } })).statusCode).toBe(201);
+    const seatedAt = Date.now();
+    const listed = async () => (await lobby(app)).body.tables.map((table: { tableId: string }) => table.tableId);
+    await waitFor(async () => !(await listed()).includes(rematch), 'the table Ann waited at alone to close', { everyMs: 100 });
+    expect(Date.now() - seatedAt).toBeGreaterThanOrEqual(1_500);
+    const late = await app.inject({ method: 'POST', url: `/api/tables/${rematch}/seats/1`, payload: { name: 'Bob' } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({
+      error: 'notNow',
+      message: `table ${rematch} is closed: nothing happened at it for 1.5 s; create a table, or join one of the lobby's (GET /api/tables)`,
+    });
+  });
+
   it('closes them after a restart too, from the log alone', async () => {
     const store = openLocalStorage({ kind: 'memory' }).store;
     const before = service({}, store);

@@ -7,7 +7,8 @@
  *   finished game stays in the recent games, newest first. Both are pages.
  * - A table still seating players with no person at it and no event for
  *   `seatingIdleSeconds` is closed: it leaves the lobby and no one may join
- *   it (seatingClosed). The rule is read from the log and the clock alone,
+ *   it (seatingClosed); with a person at it, after `seatedIdleSeconds`
+ *   (4 h by default: whoever waited there has gone). The rule is read from the log and the clock alone,
  *   so every gateway, before or after a restart, agrees on it.
  * - Tables seating players are capped per client (429), per network (an IPv4
  *   /24 or IPv6 /48: 429) and in all (503), so nobody can fill the service
@@ -60,13 +61,18 @@ export interface LobbyPage {
   readonly total: number;
 }
 
-/** Whether a table still seating players is closed: nobody sits at it, and nothing has happened there for the limit. */
+/** How long a table still seating players may go without an event: longer with a person waiting at it. */
+export function seatingIdleLimit(hasPerson: boolean, limits: Pick<GatewayLimits, 'seatingIdleSeconds' | 'seatedIdleSeconds'>): number {
+  return hasPerson ? limits.seatedIdleSeconds : limits.seatingIdleSeconds;
+}
+
+/** Whether a table still seating players is closed: nothing has happened there for its limit (seatingIdleLimit). */
 export function seatingClosed(
   table: { phase: string; hasPerson: boolean; lastEventAt: string },
   now: number,
-  idleSeconds: number,
+  limits: Pick<GatewayLimits, 'seatingIdleSeconds' | 'seatedIdleSeconds'>,
 ): boolean {
-  return table.phase === 'seating' && !table.hasPerson && now - Date.parse(table.lastEventAt) >= idleSeconds * 1000;
+  return table.phase === 'seating' && now - Date.parse(table.lastEventAt) >= seatingIdleLimit(table.hasPerson, limits) * 1000;
 }
 
 export function hasPerson(snapshot: TableSnapshot): boolean {
@@ -164,8 +170,7 @@ export class Lobby {
     for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
     // Tables made through this gateway since the listing.
     for (const [tableId, seating] of this.seating)
-      if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds))
-        open.add(tableId);
+      if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits)) open.add(tableId);
     const network = networkOf(client);
     let mine = this.reserved.of(client);
     let ofNetwork = this.reservedByNetwork.of(network);
@@ -308,7 +313,7 @@ export class Lobby {
     const seating = seen !== undefined && seen.version >= table.version ? seen : null;
     // Whether a person sits at a table only its listing knows of is looked up (lookUpIdleSeating); until then it is open.
     if (seating === null) return false;
-    const closed = seatingClosed({ phase: 'seating', ...seating }, now, this.limits.seatingIdleSeconds);
+    const closed = seatingClosed({ phase: 'seating', ...seating }, now, this.limits);
     if (closed) {
       this.closed.add(table.tableId);
       this.seating.delete(table.tableId);

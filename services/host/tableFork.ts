@@ -3,7 +3,8 @@
  * starts with the game as it stood right after that event. Its
  * `table.created` names where it was forked from; every seat is held by a
  * stand-in bot (a person may take it), or by the person who asked, with
- * their token's tenure; then the original's machine events up to the fork
+ * their token's tenure (and then the seats of the original's other people
+ * are left open for them); then the original's machine events up to the fork
  * point follow, deals with their fairness proofs as they were. Seat changes
  * of the original are not copied: the new table has its own players. The
  * original's fixed seed, if it had one, is not copied either: the hands the
@@ -11,7 +12,7 @@
  */
 import { newDealSecret } from './dealer.js';
 import type { Seat } from '../../machines/rules/trick.js';
-import type { SeatJoined, TableEvent } from '../../machines/table/events.js';
+import type { SeatJoined, SeatLeft, TableEvent } from '../../machines/table/events.js';
 import { seatJoinRefusal } from '../../machines/fragments/seating.js';
 import { GAMES } from '../../machines/table/options.js';
 import { phaseOf, type TableSnapshot } from '../../machines/table/snapshot.js';
@@ -106,7 +107,19 @@ function planFork(tableId: string, request: ForkRequest, log: readonly StoredEve
   const game = machineEventsOf(log)
     .filter((event) => event.seq <= request.at && !SEAT_EVENTS.includes(event.type))
     .map(toTableEvent);
-  return { created, events: [...seats, ...game] };
+  return { created, events: [...seats, ...game, ...heldForPeople(context.occupants, taker?.seat)] };
+}
+
+/**
+ * With a person playing on, the seats the original's other people held are left open for them, as a new table's
+ * are: the game waits at an open seat's turn until someone takes it, or a seated person starts the bots
+ * (POST .../start). Without one, nobody would sit at the new table, so stand-ins play every seat.
+ */
+function heldForPeople(occupants: readonly ({ readonly bot: boolean } | null)[], takerSeat: number | undefined): SeatLeft[] {
+  if (takerSeat === undefined) return [];
+  return occupants.flatMap((occupant, seat): SeatLeft[] =>
+    occupant?.bot === false && seat !== takerSeat ? [{ type: 'seat.left', seat }] : [],
+  );
 }
 
 /**

@@ -1,10 +1,16 @@
 /**
  * Playing on from any event of a finished game: a new table that starts as
  * the game stood then (services/host/tableFork.ts), with stand-in bots in
- * every seat, and the caller in the seat they ask for.
+ * every seat, and the caller in the seat they ask for (the seats of the
+ * original's other people then open for them, until a seated person
+ * starts the bots in them: POST .../start).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { standInName } from '../../host/standIns.js';
+import { Type } from 'typebox';
+import { phaseOf } from '../../../machines/table/snapshot.js';
+import { isTableRefusal } from '../../host/errors.js';
+import { standInFor, standInName } from '../../host/standIns.js';
+import { seatOf } from '../auth.js';
 import { hashToken, newToken } from '../../tokens/seatTokens.js';
 import { clientOf } from '../clientIdentity.js';
 import type { GatewayContext } from '../context.js';
@@ -12,9 +18,51 @@ import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
 import { ForkBody, ForkedTable, refusals, TableParams } from '../schemas.js';
 
+const StartedTable = Type.Object({
+  tableId: Type.String(),
+  /** The table's version after the last bot sat; 0 when no seat was open. */
+  version: Type.Integer(),
+  /** The seats the bots took. */
+  seats: Type.Array(Type.Integer()),
+});
+
 export function forkRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, tokens, lobby, limits, storageBudget } = context;
+  const { feed, tokens, lobby, limits, storageBudget, auth } = context;
   return async (app) => {
+    app.post(
+      '/api/tables/:tableId/start',
+      {
+        config: { cost: 'joinSeat' },
+        schema: {
+          summary: 'Bots take the open seats of a game under way (a seat token): the game stops waiting for the people they were kept for',
+          tags: ['tables'],
+          params: TableParams,
+          response: { 200: StartedTable, ...refusals(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { tableId } = request.params;
+        seatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId);
+        const { snapshot } = await feed.current(tableId);
+        const phase = phaseOf(snapshot);
+        if (phase === 'seating' || phase === 'gameOver')
+          throw new GatewayRefusal('notNow', `table ${tableId} has no game under way to start bots in (it is ${phase})`);
+        const open = snapshot.context.occupants.flatMap((occupant, seat) => (occupant === null ? [seat] : []));
+        let version = 0;
+        const seats: number[] = [];
+        for (const seat of open) {
+          // A seat someone took meanwhile is refused by the table and left to them.
+          const joined = await feed
+            .submit(tableId, { type: 'seat.joined', seat, player: { name: standInFor(null, seat), bot: true } }, { source: 'player' })
+            .catch((error: unknown) => (isTableRefusal(error) ? null : Promise.reject(error)));
+          if (joined === null) continue;
+          version = joined.version;
+          seats.push(seat);
+        }
+        return { tableId, version, seats };
+      },
+    );
+
     app.post(
       '/api/tables/:tableId/fork',
       {

@@ -4,7 +4,7 @@ import { seatOf } from '../auth.js';
 import type { GatewayContext } from '../context.js';
 import { submitForSeat } from '../playerCommands.js';
 import { phaseOf } from '../../../machines/table/snapshot.js';
-import { hasPerson, seatingClosed } from '../lobby.js';
+import { hasPerson, seatingClosed, seatingIdleLimit } from '../lobby.js';
 import { playerName } from '../playerNames.js';
 import { GatewayRefusal } from '../refusals.js';
 import { CommandAccepted, CommandBody, JoinSeatBody, JoinedSeat, LeftSeat, refusals, SeatParams, TableParams } from '../schemas.js';
@@ -30,10 +30,11 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
         const name = playerName(request.body.name, 'body.name');
         const { snapshot, facts } = await feed.current(tableId);
         const table = { phase: phaseOf(snapshot), hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt };
-        if (seatingClosed(table, Date.now(), limits.seatingIdleSeconds)) {
+        if (seatingClosed(table, Date.now(), limits)) {
+          const idle = `${seatingIdleLimit(table.hasPerson, limits)} s`;
           throw new GatewayRefusal(
             'notNow',
-            `table ${tableId} is closed: nobody sat at it for ${limits.seatingIdleSeconds} s; create a table, or join one of the lobby's (GET /api/tables)`,
+            `table ${tableId} is closed: ${table.hasPerson ? `nothing happened at it for ${idle}` : `nobody sat at it for ${idle}`}; create a table, or join one of the lobby's (GET /api/tables)`,
           );
         }
         const { version, token } = await seating.join(tableId, seat, name, request.body.token);

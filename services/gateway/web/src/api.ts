@@ -131,6 +131,9 @@ export const api = {
   /** A new table that plays on from event `at` of a finished game, with the caller in `seat`. */
   fork: (tableId: string, at: number, seat: number, name: string) =>
     request<SeatTaken & { version: number }>('POST', `${table(tableId)}/fork`, { body: { at, seat, name } }),
+  /** Stand-in bots take the open seats of a game under way (a fork's seats kept for its people), so it plays on. */
+  startBots: (tableId: string, token: string) =>
+    request<{ version: number; seats: number[] }>('POST', `${table(tableId)}/start`, { token }),
   /** Proposes a rematch of a finished game; `newToken` (made here) holds this person's seat at the new table. */
   proposeRematch: (tableId: string, token: string, newToken: string) =>
     request<{ rematch: Rematch }>('POST', `${table(tableId)}/rematch`, { body: { token: newToken }, token }).then(

@@ -7,20 +7,18 @@
 import type { Card, Suit } from '../../../../machines/cards/card.js';
 import type { CompletedTrick } from '../../../../machines/table/context.js';
 import type { TableView } from '../../../../machines/view.js';
-import { cardHelp, faceOf, SUIT_LOOKS } from './cards.js';
+import { cardHelp, faceOf, SUIT_LOOKS, suitName } from './cards.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { seatsOfTeam, sideLabel, teamOf } from './sides.js';
 import { words } from './i18n/index.js';
 import { outcomeSentence, phaseWords, seatName, shortName } from './words.js';
 
-/** Special cards' names as printed on the small face, with a break allowed inside the long ones (no hyphen shown, so the name reads the same). */
-const SPECIAL_FACES: Record<string, readonly (string | (() => Node))[]> = {
-  cupid: ['Cupid'],
-  chaperone: ['Chap', () => h('wbr'), 'erone'],
-  rival: ['Rival'],
-  'go-between': ['Go-', () => h('wbr'), 'Between'],
-};
+/** A special card's name as printed on the small face, with a break allowed inside a long one (no hyphen shown, so the name reads the same). */
+function specialFace(card: Card, name: string): (string | Node)[] {
+  const parts = words().games.specialFaces[card] ?? [name];
+  return parts.flatMap((part, index) => (index === 0 ? [part] : [h('wbr'), part]));
+}
 
 /** A card as a picture with its name for screen readers: "9♦" shown, "9 of Diamonds" read; its rules as a tooltip. */
 export function cardFace(card: Card): HTMLElement {
@@ -32,20 +30,16 @@ export function cardFace(card: Card): HTMLElement {
     h(
       'span',
       { class: 'face', 'aria-hidden': 'true' },
-      h(
-        'span',
-        { class: 'rank' },
-        suit === null ? (SPECIAL_FACES[card] ?? [rank]).map((part) => (typeof part === 'string' ? part : part())) : rank,
-      ),
+      h('span', { class: 'rank' }, suit === null ? specialFace(card, rank) : rank),
       look === null ? h('span', { class: 'pip special-pip' }, '✦') : h('span', { class: 'pip' }, look.symbol),
     ),
-    h('span', { class: 'sr-only' }, suit === null ? rank : `${rank} of ${look!.name}`),
+    h('span', { class: 'sr-only' }, suit === null ? rank : words().games.cardOf(rank, suitName(suit))),
   );
 }
 
 export function suitChip(suit: Suit): HTMLElement {
   const look = SUIT_LOOKS[suit];
-  return h('span', { class: `suit-chip suit-${suit}` }, h('span', { 'aria-hidden': 'true' }, look.symbol), ` ${look.name}`);
+  return h('span', { class: `suit-chip suit-${suit}` }, h('span', { 'aria-hidden': 'true' }, look.symbol), ` ${suitName(suit)}`);
 }
 
 /** Whose move it is, in a sentence. */
@@ -66,9 +60,10 @@ export function turnSentence(view: TableView): string {
 /** Who took a trick: "Bo won", "Bo won, Cy captured", "Bo won; the cards were set aside". */
 export function trickOutcome(view: TableView, trick: CompletedTrick): string {
   const winner = shortName(view, trick.winner);
-  if (trick.capturedBy === null) return `${winner} won; the cards were set aside`;
-  if (trick.capturedBy === trick.winner) return `${winner} won`;
-  return `${winner} won, ${shortName(view, trick.capturedBy)} captured`;
+  const table = words().table;
+  if (trick.capturedBy === null) return table.wonSetAside(winner);
+  if (trick.capturedBy === trick.winner) return table.won(winner);
+  return table.wonCaptured(winner, shortName(view, trick.capturedBy));
 }
 
 export function trickPlays(view: TableView, trick: { plays: readonly { seat: number; card: Card }[] }, label: string): HTMLElement {
@@ -82,19 +77,20 @@ export function trickPlays(view: TableView, trick: { plays: readonly { seat: num
 /** The tricks of the hand in play so far, newest first. */
 export function tricksPanel(view: TableView): HTMLElement | null {
   const tricks = view.hand?.tricks ?? [];
+  const table = words().table;
   return h(
     'details',
     { class: 'panel tricks-so-far', open: true },
-    h('summary', {}, `Tricks this hand (${tricks.length})`),
+    h('summary', {}, table.tricksThisHand(tricks.length)),
     tricks.length === 0
-      ? h('p', { class: 'muted' }, 'No trick taken yet.')
+      ? h('p', { class: 'muted' }, table.noTrickYet)
       : h(
           'ol',
-          { class: 'trick-list', reversed: true, tabindex: 0, 'aria-label': 'Tricks taken this hand, newest first' },
+          { class: 'trick-list', reversed: true, tabindex: 0, 'aria-label': table.tricksNewestFirst },
           [...tricks]
             .reverse()
             .map((trick) =>
-              h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, 'Cards of the trick')),
+              h('li', {}, h('span', { class: 'trick-winner' }, trickOutcome(view, trick)), trickPlays(view, trick, table.cardsOfTrick)),
             ),
         ),
   );
@@ -107,9 +103,9 @@ export function sevensPanel(view: TableView): HTMLElement {
   return h(
     'details',
     { class: 'panel sevens', open: true },
-    h('summary', {}, 'Captured 7s'),
+    h('summary', {}, words().table.capturedSevens),
     sevens.length === 0
-      ? h('p', { class: 'muted' }, 'None yet. Capturing both 7s of a suit marries it.')
+      ? h('p', { class: 'muted' }, words().table.noSevensYet)
       : h(
           'ul',
           {},
@@ -127,6 +123,7 @@ export function sevensPanel(view: TableView): HTMLElement {
 
 /** The standing of the game: teams' marked suits and marriages in Seven Suitors, points otherwise. */
 export function scoresPanel(view: TableView): HTMLElement {
+  const table = words().table;
   const panel = h(
     'section',
     { class: 'panel scores', 'aria-labelledby': 'scores-heading' },
@@ -143,7 +140,11 @@ export function scoresPanel(view: TableView): HTMLElement {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', { scope: 'col' }, 'Team'), h('th', { scope: 'col' }, 'Suits marked'), h('th', { scope: 'col' }, 'Marriages')),
+          h(
+            'tr',
+            {},
+            [table.teamHeading, table.suitsMarkedHeading, table.marriagesHeading].map((heading) => h('th', { scope: 'col' }, heading)),
+          ),
         ),
         h(
           'tbody',
@@ -155,7 +156,7 @@ export function scoresPanel(view: TableView): HTMLElement {
               h(
                 'th',
                 { scope: 'row' },
-                `${team === ownTeam ? 'Your team' : 'Team'} ${team}`,
+                team === ownTeam ? words().yourTeam(team) : words().team(team),
                 h(
                   'span',
                   { class: 'team-seats' },
@@ -164,7 +165,12 @@ export function scoresPanel(view: TableView): HTMLElement {
                     .join(' & '),
                 ),
               ),
-              h('td', { class: 'marked' }, marked[team].length === 0 ? 'none' : marked[team].map(suitChip), ` (${marked[team].length}/7)`),
+              h(
+                'td',
+                { class: 'marked' },
+                marked[team].length === 0 ? table.none : marked[team].map(suitChip),
+                ` (${marked[team].length}/7)`,
+              ),
               h('td', { class: 'marriage-count' }, String(counts[team])),
             ),
           ),
@@ -179,7 +185,11 @@ export function scoresPanel(view: TableView): HTMLElement {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Points')),
+          h(
+            'tr',
+            {},
+            [table.playerHeading, table.sideHeading, table.pointsHeading].map((heading) => h('th', { scope: 'col' }, heading)),
+          ),
         ),
         h(
           'tbody',
@@ -197,7 +207,7 @@ export function scoresPanel(view: TableView): HTMLElement {
       ),
     );
   }
-  if (view.outcome?.finished) panel.append(h('p', { class: 'outcome', role: 'status' }, `Game over. ${outcomeSentence(view)}`));
+  if (view.outcome?.finished) panel.append(h('p', { class: 'outcome', role: 'status' }, words().gameOverSentence(outcomeSentence(view))));
   return panel;
 }
 
@@ -205,16 +215,17 @@ export function scoresPanel(view: TableView): HTMLElement {
 export function scoreSheet(view: TableView): HTMLElement {
   const results = view.handResults;
   const byTeam = rulesOf(view.game).marksSuits;
-  const columns = byTeam ? ['Team A', 'Team B'] : view.seats.map((seat) => shortName(view, seat.seat));
+  const columns = byTeam ? [words().team('A'), words().team('B')] : view.seats.map((seat) => shortName(view, seat.seat));
+  const table = words().table;
   return h(
     'details',
     { class: 'panel score-sheet', open: results.length > 0 },
-    h('summary', {}, `Score sheet (${results.length} hand${results.length === 1 ? '' : 's'})`),
+    h('summary', {}, table.scoreSheetOf(results.length)),
     results.length === 0
-      ? h('p', { class: 'muted' }, 'No hand scored yet.')
+      ? h('p', { class: 'muted' }, table.noHandScored)
       : h(
           'div',
-          { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'Score sheet' },
+          { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': table.scoreSheet },
           h(
             'table',
             {},
@@ -224,8 +235,8 @@ export function scoreSheet(view: TableView): HTMLElement {
               h(
                 'tr',
                 {},
-                h('th', { scope: 'col' }, 'Hand'),
-                h('th', { scope: 'col' }, 'Trump'),
+                h('th', { scope: 'col' }, table.handHeading),
+                h('th', { scope: 'col' }, table.trumpHeading),
                 columns.map((name) => h('th', { scope: 'col' }, name)),
               ),
             ),
@@ -258,13 +269,13 @@ function scoreSheetTotals(results: TableView['handResults'], byTeam: boolean, co
   const totals = byTeam
     ? (['A', 'B'] as const).map((team) => {
         const count = results.reduce((sum, result) => sum + result.marriages.filter((marriage) => marriage.by === team).length, 0);
-        return `${count} marriage${count === 1 ? '' : 's'}`;
+        return words().table.marriages(count);
       })
     : Array.from({ length: columns }, (_, seat) => String(results.reduce((sum, result) => sum + (result.handScores[seat] ?? 0), 0)));
   return h(
     'tr',
     {},
-    h('th', { scope: 'row', colspan: 2 }, 'Total'),
+    h('th', { scope: 'row', colspan: 2 }, words().table.total),
     totals.map((total) => h('td', { class: 'points total' }, total)),
   );
 }

@@ -8,35 +8,29 @@
 import type { TableView } from '../../../../machines/view.js';
 import { h } from './dom.js';
 import { ownAction } from './handBar.js';
+import { words } from './i18n/index.js';
 
 type Tip = 'pass' | 'trump' | 'marriage' | 'traitor';
 
 const SEEN_KEY = 'suitors.coach.seen';
 const OFF_KEY = 'suitors.coach.off';
 
-const TIPS: readonly { readonly tip: Tip; readonly when: (view: TableView) => boolean; readonly words: string }[] = [
+const TIPS: readonly { readonly tip: Tip; readonly when: (view: TableView) => boolean }[] = [
   {
     tip: 'traitor',
     when: (view) => typeof view.viewer === 'number' && view.seats[view.viewer]?.role === 'traitor',
-    words:
-      'You are the Traitor this hand: you score when the other team marries, and lose points for your own team’s marriages. Keep it hidden; your teammates will try to name you.',
   },
   {
     tip: 'pass',
     when: (view) => ownAction(view) === 'pass',
-    words:
-      'First, pass: pick one card for each player named below, then press "Pass these cards". Give away cards you do not want to win tricks with.',
   },
   {
     tip: 'trump',
     when: (view) => view.phase === 'trickPlay' && (view.hand?.tricks.length ?? 0) === 0 && (view.hand?.trick?.plays.length ?? 0) <= 1,
-    words: 'The first card led sets trump for the whole hand: that suit beats every other suit until the hand ends.',
   },
   {
     tip: 'marriage',
     when: (view) => (view.hand?.capturedSevens.length ?? 0) > 0,
-    words:
-      'A 7 was captured. Each suit has two 7s (7a and 7b): a side that captures both 7s of a suit in one hand marries it, and marriages are what score.',
   },
 ];
 
@@ -75,7 +69,7 @@ export class Coach {
     if (this.shown !== null && this.shown !== due?.tip) this.markSeen(this.shown);
     this.shown = due?.tip ?? null;
     if (due === undefined) return null;
-    const gotIt = h('button', { type: 'button', class: 'coach-done' }, 'Got it');
+    const gotIt = h('button', { type: 'button', class: 'coach-done' }, words().friends.gotIt);
     gotIt.addEventListener('click', () => {
       this.markSeen(due.tip);
       this.shown = null;
@@ -83,8 +77,8 @@ export class Coach {
     });
     return h(
       'aside',
-      { class: 'coach-tip', role: 'note', 'aria-label': 'First-game tip', 'data-tip': due.tip },
-      h('p', {}, due.words),
+      { class: 'coach-tip', role: 'note', 'aria-label': words().friends.firstGameTip, 'data-tip': due.tip },
+      h('p', {}, words().friends.tips[due.tip]),
       gotIt,
     );
   }

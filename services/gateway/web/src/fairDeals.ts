@@ -102,9 +102,6 @@ export function contributeToNextDeal(tableId: string, view: TableView, send: (co
   );
 }
 
-const VERIFIED = 'verified: the deal, the roles and your contribution match what you were shown during the hand';
-const CHECKED_AGAINST_RECORD = 'checked against the record: the seed matches the commitment it reports';
-
 type DealVerdict =
   | { readonly verified: true; readonly wording: string; readonly checks: readonly string[] }
   | { readonly verified: false; readonly problems: readonly string[] };
@@ -115,37 +112,37 @@ const sameCards = (a: readonly Card[], b: readonly Card[]) => a.length === b.len
 function verifyDeal(tableId: string, view: TableView, handIndex: number): DealVerdict | null {
   const revealed = view.revealedDeals.find((deal) => deal.index === handIndex);
   if (revealed === undefined) return null;
-  if (commitmentOf(revealed.seed) !== revealed.commitment) {
-    return { verified: false, problems: ['the seed does not hash to the commitment the record reports'] };
-  }
+  const said = words().table;
+  if (commitmentOf(revealed.seed) !== revealed.commitment) return { verified: false, problems: [said.seedMismatch] };
   const seen = seenHand(tableId, handIndex);
-  if (seen?.commitment == null) return { verified: true, wording: CHECKED_AGAINST_RECORD, checks: ['the seed hashes to the commitment'] };
+  if (seen?.commitment == null) return { verified: true, wording: said.checkedAgainstRecord, checks: [said.seedHashes] };
   const problems = againstWhatWasSeen(view, revealed, seen, handIndex);
-  const checks = ['the seed hashes to the commitment shown during the hand', 'the seed and the contributions deal your cards and role'];
-  return problems.length === 0 ? { verified: true, wording: VERIFIED, checks } : { verified: false, problems };
+  const checks = [said.seedHashesShown, said.dealsYourCards];
+  return problems.length === 0 ? { verified: true, wording: said.verified, checks } : { verified: false, problems };
 }
 
 /** What differs between the deal the revealed secret and contributions make and what this browser was shown. */
 function againstWhatWasSeen(view: TableView, revealed: RevealedDeal, seen: SeenHand, handIndex: number): string[] {
   const problems: string[] = [];
-  if (seen.commitment !== revealed.commitment) problems.push('the commitment shown during the hand was a different one');
+  const said = words().table;
+  if (seen.commitment !== revealed.commitment) problems.push(said.otherCommitment);
   const made = dealOfFairness({ game: view.game, options: view.options, cardsPerSeat: view.cardsPerSeat }, revealed);
   const seat = typeof view.viewer === 'number' ? view.viewer : null;
   if (seat !== null && seen.dealt != null && !sameCards(made.deal[seat], seen.dealt)) {
-    problems.push('the seed and the contributions deal you other cards than you were dealt');
+    problems.push(said.otherCards);
   }
   if (seat !== null && seen.roleCard != null && made.roles?.[seat] !== seen.roleCard) {
-    problems.push('the seed and the contributions deal you another role card than you were dealt');
+    problems.push(said.otherRole);
   }
   const traitor = view.lastHand?.index === handIndex ? view.lastHand.traitor : null;
   if (traitor !== null && made.roles !== null && made.roles.indexOf(7) !== traitor) {
-    problems.push(`the seed and the contributions make seat ${made.roles.indexOf(7)} the Traitor, not seat ${traitor}`);
+    problems.push(said.otherTraitor(made.roles.indexOf(7), traitor));
   }
   const mine = seen.contribution;
   const recorded = mine == null ? undefined : (revealed.contributions?.[mine.seat] ?? null);
-  if (mine?.accepted === true && recorded !== mine.value) problems.push('the deal was not made with the contribution you sent');
+  if (mine?.accepted === true && recorded !== mine.value) problems.push(said.notYourContribution);
   if (mine != null && !mine.accepted && recorded !== null && recorded !== mine.value) {
-    problems.push('the record names a contribution for your seat that you did not send');
+    problems.push(said.unsentContribution);
   }
   return problems;
 }

@@ -11,9 +11,10 @@ import type { SeatSummary, TableView } from '../../../../machines/view.js';
 import { cardFace, suitChip, trickOutcome } from './board.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
-import { sideLabel, teamOf } from './sides.js';
+import { words } from './i18n/index.js';
+import { playsAlone, sideLabel, teamOf } from './sides.js';
 import { seatColour, seatMark } from './seatMarks.js';
-import { shortName } from './words.js';
+import { occupantName, shortName, STAND_IN_PREFIX } from './words.js';
 
 /** What the felt has already animated, kept across renders of one page. */
 export class FeltMemory {
@@ -43,7 +44,7 @@ export interface FeltOptions {
 
 /** A bot standing in for a player who left: its seat may be taken (docs/api.md). */
 function isStandIn(summary: SeatSummary): boolean {
-  return summary.occupant?.bot === true && summary.occupant.name.startsWith('Bot for ');
+  return summary.occupant?.bot === true && summary.occupant.name.startsWith(STAND_IN_PREFIX);
 }
 
 export function isTakeable(summary: SeatSummary): boolean {
@@ -86,7 +87,8 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
     return box;
   });
 
-  const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': 'The trick' });
+  const table = words().table;
+  const middle = h('div', { class: 'trick-area', role: 'group', 'aria-label': table.theTrick });
   const trickNumber = hand === null ? 0 : hand.tricks.length + (hand.trick !== null && hand.trick.plays.length > 0 ? 1 : 0);
   const inPlay = hand?.trick?.plays ?? [];
   if (hand !== null && inPlay.length > 0) {
@@ -107,7 +109,7 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
       card.style.setProperty('--ty', to.dy.toFixed(3));
       middle.append(card);
     }
-    middle.append(h('p', { class: 'taken-note' }, `${trickOutcome(view, last)} trick ${hand.tricks.length}`));
+    middle.append(h('p', { class: 'taken-note' }, table.takenTrick(trickOutcome(view, last), hand.tricks.length)));
   }
 
   const trump = hand?.trump ?? null;
@@ -120,17 +122,17 @@ export function felt(view: TableView, options: FeltOptions): HTMLElement {
       h(
         'span',
         { class: 'trump' },
-        'Trump: ',
-        trump === null ? h('em', {}, hand === null ? 'none yet' : 'the suit of the first card led') : suitChip(trump),
+        table.trump,
+        trump === null ? h('em', {}, hand === null ? table.noTrumpYet : table.trumpToCome) : suitChip(trump),
       ),
       hand === null || view.phase !== 'trickPlay'
         ? null
-        : h('span', { class: 'trick-count' }, `Trick ${Math.max(trickNumber, 1)} of ${tricksInHand(view)}`),
+        : h('span', { class: 'trick-count' }, table.trickOf(Math.max(trickNumber, 1), tricksInHand(view))),
     ),
     h(
       'div',
       { class: `felt seats-${seatCount}`, 'data-seats': seatCount },
-      h('ol', { class: 'seats', 'aria-label': 'Seats' }, seats),
+      h('ol', { class: 'seats', 'aria-label': table.seats }, seats),
       middle,
     ),
   );
@@ -163,19 +165,21 @@ function seatBox(
   const own = view.viewer === summary.seat;
   const occupant = summary.occupant;
   const side = sideLabel(view, summary.seat);
+  const alone = playsAlone(view, summary.seat);
+  const table = words().table;
   const points = rulesOf(view.game).marksSuits
     ? view.marked === null
       ? null
-      : `${view.marked[teamOf(summary.seat)].length}/7 suits`
-    : `${view.scores[summary.seat] ?? 0} pts`;
+      : table.suitsMarked(view.marked[teamOf(summary.seat)].length)
+    : table.points(view.scores[summary.seat] ?? 0);
   const badges = [
-    toAct ? h('span', { class: 'badge to-act-badge' }, own ? 'your turn' : 'to act') : null,
+    toAct ? h('span', { class: 'badge to-act-badge' }, own ? table.yourTurnBadge : table.toAct) : null,
     summary.role === null
       ? null
-      : h('span', { class: `badge role-${summary.role}` }, summary.role === 'traitor' ? 'Traitor' : 'Matchmaker'),
-    side === 'Anti-Cupid' ? h('span', { class: 'badge role-anticupid' }, 'Anti-Cupid') : null,
-    summary.hasPassed === true && view.phase === 'passing' ? h('span', { class: 'badge quiet' }, 'passed') : null,
-    summary.hasAccused === true && view.phase === 'accusation' ? h('span', { class: 'badge quiet' }, 'named') : null,
+      : h('span', { class: `badge role-${summary.role}` }, summary.role === 'traitor' ? words().games.traitor : words().games.matchmaker),
+    alone ? h('span', { class: 'badge role-anticupid' }, side) : null,
+    summary.hasPassed === true && view.phase === 'passing' ? h('span', { class: 'badge quiet' }, table.passedBadge) : null,
+    summary.hasAccused === true && view.phase === 'accusation' ? h('span', { class: 'badge quiet' }, table.namedBadge) : null,
   ];
   const takeable = onSit !== undefined && isTakeable(summary) && view.phase !== 'gameOver';
   return h(
@@ -190,21 +194,29 @@ function seatBox(
       'div',
       { class: 'seat-head' },
       seatMark(summary.seat),
-      h('div', { class: 'seat-name' }, h('strong', {}, own && !ownNamed ? 'You' : (occupant?.name ?? 'Open seat'))),
+      h(
+        'div',
+        { class: 'seat-name' },
+        h('strong', {}, own && !ownNamed ? words().you : occupant === null ? table.openSeat : occupantName(occupant)),
+      ),
     ),
     h(
       'div',
       { class: 'seat-notes' },
-      h('span', {}, `Seat ${summary.seat}`),
-      occupant?.bot && !/^(Heuristic|Random) bot \d+$/.test(occupant.name) ? h('span', { class: 'bot-mark' }, 'bot') : null,
-      side === '' || side === 'Anti-Cupid' ? null : h('span', {}, side),
-      view.hand === null ? null : h('span', { class: 'cards-left' }, `${summary.cardsHeld} card${summary.cardsHeld === 1 ? '' : 's'}`),
+      h('span', {}, words().seat(summary.seat)),
+      occupant?.bot && !/^(Heuristic|Random) bot \d+$/.test(occupant.name) ? h('span', { class: 'bot-mark' }, table.botMark) : null,
+      side === '' || alone ? null : h('span', {}, side),
+      view.hand === null ? null : h('span', { class: 'cards-left' }, table.cardsLeft(summary.cardsHeld)),
       points === null ? null : h('span', { class: 'seat-points' }, points),
     ),
     h('div', { class: 'badges' }, badges),
     turn.clock,
     takeable
-      ? h('button', { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) }, occupant === null ? 'Sit here' : 'Take this seat')
+      ? h(
+          'button',
+          { type: 'button', class: 'sit', onclick: () => onSit(summary.seat) },
+          occupant === null ? table.sitHere : table.takeThisSeat,
+        )
       : null,
   );
 }

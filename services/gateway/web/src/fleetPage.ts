@@ -13,8 +13,8 @@ import { h, replaceChildren } from './dom.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
 import { pollWhileShown } from './pagePolling.js';
-import { GAME_TITLES, gameTitle } from './words.js';
-import type { GameName } from '../../../../machines/table/options.js';
+import { gameTitle } from './words.js';
+import { GAME_NAMES, type GameName } from '../../../../machines/table/options.js';
 
 /** How often the page asks again: the service redraws an overlay at most every 2 s. */
 const FLEET_REFRESH_MS = 5_000;
@@ -33,9 +33,7 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
     h(
       'nav',
       { class: 'fleet-games', 'aria-label': said.games },
-      Object.entries(GAME_TITLES).map(([name, gameName]) =>
-        h('a', { href: `#/fleet/${name}`, 'aria-current': name === game ? 'page' : null }, gameName),
-      ),
+      GAME_NAMES.map((name) => h('a', { href: `#/fleet/${name}`, 'aria-current': name === game ? 'page' : null }, gameTitle(name))),
     ),
     summary,
     diagram,

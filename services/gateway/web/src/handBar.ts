@@ -11,6 +11,7 @@ import { cardFace } from './board.js';
 import { cardName, faceOf, sortCards, suitName } from './cards.js';
 import { h } from './dom.js';
 import type { PassSelection } from './passSelection.js';
+import { words } from './i18n/index.js';
 import { shortName } from './words.js';
 
 export interface HandActions {
@@ -30,27 +31,28 @@ export function ownAction(view: TableView): 'pass' | 'play' | 'accuse' | null {
 /** Why `card` cannot be played now, in the game's words (RULES.md §3 and §8); null when it can. */
 export function whyNotPlayable(view: TableView, card: Card): string | null {
   const action = ownAction(view);
+  const table = words().table;
   if (action === 'play' && (view.hand?.legalCards ?? []).includes(card)) return null;
-  if (view.outcome?.finished) return 'The game is over.';
+  if (view.outcome?.finished) return table.gameIsOver;
   if (action === 'pass') return null;
-  if (action === 'accuse') return 'The hand is played out: name the teammate you suspect first.';
-  if (view.phase !== 'trickPlay') return 'Cards are played once everyone has passed.';
+  if (action === 'accuse') return table.nameFirst;
+  if (view.phase !== 'trickPlay') return table.passFirst;
   if (action !== 'play') {
     const waiting = view.awaiting.map((awaited) => shortName(view, awaited.seat));
-    return `It is not your turn: waiting for ${waiting.join(', ') || 'the next player'}.`;
+    return table.notYourTurn(waiting.join(', ') || table.theNextPlayer);
   }
   const held = view.hand?.cards ?? [];
   const plays = view.hand?.trick?.plays ?? [];
   const { suit } = faceOf(card);
   const ledSuit = plays.map((play) => faceOf(play.card).suit).find((each) => each !== null) ?? null;
   if (suit === null && ledSuit === null && held.some((each) => faceOf(each).suit !== null)) {
-    return `${cardName(card)} cannot be led while you hold a suit card.`;
+    return table.cannotLead(cardName(card));
   }
   if (ledSuit !== null && suit !== ledSuit) {
     const follow = sortCards(held).find((each) => faceOf(each).suit === ledSuit);
-    if (follow !== undefined) return `You must follow ${suitName(ledSuit)}: you hold the ${cardName(follow)}.`;
+    if (follow !== undefined) return table.mustFollow(suitName(ledSuit), cardName(follow));
   }
-  return `The ${cardName(card)} cannot be played now.`;
+  return table.cannotPlay(cardName(card));
 }
 
 /** Remembers which card of the hand had focus, so a redraw can put it back (or on its neighbour once it is played). */
@@ -90,6 +92,7 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
   const cards = sortCards(view.hand?.cards ?? []);
   if (cards.length === 0) return null;
   const action = ownAction(view);
+  const table = words().table;
   // The cards passed to this seat are marked until the first trick is taken, as the notes panel lists them.
   const hand = view.hand;
   const received = new Map<Card, number>(
@@ -104,7 +107,7 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
           type: 'button',
           class: `card-button pickable${to === undefined ? '' : ' selected'}`,
           'data-card': card,
-          'aria-label': to === undefined ? cardName(card) : `${cardName(card)}, passing to ${shortName(view, to)}`,
+          'aria-label': to === undefined ? cardName(card) : table.passingTo(cardName(card), shortName(view, to)),
           'aria-pressed': to === undefined ? 'false' : 'true',
           'aria-disabled': actions.busy ? 'true' : 'false',
           onclick: () => {
@@ -125,14 +128,14 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
         class: `card-button${playable ? ' legal' : ''}${from === undefined ? '' : ' received'}`,
         'data-card': card,
         'aria-label': cardName(card),
-        'aria-description': from === undefined ? null : `passed to you by ${shortName(view, from)}`,
+        'aria-description': from === undefined ? null : table.passedToYouBy(shortName(view, from)),
         // Drawn by style.css as a tag: text in the button would no longer match its name, the card's (WCAG 2.5.3).
-        'data-from': from === undefined ? null : `from ${shortName(view, from)}`,
+        'data-from': from === undefined ? null : table.fromTag(shortName(view, from)),
         'aria-disabled': !playable || actions.busy ? 'true' : 'false',
         onclick: () => {
           if (actions.busy) return;
           if (playable) actions.play(card);
-          else actions.explain(reason ?? 'Wait for your turn.');
+          else actions.explain(reason ?? table.waitForYourTurn);
         },
       },
       cardFace(card),
@@ -142,7 +145,7 @@ export function handBar(view: TableView, actions: HandActions): HTMLElement | nu
   rove(buttons, buttons.find((each) => each.classList.contains('legal')) ?? buttons[0]);
   const row = h(
     'div',
-    { class: 'hand-cards', role: 'toolbar', 'aria-label': `Your hand, ${cards.length} cards`, 'aria-orientation': 'horizontal' },
+    { class: 'hand-cards', role: 'toolbar', 'aria-label': table.yourHandOf(cards.length), 'aria-orientation': 'horizontal' },
     buttons,
   );
   row.addEventListener('keydown', (event) => {

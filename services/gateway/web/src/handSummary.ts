@@ -13,6 +13,7 @@ import { SUIT_LOOKS } from './cards.js';
 import { h } from './dom.js';
 import { rulesOf } from '../../../../machines/games/rules/index.js';
 import { seatsOfSide, seatsOfTeam, teamOf } from './sides.js';
+import { words } from './i18n/index.js';
 import { shortName } from './words.js';
 
 /** The result of hand `index` (0-based), if it was scored. */
@@ -21,33 +22,27 @@ function resultOf(view: TableView, index: number): ScoredHand | undefined {
 }
 
 function names(view: TableView, seats: readonly number[]): string {
-  const named = seats.map((seat) => shortName(view, seat));
-  return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return words().table.list(seats.map((seat) => shortName(view, seat)));
 }
 
 /** The marriages of one side and whom they scored for, in the game's words: "Your team (A) married ♦ Diamonds, ♥ Hearts." */
 function marriageLine(view: TableView, last: CompletedHand, by: Marriage['by'], suits: readonly Suit[]): (Node | string)[] {
   const seatCount = view.seats.length;
   const chips = suits.flatMap((suit, index) => (index === 0 ? [suitChip(suit)] : [' ', suitChip(suit)]));
+  const table = words().table;
   if (last.antiCupid !== null) {
     if (typeof by === 'number') {
       const others = Array.from({ length: seatCount }, (_, seat) => seat).filter((seat) => seat !== by);
-      return [
-        `Anti-Cupid (${shortName(view, by)}) captured both 7s of `,
-        ...chips,
-        `: ${suits.length} point${suits.length === 1 ? '' : 's'} to each of the other four (${names(view, others)}).`,
-      ];
+      return [table.antiCupidMarried(shortName(view, by)), ...chips, table.toTheOtherFour(suits.length, names(view, others))];
     }
     const pair = seatsOfSide(view, by, last.antiCupid);
-    return [`${names(view, pair)} (partnership ${by}) married `, ...chips, `: ${suits.length} point${suits.length === 1 ? '' : 's'} each.`];
+    return [table.partnershipMarried(names(view, pair), by), ...chips, table.pointsEach(suits.length)];
   }
   const team = by as 'A' | 'B';
   const viewerTeam = view.viewer === 'spectator' ? null : teamOf(view.viewer);
-  const who = team === viewerTeam ? `Your team (${team})` : `Team ${team}`;
-  if (rulesOf(view.game).roles !== null) {
-    return [`${who} married `, ...chips, `: a point each to team ${team}'s Matchmakers, and to the Traitor if on the other team.`];
-  }
-  return [`${who}, ${names(view, seatsOfTeam(team, seatCount))}, married `, ...chips, '.'];
+  const who = team === viewerTeam ? table.yourTeamLetter(team) : table.teamLetter(team);
+  if (rulesOf(view.game).roles !== null) return [table.married(who), ...chips, table.matchmakersScore(team)];
+  return [table.teamMarried(who, names(view, seatsOfTeam(team, seatCount))), ...chips, '.'];
 }
 
 /** Marriages grouped by the side that made them, in the order the sides first married. */
@@ -61,16 +56,17 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
   const result = resultOf(view, last.index);
   const married = new Set<Suit>((result?.marriages ?? []).map((marriage) => marriage.suit));
   const split = (Object.keys(SUIT_LOOKS).map(Number) as Suit[]).filter((suit) => !married.has(suit));
+  const table = words().table;
   return h(
     'div',
     { class: 'hand-summary', 'data-hand': last.index + 1 },
     h(
       'p',
       {},
-      'Trump was ',
-      last.trump === null ? 'none' : suitChip(last.trump),
+      table.trumpWas,
+      last.trump === null ? table.none : suitChip(last.trump),
       '.',
-      last.antiCupid === null ? '' : ` Anti-Cupid was ${shortName(view, last.antiCupid)}.`,
+      last.antiCupid === null ? '' : table.antiCupidWas(shortName(view, last.antiCupid)),
     ),
     last.traitor === null ? null : traitorReveal(view, last),
     result === undefined
@@ -78,21 +74,16 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
       : h(
           'div',
           { class: 'marriages-block' },
-          h('h3', {}, 'Marriages'),
+          h('h3', {}, table.marriagesHeading),
           result.marriages.length === 0
-            ? h('p', {}, 'No marriages this hand.')
+            ? h('p', {}, table.noMarriages)
             : h(
                 'ul',
                 { class: 'marriages' },
                 bySide(result.marriages).map(([by, suits]) => h('li', {}, marriageLine(view, last, by, suits))),
               ),
           last.antiCupid !== null && split.length > 0
-            ? h(
-                'p',
-                { class: 'split' },
-                `Not married (1 point each to Anti-Cupid, ${shortName(view, last.antiCupid ?? 0)}): `,
-                split.map(suitChip),
-              )
+            ? h('p', { class: 'split' }, table.notMarried(shortName(view, last.antiCupid ?? 0)), split.map(suitChip))
             : null,
         ),
     result === undefined ? null : handPoints(view, result),
@@ -101,52 +92,43 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
       : h(
           'div',
           { class: 'final-trick' },
-          h('h3', {}, `Last trick: ${trickOutcome(view, last.finalTrick)}`),
-          trickPlays(view, last.finalTrick, 'Cards of the last trick'),
+          h('h3', {}, table.lastTrick(trickOutcome(view, last.finalTrick))),
+          trickPlays(view, last.finalTrick, table.cardsOfLastTrick),
         ),
   );
 }
 
 function traitorReveal(view: TableView, last: CompletedHand): HTMLElement {
   const traitor = last.traitor!;
+  const table = words().table;
   return h(
     'div',
     { class: 'reveal' },
     h(
       'p',
       { class: 'reveal-line' },
-      h('strong', {}, traitor === view.viewer ? 'You were the Traitor.' : `The Traitor was ${shortName(view, traitor)}.`),
+      h('strong', {}, traitor === view.viewer ? table.youWereTraitor : table.traitorWas(shortName(view, traitor))),
     ),
     h(
       'ul',
       { class: 'accusations' },
       (last.accusations ?? []).map((accused, seat) =>
-        accused === null
-          ? null
-          : h('li', {}, `${shortName(view, seat)} named ${shortName(view, accused)}${accused === traitor ? ' ✓ (the Traitor)' : ''}`),
+        accused === null ? null : h('li', {}, table.namedWhom(shortName(view, seat), shortName(view, accused), accused === traitor)),
       ),
     ),
-    h(
-      'p',
-      { class: 'muted small' },
-      "Only the Traitor's team's accusations score: +2 for a Matchmaker who named the Traitor; the Traitor −1 for each teammate who named them, +1 for each who did not.",
-    ),
+    h('p', { class: 'muted small' }, table.accusationsScore),
   );
 }
 
 function handPoints(view: TableView, result: ScoredHand): HTMLElement {
   if (rulesOf(view.game).marksSuits) {
     const marked = result.marked;
-    return h(
-      'p',
-      { class: 'hand-points' },
-      marked === null ? '' : `Suits marked after this hand: team A ${marked.A.length}/7, team B ${marked.B.length}/7.`,
-    );
+    return h('p', { class: 'hand-points' }, marked === null ? '' : words().table.suitsMarkedAfter(marked.A.length, marked.B.length));
   }
   return h(
     'table',
     { class: 'hand-points' },
-    h('caption', {}, 'Points this hand'),
+    h('caption', {}, words().table.pointsThisHand),
     h(
       'tbody',
       {},
@@ -164,7 +146,7 @@ export function lastHandPanel(view: TableView, dealCheck: HTMLElement | null = n
   return h(
     'details',
     { class: 'panel last-hand', open: true },
-    h('summary', {}, `Last hand (hand ${last.index + 1})`),
+    h('summary', {}, words().table.lastHandOf(last.index + 1)),
     handSummary(view, last),
     dealCheck,
   );

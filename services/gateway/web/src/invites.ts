@@ -10,22 +10,28 @@ import { h, replaceChildren } from './dom.js';
 import { isTakeable } from './felt.js';
 import { joinSeat } from './seatJoin.js';
 import { playerName, rememberLeftSeat, rememberPlayerName } from './seatTokens.js';
-import { gameTitle } from './words.js';
+import { failureWords } from './i18n/refusals.js';
+import { words } from './i18n/index.js';
+import { gameTitle, occupantName } from './words.js';
 
 function inviteLink(tableId: string, seat: number): string {
   return `${location.origin}${location.pathname}#/join/${encodeURIComponent(tableId)}/${seat}`;
 }
 
-/** The seats a person may take, each with its link to copy; null when every seat is held. */
-export function invitePanel(view: TableView, tableId: string): HTMLElement | null {
+/**
+ * The seats a person may take, each with its link to copy; null when every seat is held. With `startBots` (a seated
+ * person), a game under way that waits at an open seat (a fork's, kept for its person) may let bots take them instead.
+ */
+export function invitePanel(view: TableView, tableId: string, startBots?: () => Promise<void>): HTMLElement | null {
   if (view.outcome?.finished) return null;
   const open = view.seats.filter(isTakeable);
   if (open.length === 0) return null;
+  const friends = words().friends;
   return h(
     'details',
-    { class: 'panel invites', open: view.phase === 'seating' },
-    h('summary', {}, `Invite players (${open.length} open seat${open.length === 1 ? '' : 's'})`),
-    h('p', { class: 'muted small' }, 'Send a link to a friend: opening it asks their name and seats them.'),
+    { class: 'panel invites', open: view.phase === 'seating' || view.seats.some((seat) => seat.occupant === null) },
+    h('summary', {}, friends.invitePlayers(open.length)),
+    h('p', { class: 'muted small' }, friends.sendALink),
     h(
       'ul',
       { class: 'invite-list' },
@@ -35,24 +41,41 @@ export function invitePanel(view: TableView, tableId: string): HTMLElement | nul
           type: 'text',
           readonly: true,
           value: link,
-          'aria-label': `Invite link for seat ${summary.seat}`,
+          'aria-label': friends.inviteLinkFor(summary.seat),
           class: 'invite-link',
           'data-seat': summary.seat,
         });
         field.addEventListener('focus', () => field.select());
-        const copy = h('button', { type: 'button', class: 'copy' }, 'Copy');
+        const copy = h('button', { type: 'button', class: 'copy' }, friends.copy);
         copy.addEventListener('click', () => {
-          const done = () => (copy.textContent = 'Copied ✓');
+          const done = () => (copy.textContent = friends.copied);
           field.select();
           if (navigator.clipboard !== undefined)
             navigator.clipboard.writeText(link).then(done, () => (document.execCommand('copy') ? done() : undefined));
           else if (document.execCommand('copy')) done();
         });
-        const who = summary.occupant === null ? 'open' : `now ${summary.occupant.name}`;
-        return h('li', {}, h('span', { class: 'invite-seat' }, `Seat ${summary.seat} (${who})`), field, copy);
+        const who = summary.occupant === null ? friends.openWord : friends.nowHeldBy(occupantName(summary.occupant));
+        return h('li', {}, h('span', { class: 'invite-seat' }, friends.inviteSeat(summary.seat, who)), field, copy);
       }),
     ),
+    startBots !== undefined && view.phase !== 'seating' && view.seats.some((seat) => seat.occupant === null)
+      ? startBotsButton(startBots)
+      : null,
   );
+}
+
+function startBotsButton(startBots: () => Promise<void>): HTMLElement {
+  const button = h('button', { type: 'button', class: 'start-bots' }, words().friends.startBots);
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    startBots().catch((failure: unknown) => {
+      button.disabled = false;
+      error.textContent = failureWords(failure);
+      error.hidden = false;
+    });
+  });
+  return h('div', { class: 'start-bots-row' }, button, error);
 }
 
 /** Takes `seat` at `tableId` as `name`, keeps the token, and opens the table. */
@@ -69,7 +92,7 @@ export async function sitAt(tableId: string, seat: number, name: string): Promis
 export function nameFrom(input: HTMLInputElement, message: HTMLElement): string | null {
   const name = input.value.trim();
   if (name !== '') return name;
-  message.textContent = 'Enter your name: the other players see it at the table.';
+  message.textContent = words().friends.enterYourName;
   message.hidden = false;
   input.focus();
   return null;
@@ -85,7 +108,8 @@ export function showJoin(root: HTMLElement, tableId: string, seat: number): () =
     maxlength: 40,
     value: playerName(),
   });
-  const about = h('p', { class: 'muted' }, 'Loading the table…');
+  const friends = words().friends;
+  const about = h('p', { class: 'muted' }, friends.loadingTheTable);
   const submit = async (event: Event) => {
     event.preventDefault();
     const name = nameFrom(nameInput, message);
@@ -93,7 +117,7 @@ export function showJoin(root: HTMLElement, tableId: string, seat: number): () =
     try {
       await sitAt(tableId, seat, name);
     } catch (error) {
-      message.textContent = `${error instanceof Error ? error.message : String(error)}.`;
+      message.textContent = failureWords(error);
       message.hidden = false;
     }
   };
@@ -102,16 +126,16 @@ export function showJoin(root: HTMLElement, tableId: string, seat: number): () =
     h(
       'form',
       { class: 'join card-panel', onsubmit: (event: Event) => void submit(event), 'aria-labelledby': 'join-heading' },
-      h('h2', { id: 'join-heading' }, `You are invited to seat ${seat}`),
+      h('h2', { id: 'join-heading' }, friends.invitedTo(seat)),
       about,
       message,
-      h('p', {}, h('label', { for: 'join-name' }, 'Your name '), nameInput),
+      h('p', {}, h('label', { for: 'join-name' }, friends.yourName), nameInput),
       h(
         'p',
         {},
-        h('button', { type: 'submit', class: 'primary' }, 'Take the seat'),
+        h('button', { type: 'submit', class: 'primary' }, friends.takeTheSeat),
         ' ',
-        h('a', { href: `#/watch/${encodeURIComponent(tableId)}` }, 'Just watch'),
+        h('a', { href: `#/watch/${encodeURIComponent(tableId)}` }, friends.justWatch),
       ),
     ),
   );
@@ -122,10 +146,10 @@ export function showJoin(root: HTMLElement, tableId: string, seat: number): () =
       const players = view.seats.filter((each) => each.occupant !== null && !each.occupant.bot).map((each) => each.occupant!.name);
       const summary = view.seats[seat];
       const free = summary !== undefined && isTakeable(summary);
-      about.textContent = `${gameTitle(view.game)} at table ${tableId}${players.length === 0 ? '' : `, with ${players.join(', ')}`}.${free ? '' : ` Seat ${seat} is already taken.`}`;
+      about.textContent = `${friends.aboutTable(gameTitle(view.game), tableId, players)}${free ? '' : friends.seatTaken(seat)}`;
     })
     .catch((error: unknown) => {
-      about.textContent = error instanceof Error ? error.message : String(error);
+      about.textContent = failureWords(error);
     });
   return () => {};
 }

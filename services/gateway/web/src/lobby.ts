@@ -11,7 +11,7 @@ import { createForm } from './newTableForm.js';
 import { heldSeat, isMyTable, leftSeat, playerName, rememberPlayerName } from './seatTokens.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
-import { GAME_TITLES, gameTitle, handProgress, phaseWords, type OptionsLike } from './words.js';
+import { gameTitle, handProgress, phaseWords, type OptionsLike } from './words.js';
 
 /** What the lobby learns of a table from its spectator view: its options and who sits there (cached by version). */
 interface TableDetails {
@@ -37,7 +37,7 @@ function lobbyFilters() {
     'select',
     { id: 'filter-game' },
     h('option', { value: '' }, words().allGames),
-    Object.entries(GAME_TITLES).map(([name, title]) => h('option', { value: name }, title)),
+    Object.entries(words().games.titles).map(([name, title]) => h('option', { value: name }, title)),
   );
   const state = h(
     'select',

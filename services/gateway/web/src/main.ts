@@ -9,6 +9,7 @@
  *   #/fleet/<game>      the fleet's tables on the game's diagram, live
  *   #/operator          the operator's page (admin token)
  */
+import { isGameName } from '../../../../machines/games/rules/index.js';
 import { h, replaceChildren } from './dom.js';
 import { LANGUAGE_NAMES, language, setLanguage, words } from './i18n/index.js';
 import { showFleet } from './fleetPage.js';
@@ -17,7 +18,6 @@ import { showLobby } from './lobby.js';
 import { showOperator } from './operatorPage.js';
 import { showReplay } from './replayPage.js';
 import { showTable } from './tablePage.js';
-import { GAME_TITLES } from './words.js';
 
 const root = document.getElementById('app')!;
 let closePage: () => void = () => {};
@@ -51,8 +51,8 @@ function route(): void {
       Number.isInteger(at) && at > 0 ? at : null,
       asSeat !== null && /^\d+$/.test(asSeat) ? Number(asSeat) : null,
     );
-  } else if (page === 'fleet' && (id === '' || Object.hasOwn(GAME_TITLES, id))) {
-    closePage = showFleet(root, id === '' ? 'sevenSuitors' : (id as keyof typeof GAME_TITLES));
+  } else if (page === 'fleet' && (id === '' || isGameName(id))) {
+    closePage = showFleet(root, id === '' ? 'sevenSuitors' : id);
   } else if (page === 'operator') closePage = showOperator(root);
   else if (page === undefined || page === '') closePage = showLobby(root);
   else {

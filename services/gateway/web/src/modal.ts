@@ -4,6 +4,7 @@
  * screen, a confirmation and the rules.
  */
 import { h } from './dom.js';
+import { words } from './i18n/index.js';
 
 export interface ModalOptions {
   readonly title: string;
@@ -56,7 +57,7 @@ export function openModal(options: ModalOptions): Modal {
 }
 
 /** Asks a yes-or-no question; resolves true for yes. */
-export function confirmModal(title: string, question: string, yes: string, no = 'Cancel'): Promise<boolean> {
+export function confirmModal(title: string, question: string, yes: string, no = words().friends.cancel): Promise<boolean> {
   return new Promise((resolve) => {
     let answer = false;
     const yesButton = h(

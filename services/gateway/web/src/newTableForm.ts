@@ -11,6 +11,8 @@ import { h, replaceChildren } from './dom.js';
 import { words } from './i18n/index.js';
 import { joinSeat } from './seatJoin.js';
 import { rememberOpenedTable } from './seatTokens.js';
+import { teamOf } from './sides.js';
+import { gameTitle } from './words.js';
 
 type SeatChoice = 'me' | 'open' | BotKind;
 
@@ -44,7 +46,7 @@ export function createForm(name: () => string | null, fail: (error: unknown) => 
       seatsBox,
       h('legend', {}, words().whoSitsWhere),
       seatChoices.map((choice, seat) =>
-        seatField(seat, choice, rulesOf(gameSelect.value as GameName).words.fixedTeam(seat), (chosen) => {
+        seatField(seat, choice, fixedTeamWords(gameSelect.value as GameName, seat), (chosen) => {
           // One browser holds one seat: choosing "me" here frees the seat chosen before.
           if (chosen === 'me') for (const [index, other] of seatChoices.entries()) if (other === 'me') seatChoices[index] = 'open';
           seatChoices[seat] = chosen;
@@ -114,7 +116,7 @@ function gameChoice(): HTMLSelectElement {
   return h(
     'select',
     { id: 'new-game', name: 'game' },
-    GAME_NAMES.map((game) => h('option', { value: game }, `${rulesOf(game).title} (${words().players(rulesOf(game).seats)})`)),
+    GAME_NAMES.map((game) => h('option', { value: game }, `${gameTitle(game)} (${words().players(rulesOf(game).seats)})`)),
   );
 }
 
@@ -137,14 +139,19 @@ function optionFields(options: ReturnType<typeof rulesOf>['options']): HTMLEleme
     h(
       'p',
       {},
-      h('label', { for: `option-${option}` }, `${label} `),
+      h('label', { for: `option-${option}` }, `${words().games.optionLabels[option] ?? label} `),
       h(
         'select',
         { id: `option-${option}`, name: option },
-        choices.map((choice) => h('option', { value: choice.value }, choice.label)),
+        choices.map((choice) => h('option', { value: choice.value }, words().games.choiceLabels[choice.value] ?? choice.label)),
       ),
     ),
   );
+}
+
+/** The seat's team where the game fixes it ("team A"), in the reader's words. */
+function fixedTeamWords(game: GameName, seat: number): string | null {
+  return rulesOf(game).words.fixedTeam(seat) === null ? null : words().games.teamLower(teamOf(seat));
 }
 
 /** Who sits at `seat`: the player, a bot, or open for a person; `fixedTeam` names the seat's team where the game fixes it. */

@@ -12,7 +12,7 @@ import { statesTable } from './fleetPage.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
 import { pollWhileShown } from './pagePolling.js';
-import { GAME_TITLES, gameTitle } from './words.js';
+import { gameTitle } from './words.js';
 
 const TOKEN_KEY = 'suitors.operator';
 const OPERATOR_REFRESH_MS = 5_000;
@@ -136,7 +136,7 @@ function operatorFigures(report: OperatorReport): HTMLElement[] {
         games.map((game) =>
           statesTable(
             report.games.filter((group) => group.game === game),
-            GAME_TITLES[game] ?? game,
+            gameTitle(game),
           ),
         ),
       ),

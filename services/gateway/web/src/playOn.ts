@@ -10,10 +10,13 @@ import { h } from './dom.js';
 import { nameFrom } from './invites.js';
 import { openModal } from './modal.js';
 import { holdSeat, playerName, rememberPlayerName } from './seatTokens.js';
+import { failureWords } from './i18n/refusals.js';
+import { words } from './i18n/index.js';
 import { shortName } from './words.js';
 
 /** Asks for a seat and a name, makes the new table and opens it; `seat` is the seat chosen at first. */
 export function playOnFrom(tableId: string, at: number, view: TableView, seat: number): void {
+  const friends = words().friends;
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
   const nameInput = h('input', {
     id: 'play-on-name',
@@ -27,26 +30,18 @@ export function playOnFrom(tableId: string, at: number, view: TableView, seat: n
     'select',
     { id: 'play-on-seat' },
     view.seats.map((summary) =>
-      h(
-        'option',
-        { value: summary.seat, selected: summary.seat === seat },
-        `Seat ${summary.seat} · in place of ${shortName(view, summary.seat)}`,
-      ),
+      h('option', { value: summary.seat, selected: summary.seat === seat }, friends.inPlaceOf(summary.seat, shortName(view, summary.seat))),
     ),
   );
-  const start = h('button', { type: 'button', class: 'primary' }, 'Play on');
-  const cancel = h('button', { type: 'button' }, 'Cancel');
+  const start = h('button', { type: 'button', class: 'primary' }, friends.playOn);
+  const cancel = h('button', { type: 'button' }, friends.cancel);
   const modal = openModal({
-    title: `Play on from event ${at}`,
+    title: friends.playOnFrom(at),
     className: 'play-on',
     body: [
-      h(
-        'p',
-        {},
-        'A new table starts as this game stood right after this event, with bots in every other seat (anyone you invite may take theirs).',
-      ),
-      h('p', {}, h('label', { for: 'play-on-seat' }, 'Your seat '), seatSelect),
-      h('p', {}, h('label', { for: 'play-on-name' }, 'Your name '), nameInput),
+      h('p', {}, friends.playOnExplained),
+      h('p', {}, h('label', { for: 'play-on-seat' }, friends.yourSeat), seatSelect),
+      h('p', {}, h('label', { for: 'play-on-name' }, friends.yourName), nameInput),
       message,
     ],
     actions: [cancel, start],
@@ -65,7 +60,7 @@ export function playOnFrom(tableId: string, at: number, view: TableView, seat: n
       },
       (error: unknown) => {
         start.disabled = false;
-        message.textContent = `${error instanceof Error ? error.message : String(error)}.`;
+        message.textContent = failureWords(error);
         message.hidden = false;
       },
     );

@@ -10,24 +10,15 @@
 import type { ChatMessage, ChatPhrase } from '../../socketProtocol.js';
 import { api } from './api.js';
 import { h } from './dom.js';
+import { failureWords } from './i18n/refusals.js';
+import { words } from './i18n/index.js';
 import type { HeldSeat } from './seatTokens.js';
 
 /** How long a phrase stays by its seat. */
 const CHAT_SHOWN_MS = 6_000;
 
-/** Each phrase as shown, and as said to a screen reader. */
-const CHAT_WORDS: Readonly<Record<ChatPhrase, { readonly shown: string; readonly said: string }>> = {
-  hello: { shown: 'Hello!', said: 'Hello!' },
-  goodLuck: { shown: 'Good luck!', said: 'Good luck!' },
-  wellPlayed: { shown: 'Well played!', said: 'Well played!' },
-  oops: { shown: 'Oops!', said: 'Oops!' },
-  thanks: { shown: 'Thanks!', said: 'Thanks!' },
-  goodGame: { shown: 'Good game!', said: 'Good game!' },
-  thinking: { shown: '🤔', said: 'is thinking' },
-  laugh: { shown: '😂', said: 'laughs' },
-  wow: { shown: '😮', said: 'is amazed' },
-  cheer: { shown: '🎉', said: 'cheers' },
-};
+/** Each phrase as shown, and as said to a screen reader (i18n/). */
+const phraseWords = () => words().friends.phrases;
 
 const mutedKey = (tableId: string) => `suitors.chatMuted.${tableId}`;
 
@@ -44,7 +35,7 @@ export class TableChat {
   private held: HeldSeat | null = null;
   private parts: ReturnType<TableChat['makeParts']> | undefined;
   /** Kept across draws, so a screen reader hears each line once. */
-  readonly log = h('div', { class: 'sr-only chat-log', role: 'log', 'aria-label': 'Table chat' });
+  readonly log = h('div', { class: 'sr-only chat-log', role: 'log', 'aria-label': words().friends.tableChat });
 
   constructor(
     private readonly tableId: string,
@@ -64,7 +55,7 @@ export class TableChat {
       this.options.changed();
     }, CHAT_SHOWN_MS);
     this.shown.set(message.seat, { phrase: message.phrase, timer });
-    this.log.append(h('p', {}, `${this.options.nameOf(message.seat)}: ${CHAT_WORDS[message.phrase].said}`));
+    this.log.append(h('p', {}, `${this.options.nameOf(message.seat)}: ${phraseWords()[message.phrase].said}`));
     while (this.log.childElementCount > 20) this.log.firstElementChild?.remove();
     this.options.changed();
   }
@@ -72,7 +63,7 @@ export class TableChat {
   /** What the seat just said, by its seat on the felt. */
   bubble(seat: number): HTMLElement | null {
     const said = this.shown.get(seat);
-    return said === undefined ? null : h('span', { class: 'chat-bubble', 'data-phrase': said.phrase }, CHAT_WORDS[said.phrase].shown);
+    return said === undefined ? null : h('span', { class: 'chat-bubble', 'data-phrase': said.phrase }, phraseWords()[said.phrase].shown);
   }
 
   /**
@@ -84,7 +75,7 @@ export class TableChat {
     this.parts ??= this.makeParts();
     const { details, summary, phrases, error, mute } = this.parts;
     this.held = held;
-    summary.textContent = muted ? 'Quick chat (muted)' : 'Quick chat';
+    summary.textContent = muted ? words().friends.quickChatMuted : words().friends.quickChat;
     phrases.hidden = held === null || muted;
     error.textContent = this.error ?? '';
     error.hidden = this.error === null;
@@ -95,20 +86,20 @@ export class TableChat {
   private makeParts() {
     const phrases = h(
       'div',
-      { class: 'chat-phrases', role: 'group', 'aria-label': 'Say to the table' },
-      (Object.keys(CHAT_WORDS) as ChatPhrase[]).map((phrase) => {
+      { class: 'chat-phrases', role: 'group', 'aria-label': words().friends.sayToTheTable },
+      (Object.keys(phraseWords()) as ChatPhrase[]).map((phrase) => {
         const button = h(
           'button',
-          { type: 'button', 'data-phrase': phrase, 'aria-label': CHAT_WORDS[phrase].said },
-          CHAT_WORDS[phrase].shown,
+          { type: 'button', 'data-phrase': phrase, 'aria-label': phraseWords()[phrase].said },
+          phraseWords()[phrase].shown,
         );
         button.addEventListener('click', () => void this.send(phrase, button));
         return button;
       }),
     );
-    const summary = h('summary', {}, 'Quick chat');
+    const summary = h('summary', {}, words().friends.quickChat);
     const error = h('p', { class: 'error', role: 'alert' });
-    const mute = h('button', { type: 'button', class: 'chat-mute' }, 'Mute chat at this table');
+    const mute = h('button', { type: 'button', class: 'chat-mute' }, words().friends.muteChat);
     mute.addEventListener('click', () => {
       this.toggleMute();
       mute.focus();
@@ -137,7 +128,7 @@ export class TableChat {
       await api.chat(this.tableId, held.token, phrase);
       this.error = null;
     } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
+      this.error = failureWords(error);
     }
     this.options.changed();
     button.focus();

@@ -11,6 +11,8 @@
  */
 import { api, type Rematch } from './api.js';
 import { h } from './dom.js';
+import { failureWords } from './i18n/refusals.js';
+import { words } from './i18n/index.js';
 import { newSeatToken } from './seatJoin.js';
 import { holdSeat, type HeldSeat } from './seatTokens.js';
 
@@ -79,7 +81,7 @@ export class RematchOffer {
     const rematch = this.rematch;
     return h(
       'div',
-      { class: 'rematch-offer', role: 'region', 'aria-label': 'Rematch', 'aria-live': 'polite' },
+      { class: 'rematch-offer', role: 'region', 'aria-label': words().friends.rematch, 'aria-live': 'polite' },
       rematch === null ? null : lines(rematch, held?.seat ?? null),
       this.error === null ? null : h('p', { class: 'error', role: 'alert' }, this.error),
       held === null ? null : this.choices(held),
@@ -95,10 +97,14 @@ export class RematchOffer {
         h(
           'button',
           { type: 'button', class: 'primary accept', disabled: this.sending, onclick: () => void this.answer(held, true) },
-          'Accept the rematch',
+          words().friends.acceptRematch,
         ),
         ' ',
-        h('button', { type: 'button', class: 'decline', disabled: this.sending, onclick: () => void this.answer(held, false) }, 'Decline'),
+        h(
+          'button',
+          { type: 'button', class: 'decline', disabled: this.sending, onclick: () => void this.answer(held, false) },
+          words().friends.decline,
+        ),
       );
     if (rematch?.status === 'open' || rematch?.status === 'started') return null;
     return h(
@@ -107,7 +113,7 @@ export class RematchOffer {
       h(
         'button',
         { type: 'button', class: 'primary rematch', disabled: this.sending, onclick: () => void this.propose(held) },
-        'Propose a rematch',
+        words().friends.proposeRematch,
       ),
     );
   }
@@ -138,28 +144,27 @@ export class RematchOffer {
       this.see(rematch);
     } catch (error) {
       this.sending = false;
-      this.error = error instanceof Error ? error.message : String(error);
+      this.error = failureWords(error);
       this.options.changed();
     }
   }
 }
 
 function nameOf(rematch: Rematch, seat: number, viewer: number | null): string {
-  if (seat === viewer) return 'You';
-  const name = rematch.seats.find((each) => each.seat === seat)?.name ?? `Seat ${seat}`;
-  return `${name} (seat ${seat})`;
+  const friends = words().friends;
+  if (seat === viewer) return friends.you;
+  return friends.seatOf(rematch.seats.find((each) => each.seat === seat)?.name ?? friends.seat(seat), seat);
 }
-
-const ANSWER_WORDS = { proposed: 'proposed it', waiting: 'has not answered yet', accepted: 'accepted', declined: 'declined' } as const;
 
 function lines(rematch: Rematch, viewer: number | null): HTMLElement {
   const proposer = nameOf(rematch, rematch.proposer, viewer);
   const others = rematch.seats.filter((each) => each.seat !== rematch.proposer);
+  const friends = words().friends;
   const headline = {
-    open: `${proposer} ${viewer === rematch.proposer ? 'propose' : 'proposes'} a rematch.`,
-    started: 'The rematch has started.',
-    declined: 'The rematch was declined.',
-    expired: 'The rematch expired: it was not accepted in time.',
+    open: friends.proposes(proposer, viewer === rematch.proposer),
+    started: friends.rematchStarted,
+    declined: friends.rematchDeclined,
+    expired: friends.rematchExpired,
   }[rematch.status];
   return h(
     'div',
@@ -174,18 +179,18 @@ function lines(rematch: Rematch, viewer: number | null): HTMLElement {
             h(
               'li',
               { 'data-seat': each.seat, 'data-answer': each.answer },
-              `${nameOf(rematch, each.seat, viewer)}: ${ANSWER_WORDS[each.answer]}`,
+              friends.answered(nameOf(rematch, each.seat, viewer), friends.answers[each.answer]),
             ),
           ),
         ),
     rematch.status === 'open' ? h('p', { class: 'rematch-expires muted small' }, expiresIn(rematch)) : null,
     rematch.status === 'started' && rematch.rematchTableId !== null
-      ? h('p', {}, h('a', { href: `#/watch/${rematch.rematchTableId}`, class: 'button-like watch-rematch' }, 'Watch the rematch'))
+      ? h('p', {}, h('a', { href: `#/watch/${rematch.rematchTableId}`, class: 'button-like watch-rematch' }, friends.watchTheRematch))
       : null,
   );
 }
 
 function expiresIn(rematch: Rematch): string {
   const left = Math.max(0, Math.ceil((Date.parse(rematch.expiresAt) - Date.now()) / 1000));
-  return `It expires in ${left} s; those who accepted play, bots take the other seats.`;
+  return words().friends.expiresIn(left);
 }

@@ -21,10 +21,10 @@ import { showRules } from './tableHeader.js';
 import { eventWords, openHands, seatHand } from './replaySeatView.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
-import { handProgress, phaseWords } from './words.js';
+import { handProgress, occupantName, phaseWords } from './words.js';
 
 /** Autoplay's pace: even "fast" stays under the service's replay limit of 2 steps a second (docs/api.md, "Limits"). */
-const SPEEDS: readonly [string, number][] = [
+const SPEEDS: readonly ['slow' | 'normal' | 'fast', number][] = [
   ['slow', 1500],
   ['normal', 900],
   ['fast', 600],
@@ -43,14 +43,14 @@ function replayControls() {
   const buttons = {
     first: h('button', { type: 'button', 'aria-label': words().firstEvent }, '|◀'),
     previous: h('button', { type: 'button', 'aria-label': words().previousEvent }, '◀'),
-    play: h('button', { type: 'button', class: 'primary autoplay', 'aria-pressed': 'false' }, '▶ Play'),
+    play: h('button', { type: 'button', class: 'primary autoplay', 'aria-pressed': 'false' }, words().table.play),
     next: h('button', { type: 'button', 'aria-label': words().nextEvent }, '▶'),
     last: h('button', { type: 'button', 'aria-label': words().lastEvent }, '▶|'),
   };
   const speed = h(
     'select',
     { id: 'replay-speed' },
-    SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: label === 'normal' }, label)),
+    SPEEDS.map(([pace, ms]) => h('option', { value: ms, selected: pace === 'normal' }, words().table.speeds[pace])),
   );
   const seatSelect = h('select', { id: 'replay-seat', disabled: true }, h('option', { value: '' }, words().everyone));
   const element = h(
@@ -61,11 +61,11 @@ function replayControls() {
     buttons.play,
     buttons.next,
     buttons.last,
-    h('label', { for: 'timeline', class: 'sr-only' }, 'Event'),
+    h('label', { for: 'timeline', class: 'sr-only' }, words().table.event),
     slider,
-    h('label', { for: 'replay-speed', class: 'small' }, 'Speed '),
+    h('label', { for: 'replay-speed', class: 'small' }, words().table.speed),
     speed,
-    h('label', { for: 'replay-seat', class: 'small' }, 'Watch as '),
+    h('label', { for: 'replay-seat', class: 'small' }, words().table.watchAs),
     seatSelect,
     position,
   );
@@ -78,10 +78,10 @@ function asWatched(view: ReplayView): ReplayView {
 }
 
 class ReplayPage {
-  private readonly frame = h('div', { class: 'replay-frame' }, h('p', {}, 'Loading replay…'));
+  private readonly frame = h('div', { class: 'replay-frame' }, h('p', {}, words().table.loadingReplay));
   private readonly controls = replayControls();
   private readonly note = h('p', { class: 'muted small replay-note' });
-  private readonly playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, 'Play on from here');
+  private readonly playOn = h('button', { type: 'button', class: 'play-on-button', hidden: true }, words().table.playOnFromHere);
   private readonly heading: HTMLElement;
   private readonly side = h('aside', { class: 'side replay-side' });
   private events: LoggedEvent[] = [];
@@ -204,7 +204,8 @@ class ReplayPage {
   private noteFor(view: ReplayView, seat: number | null): string {
     if (!this.finished) return words().replayNotOver;
     if (seat === null) return words().replayAllOpen;
-    return words().replayAsSeat(view.seats[seat]?.occupant?.name ?? null, seat);
+    const occupant = view.seats[seat]?.occupant ?? null;
+    return words().replayAsSeat(occupant === null ? null : occupantName(occupant), seat);
   }
 
   private diagramPanel(game: string, title: string): HTMLElement {
@@ -221,7 +222,7 @@ class ReplayPage {
         h(
           'option',
           { value: seat.seat, selected: seat.seat === this.asSeat },
-          words().seatOf(seat.seat, seat.occupant?.name ?? words().empty),
+          words().seatOf(seat.seat, seat.occupant === null ? words().empty : occupantName(seat.occupant)),
         ),
       );
   }
@@ -237,7 +238,7 @@ class ReplayPage {
   private stopAutoplay(): void {
     window.clearTimeout(this.autoplay);
     this.autoplay = undefined;
-    this.controls.buttons.play.textContent = '▶ Play';
+    this.controls.buttons.play.textContent = words().table.play;
     this.controls.buttons.play.setAttribute('aria-pressed', 'false');
   }
 
@@ -262,7 +263,7 @@ class ReplayPage {
         return;
       }
       if (this.at >= this.length) this.go(1);
-      buttons.play.textContent = '⏸ Pause';
+      buttons.play.textContent = words().table.pause;
       buttons.play.setAttribute('aria-pressed', 'true');
       this.autoplay = window.setTimeout(() => this.tick(), Number(speed.value));
     });

@@ -11,24 +11,26 @@ import type { LoggedEvent, OpenHand, ReplayView } from './api.js';
 import { cardFace } from './board.js';
 import { cardName, sortCards } from './cards.js';
 import { h } from './dom.js';
-import { shortName } from './words.js';
+import { words } from './i18n/index.js';
+import { occupantName, shortName } from './words.js';
 
 /** The watched seat's hand, face up along the bottom, the cards it could play at the step marked (not playable: this is a replay). */
 export function seatHand(view: TableView): HTMLElement | null {
   const cards = view.hand?.cards ?? [];
   const legal = new Set(view.hand?.legalCards ?? []);
   const could = couldDo(view);
+  const table = words().table;
   return h(
     'section',
-    { class: 'replay-hand', 'aria-label': 'Their hand' },
+    { class: 'replay-hand', 'aria-label': table.theirHand },
     h(
       'h3',
       {},
-      `Hand of seat ${String(view.viewer)}`,
-      view.hand?.roleCard == null ? '' : view.hand.roleCard === 7 ? ' · the Traitor' : ' · a Matchmaker',
+      table.handOfSeat(String(view.viewer)),
+      view.hand?.roleCard == null ? '' : view.hand.roleCard === 7 ? table.asTraitor : table.asMatchmaker,
     ),
     cards.length === 0
-      ? h('p', { class: 'muted' }, 'No cards in hand.')
+      ? h('p', { class: 'muted' }, table.noCards)
       : h(
           'div',
           { class: 'hand-cards readonly' },
@@ -46,23 +48,25 @@ export function seatHand(view: TableView): HTMLElement | null {
 function couldDo(view: TableView): string {
   const hand = view.hand;
   if (hand === null) return '';
-  if (hand.legalCards.length > 0) return `Could play: ${sortCards(hand.legalCards).map(cardName).join(', ')}.`;
-  if (hand.passTo.length > 0) return `Had to pass a card to each of ${hand.passTo.map((seat) => shortName(view, seat)).join(', ')}.`;
-  if (hand.mayAccuse.length > 0) return `Could name one of ${hand.mayAccuse.map((seat) => shortName(view, seat)).join(', ')}.`;
+  const table = words().table;
+  if (hand.legalCards.length > 0) return table.couldPlay(sortCards(hand.legalCards).map(cardName).join(', '));
+  if (hand.passTo.length > 0) return table.hadToPass(hand.passTo.map((seat) => shortName(view, seat)).join(', '));
+  if (hand.mayAccuse.length > 0) return table.couldName(hand.mayAccuse.map((seat) => shortName(view, seat)).join(', '));
   return '';
 }
 
 function roleWords(open: OpenHand): string {
-  return open.role === null ? '' : open.role === 'traitor' ? ' (the Traitor)' : ' (a Matchmaker)';
+  return open.role === null ? '' : open.role === 'traitor' ? words().table.roleTraitor : words().table.roleMatchmaker;
 }
 
 /** Once the game is over a replay shows every seat's hand, as each seat saw it. */
 export function openHands(view: ReplayView): HTMLElement | null {
   if (view.openHands === undefined) return null;
+  const table = words().table;
   return h(
     'section',
     { class: 'open-hands panel', 'aria-labelledby': 'open-hands-heading' },
-    h('h3', { id: 'open-hands-heading' }, 'Every hand'),
+    h('h3', { id: 'open-hands-heading' }, table.everyHand),
     h(
       'ul',
       {},
@@ -71,18 +75,18 @@ export function openHands(view: ReplayView): HTMLElement | null {
           'li',
           { 'data-seat': open.seat },
           h('strong', {}, `${shortName(view, open.seat)}${roleWords(open)}: `),
-          open.cards.length === 0 ? h('span', { class: 'muted' }, 'all cards played') : sortCards(open.cards).map(cardFace),
+          open.cards.length === 0 ? h('span', { class: 'muted' }, table.allPlayed) : sortCards(open.cards).map(cardFace),
           open.passesSent.length === 0
             ? null
             : h(
                 'span',
                 { class: 'muted passes' },
-                ' — passed ',
+                table.passedList,
                 open.passesSent.map((pass, index) =>
-                  h('span', {}, index === 0 ? '' : ', ', cardFace(pass.card), ` to ${shortName(view, pass.to)}`),
+                  h('span', {}, index === 0 ? '' : ', ', cardFace(pass.card), table.passedToName(shortName(view, pass.to))),
                 ),
               ),
-          open.accusation === null ? null : h('span', { class: 'muted' }, ` — named ${shortName(view, open.accusation)}`),
+          open.accusation === null ? null : h('span', { class: 'muted' }, table.namedSeat(shortName(view, open.accusation))),
         ),
       ),
     ),
@@ -93,26 +97,28 @@ export function openHands(view: ReplayView): HTMLElement | null {
 export function eventWords(view: TableView, event: LoggedEvent | undefined): string {
   if (event === undefined) return '';
   const data = event.data;
-  const who = typeof data.seat === 'number' ? `${shortName(view, data.seat)} (seat ${data.seat})` : '';
+  const said = words().table.events;
+  const who = typeof data.seat === 'number' ? words().table.nameAndSeat(shortName(view, data.seat), data.seat) : '';
   switch (event.type) {
     case 'table.created':
-      return 'table opened';
+      return said.opened;
     case 'seat.joined': {
       const player = data.player as { name?: string; bot?: boolean } | undefined;
-      return `${player?.name ?? 'someone'}${player?.bot ? ' (bot)' : ''} sat at seat ${String(data.seat)}`;
+      const name = player?.name === undefined ? said.someone : occupantName({ name: player.name, bot: player.bot === true });
+      return said.sat(name, player?.bot === true, String(data.seat));
     }
     case 'seat.left':
-      return `seat ${String(data.seat)} was left`;
+      return said.left(String(data.seat));
     case 'hand.dealt':
-      return 'a hand was dealt';
+      return said.dealt;
     case 'cards.passed':
-      return `${who} passed cards`;
+      return said.passed(who);
     case 'card.played':
-      return `${who} played the ${cardName(data.card as Card)}`;
+      return said.played(who, cardName(data.card as Card));
     case 'traitor.accused':
-      return `${who} named ${typeof data.accused === 'number' ? shortName(view, data.accused) : 'a teammate'}`;
+      return said.named(who, typeof data.accused === 'number' ? shortName(view, data.accused) : said.aTeammate);
     case 'turn.timedOut':
-      return `${who} ran out of time; a bot moved`;
+      return said.timedOut(who);
     default:
       return event.type.replace('.', ' ');
   }

@@ -12,7 +12,9 @@
 import type { TableView } from '../../../../machines/view.js';
 import type { TimedOutMessage } from '../../socketProtocol.js';
 import { cardName } from './cards.js';
+import { occupantName } from './words.js';
 import { h } from './dom.js';
+import { words } from './i18n/index.js';
 
 /** From how many seconds left the player is warned. */
 const WARNING_SECONDS = 10;
@@ -43,9 +45,9 @@ export class SeatClock {
     if (left === null) return null;
     const clock = h(
       'div',
-      { class: 'seat-clock', role: 'timer', 'aria-label': `${left} s left` },
+      { class: 'seat-clock', role: 'timer', 'aria-label': words().table.secondsLeft(left) },
       h('span', { class: 'seat-clock-bar' }),
-      h('span', { class: 'seat-clock-left' }, `${left} s`),
+      h('span', { class: 'seat-clock-left' }, words().table.seconds(left)),
     );
     this.draw(clock, left);
     return clock;
@@ -56,27 +58,31 @@ export class SeatClock {
     const left = this.secondsLeft();
     if (left === null) return;
     for (const clock of page.querySelectorAll<HTMLElement>('.seat-clock')) this.draw(clock, left);
-    if (ownTurn && left <= WARNING_SECONDS && this.warning.textContent === '')
-      this.warning.textContent = `${left} s left: when your time runs out, a bot moves for you.`;
+    if (ownTurn && left <= WARNING_SECONDS && this.warning.textContent === '') this.warning.textContent = words().table.clockWarning(left);
   }
 
   private draw(clock: HTMLElement, left: number): void {
     const share = Math.min(1, Math.max(0, (this.deadline! - Date.now()) / this.span));
     clock.style.setProperty('--left', share.toFixed(3));
     clock.classList.toggle('hurry', left <= WARNING_SECONDS);
-    clock.setAttribute('aria-label', `${left} s left`);
+    clock.setAttribute('aria-label', words().table.secondsLeft(left));
     const seconds = clock.querySelector('.seat-clock-left');
-    if (seconds !== null) seconds.textContent = `${left} s`;
+    if (seconds !== null) seconds.textContent = words().table.seconds(left);
   }
 }
 
 /** "Time ran out: a bot played the 7 of Hearts for Ada (seat 0)." — for the player themself, "for you". */
 export function timedOutSentence(view: TableView, notice: TimedOutMessage): string {
-  const name = view.viewer === notice.seat ? 'you' : `${view.seats[notice.seat]?.occupant?.name ?? 'the player'} (seat ${notice.seat})`;
+  const table = words().table;
+  const occupant = view.seats[notice.seat]?.occupant ?? null;
+  const name =
+    view.viewer === notice.seat
+      ? table.timedOutYou
+      : table.nameAndSeat(occupant === null ? table.thePlayer : occupantName(occupant), notice.seat);
   const move = {
-    play: notice.card === null ? 'played' : `played the ${cardName(notice.card)}`,
-    pass: 'passed cards',
-    accuse: 'named a suspect',
+    play: notice.card === null ? table.botPlayed : table.botPlayedCard(cardName(notice.card)),
+    pass: table.botPassed,
+    accuse: table.botAccused,
   }[notice.action];
-  return `Time ran out: a bot ${move} for ${name}.`;
+  return table.timedOut(move, name);
 }

@@ -7,6 +7,7 @@
  * carry the colour beside the seat number their words already give.
  */
 import { h } from './dom.js';
+import { words } from './i18n/index.js';
 
 /** The attribute that gives an element its seat's colour. */
 export function seatColour(seat: number): { 'data-seat-colour': number } {
@@ -15,5 +16,5 @@ export function seatColour(seat: number): { 'data-seat-colour': number } {
 
 /** "seat 2" (the word for screen readers only) on seat 2's colour. */
 export function seatMark(seat: number): HTMLElement {
-  return h('span', { class: 'seat-mark', ...seatColour(seat) }, h('span', { class: 'sr-only' }, 'seat '), String(seat));
+  return h('span', { class: 'seat-mark', ...seatColour(seat) }, h('span', { class: 'sr-only' }, words().table.seatWord), String(seat));
 }

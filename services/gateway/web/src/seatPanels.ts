@@ -10,6 +10,7 @@ import { h } from './dom.js';
 import { seatColour } from './seatMarks.js';
 import { ownAction } from './handBar.js';
 import type { PassSelection } from './passSelection.js';
+import { words } from './i18n/index.js';
 import { shortName } from './words.js';
 
 export interface SeatControls {
@@ -25,15 +26,14 @@ export function rolePanel(view: TableView): HTMLElement | null {
   const roleCard = view.hand?.roleCard ?? null;
   if (roleCard === null) return null;
   const traitor = roleCard === 7;
-  const role = traitor ? 'the Traitor' : 'a Matchmaker';
-  const want = traitor
-    ? 'You score for the other team’s marriages, and for each teammate who does not name you.'
-    : 'You score for your own team’s marriages, and +2 if you name the Traitor when they are on your team.';
+  const table = words().table;
+  const role = traitor ? words().games.theTraitor : words().games.aMatchmaker;
+  const want = traitor ? table.traitorWants : table.matchmakerWants;
   return h(
     'p',
     { class: `role ${traitor ? 'role-traitor' : 'role-matchmaker'}` },
-    h('strong', {}, `Your role this hand: ${role}`),
-    h('span', { class: 'role-why' }, ` (tracking card: ${suitName(roleCard)}). ${want}`),
+    h('strong', {}, table.yourRole(role)),
+    h('span', { class: 'role-why' }, table.trackingCard(suitName(roleCard), want)),
   );
 }
 
@@ -51,11 +51,12 @@ export function actionPanel(view: TableView, controls: SeatControls): HTMLElemen
 
 function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
   const { selection } = controls;
+  const table = words().table;
   return h(
     'section',
     { class: 'passing', 'aria-labelledby': 'passing-heading' },
-    h('h3', { id: 'passing-heading', class: 'sr-only' }, 'Passing'),
-    h('span', { class: 'passing-lead' }, 'Pass one card to each:'),
+    h('h3', { id: 'passing-heading', class: 'sr-only' }, table.passing),
+    h('span', { class: 'passing-lead' }, table.passOneEach),
     h(
       'div',
       { class: 'recipients' },
@@ -71,34 +72,34 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
             onclick: () => controls.aimAt(seat),
           },
           // On a phone the seat's number and colour name it; its player's name is kept for screen readers.
-          h('span', {}, `To Seat ${seat} · `, h('span', { class: 'recipient-name' }, shortName(view, seat)), ': '),
-          card === undefined ? h('em', {}, 'pick a card') : cardFace(card),
+          h('span', {}, table.toSeat(seat), h('span', { class: 'recipient-name' }, shortName(view, seat)), ': '),
+          card === undefined ? h('em', {}, table.pickACard) : cardFace(card),
         );
       }),
     ),
     h(
       'button',
       { type: 'button', class: 'primary', disabled: !selection.complete || controls.busy, onclick: () => controls.pass() },
-      'Pass these cards',
+      table.passTheseCards,
     ),
   );
 }
 
 /** "Seat 1 · Bo": recipients and the accused are named with their seat, as the table shows them. */
 function seatLabel(view: TableView, seat: number): string {
-  return `Seat ${seat} · ${shortName(view, seat)}`;
+  return words().table.seatLabel(seat, shortName(view, seat));
 }
 
 function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
   return h(
     'section',
     { class: 'accusation', 'aria-labelledby': 'accusation-heading' },
-    h('h3', { id: 'accusation-heading' }, 'Which teammate is the Traitor?'),
+    h('h3', { id: 'accusation-heading' }, words().table.whichTeammate),
     (view.hand?.mayAccuse ?? []).map((seat) =>
       h(
         'button',
         { type: 'button', class: 'primary accuse', ...seatColour(seat), disabled: controls.busy, onclick: () => controls.accuse(seat) },
-        `Accuse ${seatLabel(view, seat)}`,
+        words().table.accuse(seatLabel(view, seat)),
       ),
     ),
   );
@@ -108,13 +109,14 @@ function notesPanel(view: TableView): HTMLElement | null {
   const hand = view.hand;
   if (hand === null) return null;
   const notes: HTMLElement[] = [];
+  const table = words().table;
   if (view.phase === 'passing' && hand.passesSent.length > 0) {
     notes.push(
       h(
         'span',
         {},
-        'You passed: ',
-        hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), ` to ${shortName(view, pass.to)} `)),
+        table.youPassed,
+        hand.passesSent.map((pass) => h('span', {}, cardFace(pass.card), table.passedTo(shortName(view, pass.to)))),
       ),
     );
   }
@@ -123,11 +125,11 @@ function notesPanel(view: TableView): HTMLElement | null {
       h(
         'span',
         {},
-        'You received: ',
-        hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), ` from ${shortName(view, pass.from)} `)),
+        table.youReceived,
+        hand.passesReceived.map((pass) => h('span', {}, cardFace(pass.card), table.receivedFrom(shortName(view, pass.from)))),
       ),
     );
   }
-  if (hand.accusation !== null && hand.traitor === null) notes.push(h('span', {}, `You named ${shortName(view, hand.accusation)}.`));
-  return notes.length === 0 ? null : h('div', { class: 'notes-panel', 'aria-label': 'Your notes', role: 'note' }, notes);
+  if (hand.accusation !== null && hand.traitor === null) notes.push(h('span', {}, table.youNamed(shortName(view, hand.accusation))));
+  return notes.length === 0 ? null : h('div', { class: 'notes-panel', 'aria-label': table.yourNotes, role: 'note' }, notes);
 }

@@ -117,7 +117,7 @@ class TablePage {
     });
     this.chat = new TableChat(tableId, {
       changed: () => this.render(),
-      nameOf: (seat) => (this.state.view === null ? `Seat ${seat}` : `${shortName(this.state.view, seat)} (seat ${seat})`),
+      nameOf: (seat) => (this.state.view === null ? words().seat(seat) : words().table.nameAndSeat(shortName(this.state.view, seat), seat)),
     });
     replaceChildren(root, this.page);
     this.clockTimer = window.setInterval(() => {
@@ -249,7 +249,7 @@ class TablePage {
       this.diagramPanel = h(
         'details',
         { class: 'panel diagram-panel', open: window.matchMedia('(min-width: 60rem)').matches },
-        h('summary', {}, 'State diagram'),
+        h('summary', {}, words().table.stateDiagram),
         this.diagram.element,
       );
     }
@@ -259,7 +259,7 @@ class TablePage {
       this.coachTip(view, 'in-side'),
       this.chat.panel(this.held),
       this.chat.log,
-      invitePanel(view, this.tableId),
+      invitePanel(view, this.tableId, this.held === null ? undefined : this.startBots(this.held.token)),
       scoresPanel(view),
       lastHandPanel(view, dealCheck(this.tableId, view, view.lastHand?.index ?? -1)),
       tricksPanel(view),
@@ -372,6 +372,11 @@ class TablePage {
     releaseSeat(this.tableId);
     rememberLeftSeat(this.tableId, seat);
     this.restartAsSpectator(words().youLeftSeat(seat));
+  }
+
+  /** Bots take the open seats the game waits at; the socket brings the view that shows them. */
+  private startBots(token: string): () => Promise<void> {
+    return () => api.startBots(this.tableId, token).then(() => undefined);
   }
 
   private async sitDown(seat: number): Promise<void> {

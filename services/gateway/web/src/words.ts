@@ -3,16 +3,11 @@
  * place: phases, awaited actions, roles, who won from the viewer's side,
  * and how far through the game a table is ("hand 2 of 5").
  */
-import { GAME_NAMES, isGameName, rulesOf } from '../../../../machines/games/rules/index.js';
+import { isGameName, rulesOf } from '../../../../machines/games/rules/index.js';
 import { DEFAULT_OPTIONS, type GameName, type TableOptions } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 import { words } from './i18n/index.js';
 import { teamOf } from './sides.js';
-
-export const GAME_TITLES: Record<GameName, string> = Object.fromEntries(GAME_NAMES.map((game) => [game, rulesOf(game).title])) as Record<
-  GameName,
-  string
->;
 
 /**
  * Each phase of a table in a few words, for the lobby and the header; a quarantined table (docs/api.md), which the
@@ -25,7 +20,7 @@ export function phaseWords(phase: string): string {
 }
 
 export function gameTitle(game: string): string {
-  return GAME_TITLES[game as GameName] ?? game;
+  return isGameName(game) ? words().games.titles[game] : game;
 }
 
 /** A table's rules options as the view or the lobby carries them (TableOptions, or what the lobby learnt). */
@@ -57,14 +52,33 @@ export function handProgress(hand: number, game: string, options: OptionsLike): 
 export function seatName(view: TableView, seat: number): string {
   if (view.viewer === seat) return words().you;
   const occupant = view.seats[seat]?.occupant;
-  return occupant === null || occupant === undefined ? words().seat(seat) : words().seatOf(seat, occupant.name);
+  return occupant === null || occupant === undefined ? words().seat(seat) : words().seatOf(seat, occupantName(occupant));
 }
 
 /** The occupant's name alone: "Alice", "You", "Seat 3" when empty. */
 export function shortName(view: TableView, seat: number): string {
   if (view.viewer === seat) return words().you;
-  return view.seats[seat]?.occupant?.name ?? words().seat(seat);
+  const occupant = view.seats[seat]?.occupant;
+  return occupant === null || occupant === undefined ? words().seat(seat) : occupantName(occupant);
 }
+
+/**
+ * A seat's occupant as the table names them: a person by their own name; the service's bots ("Heuristic bot 1",
+ * "Bot for Ada", in English) in the reader's words.
+ */
+export function occupantName(occupant: { readonly name: string; readonly bot: boolean }): string {
+  if (!occupant.bot) return occupant.name;
+  const numbered = /^(Heuristic|Random) bot (\d+)$/.exec(occupant.name);
+  if (numbered !== null)
+    return numbered[1] === 'Heuristic' ? words().table.heuristicBot(numbered[2]) : words().table.randomBot(numbered[2]);
+  if (!occupant.name.startsWith(STAND_IN_PREFIX)) return occupant.name;
+  const forWhom = occupant.name.slice(STAND_IN_PREFIX.length);
+  const seat = /^seat (\d+)$/.exec(forWhom);
+  return seat === null ? words().table.standIn(forWhom) : words().table.standInForSeat(seat[1]);
+}
+
+/** How the service names a bot standing in for a person who left (docs/api.md); such a seat may be taken. */
+export const STAND_IN_PREFIX = 'Bot for ';
 
 /**
  * Who won, for a line under a headline that has already said "You lost": "Team B wins.", "Ada wins.", never
@@ -109,7 +123,3 @@ export function outcomeForViewer(view: TableView): 'won' | 'lost' | 'draw' | 'wa
   if (rulesOf(view.game).words.wonBy === 'team') return teamOf(winners[0]) === teamOf(viewer) ? 'won' : 'lost';
   return winners.includes(viewer) ? 'won' : 'lost';
 }
-
-/** The two 7s of a suit, in words: shown wherever 7a or 7b is. */
-export const SEVENS_EXPLAINED =
-  'Every suit has two 7s, written 7a and 7b. The letters only tell the two cards apart: they rank the same, and when both would win a trick, the one played first wins.';

@@ -4,8 +4,16 @@
  */
 import type { Action } from '../../../../../machines/table/refusal.js';
 import type { Phase } from '../../../../../machines/table/snapshot.js';
+import { enFriends } from './enFriends.js';
+import { enGame } from './enGame.js';
+import { enTable } from './enTable.js';
 
 export const en = {
+  /** The games' own words, the card table's, and a table of friends': in files of their own (enGame.ts, enTable.ts, enFriends.ts). */
+  games: enGame,
+  table: enTable,
+  friends: enFriends,
+
   languageLabel: 'Language · Langue',
   noPage: (hash: string) => `There is no page "${hash}". `,
   toLobby: 'Go to the lobby',

@@ -1,7 +1,14 @@
 /** The client's words in French, entry for entry as en.ts: a missing one is a type error. */
 import type { Catalogue } from './en.js';
+import { frFriends } from './frFriends.js';
+import { frGame } from './frGame.js';
+import { frTable } from './frTable.js';
 
 export const fr: Catalogue = {
+  games: frGame,
+  table: frTable,
+  friends: frFriends,
+
   languageLabel: 'Langue · Language',
   noPage: (hash: string) => `Il n’y a pas de page « ${hash} ». `,
   toLobby: 'Aller au salon',
