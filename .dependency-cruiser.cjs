@@ -32,16 +32,13 @@ const PROCESSES = '^services/(main\\.ts|worker/main\\.ts|gateway/distributed\\.t
 /**
  * Production modules no import reaches, each for its reason:
  * - worker threads, started by URL (new Worker(new URL(...))), which the check cannot follow;
- * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads;
- * - the projection checkpoints in a NATS KV bucket, tested on a real server: the distributed gateway's NATS
- *   permissions give it no bucket of its own yet, so it folds the fleet overlay afresh at start.
+ * - the type declarations of a JavaScript module (.d.mts), which only the type checker reads.
  */
 const UNREACHED_ON_PURPOSE = [
   '^services/eventstore/sqliteWriterThread\\.mjs$',
   '^services/eventstore/sqliteGroupCommit\\.d\\.mts$',
   '^services/host/recordImport/(boot\\.mjs|importWorker\\.ts)$',
   '^services/lab/play/playWorker\\.ts$',
-  '^services/projections/natsCheckpoints\\.ts$',
 ].join('|');
 
 /** A rule that an import from `from` to `to` is an error. */

@@ -4,7 +4,8 @@
  * in-process: the lobby, a table mid-trick for each game, a hand's summary,
  * the game-over screen, a replay watched as one seat, a table of two friends
  * (the turn clock running on their seats, one's quick-chat phrase by his
- * seat, the first-game coach's tip), the phone layout, and the lobby in French.
+ * seat, the first-game coach's tip), the phone layout, the lobby in French, the
+ * fleet overlay on a game's diagram and the operator's page.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
  */
@@ -156,6 +157,17 @@ async function main(): Promise<void> {
     await midTrick(phone, 2);
     await shoot(phone, 'phone-table');
     await phone.context().close();
+    console.log("the fleet on a diagram, and the operator's page…");
+    const fleet = await newPage(browser);
+    await fleet.goto(`${url}/#/fleet/sevenSuitors`);
+    await fleet.locator('#fleet-diagram svg g.state.fleet').first().waitFor();
+    await shoot(fleet, 'fleet-overlay');
+    await fleet.goto(`${url}/#/operator`);
+    await fleet.getByLabel('Admin token').fill(service.admin.authorization.replace(/^Bearer /, ''));
+    await fleet.getByRole('button', { name: 'Sign in' }).click();
+    await fleet.locator('.operator-list tr[data-table]').first().waitFor();
+    await shoot(fleet, 'operator-page');
+    await fleet.context().close();
     console.log(`screenshots written to ${relative(process.cwd(), OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await browser.close();

@@ -23,6 +23,8 @@ export interface BucketNames {
   readonly workerLives: string;
   readonly tableOwners: string;
   readonly seatTokens: string;
+  /** The gateways' projection checkpoints (services/projections/natsCheckpoints.ts): the fleet overlay's. */
+  readonly projections: string;
 }
 
 /** The buckets of the deployment whose event stream is `namespace`. */
@@ -32,6 +34,7 @@ export function bucketNames(namespace: string): BucketNames {
     workerLives: `${namespace}-worker-leases`,
     tableOwners: `${namespace}-table-owners`,
     seatTokens: seatTokensBucket(namespace),
+    projections: `${namespace}-projections`,
   };
 }
 

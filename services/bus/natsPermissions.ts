@@ -6,8 +6,9 @@
  * server.
  *
  * - A gateway sends commands and new tables, reads the event log and the
- *   snapshots it shows, keeps the seat tokens, and reads a table's owner
- *   by its key (the operator's page). It may not append to a
+ *   snapshots it shows, keeps the seat tokens and its projections'
+ *   checkpoints, and reads a table's owner by its key (the operator's
+ *   page). It may not append to a
  *   log, write a lease, an owner or a snapshot, serve commands (join the
  *   workers' queue group or answer a command), or answer for a worker's life.
  * - A worker serves commands (in the queue group, and those addressed to it),
@@ -67,12 +68,13 @@ function readKeys(bucket: string): string[] {
 }
 
 /**
- * The seat tokens, read and written by gateways. No consumer on their stream:
- * a gateway writes what it holds, and a push consumer would deliver it to any
- * subject, permissions or not (nats-server#8274), so the gateway finds a
- * seat's tokens with the stream's subject list instead (tokens/kvSeatTokens.ts).
+ * A bucket gateways read and write by key: the seat tokens, the projections'
+ * checkpoints. No consumer on its stream: a gateway writes what it holds, and
+ * a push consumer would deliver it to any subject, permissions or not
+ * (nats-server#8274), so the gateway finds a seat's tokens with the stream's
+ * subject list instead (tokens/kvSeatTokens.ts).
  */
-function keepSeatTokens(bucket: string): string[] {
+function keepByKey(bucket: string): string[] {
   const stream = kvStream(bucket);
   return [
     ...keepStream(stream),
@@ -98,7 +100,8 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           '$JS.API.INFO',
           ...readStream(streamName),
           ...readStream(kvStream(buckets.snapshots)),
-          ...keepSeatTokens(buckets.seatTokens),
+          ...keepByKey(buckets.seatTokens),
+          ...keepByKey(buckets.projections),
           ...readKeys(buckets.tableOwners),
         ],
         subscribe: [inbox],

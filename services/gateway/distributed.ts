@@ -14,7 +14,9 @@
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { RemoteTables } from '../bus/remoteTables.js';
+import { deploymentNames } from '../bus/deploymentNames.js';
 import { tableOwnerReads } from '../bus/tableOwnerReads.js';
+import { openNatsCheckpoints } from '../projections/natsCheckpoints.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom } from '../settings.js';
@@ -67,12 +69,18 @@ async function main(): Promise<void> {
   // The workers make the stream and the snapshots bucket: a gateway may not (docs/distributed.md, "Securing NATS").
   const storage = await openStorage({ kind: 'nats', nats, role: 'gateway', connection: nc, createMissing: { eventStream: false } });
   const { store, tokens } = storage;
+  // The fleet overlay's checkpoint, shared by the gateways (each folds the same logs, so any one's is a valid start).
+  const projectionCheckpoints = await openNatsCheckpoints(nc, {
+    bucket: deploymentNames({ streamName, prefix }).buckets.projections,
+    replicas: nats.replicas,
+  });
   const { app, tables } = createDistributedGateway({
     nc,
     store,
     tokens,
     prefix,
     streamName,
+    projectionCheckpoints,
     adminToken: settings.adminToken,
     logger: settings.logger,
     processMetrics: true,

@@ -132,11 +132,13 @@ describe('accessibility of the web client (axe-core) in Chromium', { timeout: 12
   it("finds no serious violation on the fleet page and the operator's page, signed out and in", async () => {
     const { url, admin } = session.service;
     await apiCall(url, 'POST', '/api/tables', { game: 'sevenSuitors', bots: [1, 2, 3] });
+    await finishedBotGame(url, 'sevenSuitors', { end: 'hands:1' });
     const page = await session.newPage();
     const errors = pageErrors(page);
     await page.goto(`${url}/#/fleet/sevenSuitors`);
     await page.locator('#fleet-diagram svg').waitFor();
     await page.locator('.fleet-states-table').waitFor();
+    await page.locator('.finished-table').first().waitFor();
     expect(await seriousViolations(page), 'fleet page').toEqual([]);
 
     await page.goto(`${url}/#/operator`);

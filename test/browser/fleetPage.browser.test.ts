@@ -3,13 +3,15 @@
  * real service: the diagram with the fleet overlay and the table of states
  * follow a table as it moves (seating, then passing once its last seat is
  * taken), asked for again every few seconds while the page is shown; no
- * request once the tab is hidden or the page left. The page's clock is the
- * test's, so each refresh comes when the test says.
+ * request once the tab is hidden or the page left; and the games that ended
+ * in the last 24 hours, with their stays and transitions. The page's clock
+ * is the test's, so each refresh comes when the test says.
  * Screenshot: test-artifacts/browser/fleet-page.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { pageErrors } from '../../drivers/browser/chromium.js';
+import { finishedBotGame } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
 import { screenshot } from './artifacts.js';
 import { browserSession, settle } from './session.js';
@@ -28,6 +30,7 @@ async function shown(page: Page, state: string): Promise<{ box: string; row: str
 describe('the fleet page', { timeout: 120_000 }, () => {
   it('follows a table from seating to passing, refreshing while shown and not once hidden or left', async () => {
     const url = session.service.url;
+    await finishedBotGame(url, 'sevenSuitors', { end: 'hands:1' });
     const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', { game: 'sevenSuitors', bots: [1, 2, 3] });
     const page = await session.newPage();
     const errors = pageErrors(page);
@@ -40,7 +43,13 @@ describe('the fleet page', { timeout: 120_000 }, () => {
     await page.locator('#fleet-diagram svg').waitFor();
     expect(await shown(page, 'sevenSuitors.seating')).toEqual({ box: expect.stringContaining('1 table'), row: '1' });
     expect((await shown(page, 'sevenSuitors.passing')).row).toBeNull();
-    await expect.poll(() => page.locator('.fleet-summary').textContent()).toContain('1 table in play · 0 finished');
+    await expect.poll(() => page.locator('.fleet-summary').textContent()).toContain('1 table in play · 1 finished');
+    // The game that ended: counted, with how long its tables stayed in each state and the transitions it took.
+    await expect.poll(() => page.locator('.finished-count').textContent()).toBe('1 game ended.');
+    const stays = await page.locator('.finished-table').first().locator('tbody tr').allTextContents();
+    expect(stays.some((row) => row.startsWith('passing'))).toBe(true);
+    const taken = await page.locator('.finished-table').nth(1).locator('tbody tr').allTextContents();
+    expect(taken.some((row) => row.includes('card.played'))).toBe(true);
 
     await apiCall(url, 'POST', `/api/tables/${tableId}/seats/0`, { name: 'Ada' });
     // The service redraws an overlay at most every 2 s: the page's next refreshes bring it.

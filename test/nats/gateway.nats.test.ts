@@ -20,6 +20,9 @@ import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
 import { listen } from '../../drivers/embeddedService.js';
 import type { Message } from '../../drivers/httpClient.js';
+import { deploymentNames } from '../../services/bus/deploymentNames.js';
+import type { ProjectionCheckpoints } from '../../services/projections/checkpoints.js';
+import { openNatsCheckpoints } from '../../services/projections/natsCheckpoints.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
@@ -37,10 +40,13 @@ describe('the distributed gateway over table workers', () => {
   let otherUrl: Promise<string> | undefined;
   const otherBase = () => (otherUrl ??= listen(otherApp));
 
-  async function startGateway(): Promise<{ app: Gateway; tables: RemoteTables }> {
+  async function startGateway(
+    options: { projectionCheckpoints?: ProjectionCheckpoints } = {},
+  ): Promise<{ app: Gateway; tables: RemoteTables }> {
     const { nc, store } = await connectWithStore('gateway');
     const tokens = await openKvSeatTokens(nc);
     const started = createDistributedGateway({
+      ...options,
       nc,
       store,
       tokens,
@@ -119,6 +125,28 @@ describe('the distributed gateway over table workers', () => {
     const held = report.workers.find((worker: { worker: string }) => worker.worker === listed.owner);
     expect(held.tables).toBeGreaterThanOrEqual(1);
     expect(report.missing).toEqual([expect.stringContaining("the workers' lag, memory and commands/s")]);
+  });
+
+  it("keeps the fleet overlay's checkpoint in the projections bucket, as a gateway may, and a gateway starts from it", async () => {
+    await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
+    const bucket = deploymentNames().buckets.projections;
+    const checkpoints = await openNatsCheckpoints((await connectWithStore('gateway')).nc, { bucket });
+    const first = await startGateway({ projectionCheckpoints: checkpoints });
+    const fleet = (await first.app.inject({ method: 'GET', url: '/api/fleet' })).json();
+    expect(fleet.lag).toBe(0);
+    // A gateway stopping saves the overlay with its positions.
+    await first.app.close();
+    await first.tables.close();
+    const saved = await checkpoints.load('fleet-2');
+    const tableIds = (await tables.listTables()).map((table) => table.tableId);
+    expect(Object.keys(saved?.positions ?? {}).sort()).toEqual(tableIds.sort());
+    const next = await startGateway({ projectionCheckpoints: checkpoints });
+    const again = (await next.app.inject({ method: 'GET', url: '/api/fleet' })).json();
+    expect(again.games.map((game: { game: string; tables: number }) => [game.game, game.tables])).toEqual(
+      fleet.games.map((game: { game: string; tables: number }) => [game.game, game.tables]),
+    );
+    await next.app.close();
+    await next.tables.close();
   });
 
   it('seats a person with a token every gateway knows, and shows the seat its own cards only', async () => {

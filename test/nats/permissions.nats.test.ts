@@ -30,6 +30,7 @@ import { connectAs } from '../../services/nats/connection.js';
 import { isPermissionViolation } from '../../services/nats/natsErrors.js';
 import type { NatsRole } from '../../services/nats/security/roles.js';
 import { openLeaseBuckets } from '../../services/worker/leaseBuckets.js';
+import { openNatsCheckpoints } from '../../services/projections/natsCheckpoints.js';
 
 const { layout, subjects, buckets, presence } = deploymentNames();
 const EVENTS = layout.streamName;
@@ -172,6 +173,11 @@ describe('NATS with credentials, permissions and TLS', () => {
     expect(await answerTo(() => owners.get(tableId))).toBe('allowed');
     expect(await answerTo(() => owners.put(tableId, '{"worker":"w-fake","incarnation":"x"}'))).toBe('refused');
     expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.tableOwners), { deliver_subject: 'x' }))).toBe('refused');
+    // Its projections' checkpoints: kept by key, no consumer.
+    const checkpoints = await openNatsCheckpoints(gateway, { bucket: buckets.projections });
+    expect(await answerTo(() => checkpoints.save('probe', { state: {}, positions: { [tableId]: 1 } }))).toBe('allowed');
+    expect(await checkpoints.load('probe')).toEqual({ state: {}, positions: { [tableId]: 1 } });
+    expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.projections), { deliver_subject: 'x' }))).toBe('refused');
   });
 
   it('refuses a worker what is not its part: commands outside the queue group, seat tokens, deleting the log', async () => {

@@ -181,9 +181,19 @@ export interface FleetReport {
   readonly games: readonly FleetGame[];
 }
 
+/** GET /api/fleet?from=&to=: the games that ended in a range of UTC hours, over their whole runs. */
+export interface FinishedFleetReport {
+  readonly from: string;
+  readonly to: string;
+  readonly games: readonly Pick<FleetGame, 'game' | 'rules' | 'finished' | 'transitions' | 'dwell'>[];
+}
+
 /** The fleet (public counts) and its overlay drawn on a game's diagram. */
 export const fleetApi = {
   fleet: () => request<FleetReport>('GET', '/api/fleet'),
+  /** `from` and `to`: UTC hours, as 2026-12-01T13:00:00Z. */
+  finished: (from: string, to: string) =>
+    request<FinishedFleetReport>('GET', `/api/fleet?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`),
   /** The diagram with the overlay, and its ETag, so a page redraws only what changed. */
   async overlay(game: GameName): Promise<{ readonly etag: string | null; readonly svg: string }> {
     const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1`;

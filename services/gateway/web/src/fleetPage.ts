@@ -3,12 +3,14 @@
  * fleet overlay drawn by the service (GET /machines/<game>.svg?fleet=1:
  * each state shaded and labelled with its live tables, each transition as
  * thick as it has been taken), the same counts in a table for those who do
- * not read the drawing, and a line of totals (GET /api/fleet). Both are
- * asked for again every few seconds while the page is shown
+ * not read the drawing, a line of totals (GET /api/fleet), and the games
+ * that ended lately (finishedGames.ts). All are asked for again every few
+ * seconds while the page is shown
  * (pagePolling.ts); the drawing is replaced only when its ETag changes.
  */
 import { fleetApi, type FleetGame } from './api.js';
 import { inlineDiagram } from './diagram.js';
+import { finishedGames } from './finishedGames.js';
 import { h, replaceChildren } from './dom.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
@@ -26,6 +28,7 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
   const drawing = h('div', { class: 'diagram-drawing' }, h('p', { class: 'muted' }, said.loading));
   const states = h('div', { class: 'fleet-states' });
   const diagram = h('section', { id: 'fleet-diagram', class: 'diagram', 'aria-label': `${said.title}: ${title}` }, drawing);
+  const finished = finishedGames(game);
   replaceChildren(
     root,
     h('h2', {}, `${said.title} · ${title}`),
@@ -38,6 +41,7 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
     summary,
     diagram,
     states,
+    finished.element,
   );
 
   let drawnEtag: string | null = null;
@@ -61,7 +65,7 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
 
   const refresh = async () => {
     try {
-      const [report, overlay] = await Promise.all([fleetApi.fleet(), fleetApi.overlay(game)]);
+      const [report, overlay] = await Promise.all([fleetApi.fleet(), fleetApi.overlay(game), finished.refresh()]);
       groups = report.games.filter((group) => group.game === game);
       asOf = new Date(report.asOf).toLocaleTimeString();
       problem = null;

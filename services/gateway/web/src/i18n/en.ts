@@ -184,6 +184,15 @@ export const en = {
     statesCaption: 'Tables in play in each state',
     stateColumns: ['State', 'Tables'] as readonly string[],
     noTables: 'No table of this game is in play.',
+    endedHeading: 'Games that ended',
+    endedWithin: 'In the last ',
+    spans: { 1: 'hour', 24: '24 hours', 168: '7 days' } as Readonly<Record<number, string>>,
+    endedCount: (count: number) => `${count} game${count === 1 ? '' : 's'} ended.`,
+    dwellCaption: 'How long their tables stayed in each state',
+    dwellColumns: ['State', 'Visits', 'Median', '90th percentile'] as readonly string[],
+    transitionsCaption: 'The transitions they took',
+    transitionColumns: ['From', 'To', 'Event', 'Times'] as readonly string[],
+    duration: (ms: number) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`),
   },
 
   // The operator's page (operatorPage.ts)

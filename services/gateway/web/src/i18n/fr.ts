@@ -172,6 +172,15 @@ export const fr: Catalogue = {
     statesCaption: 'Tables en jeu dans chaque état',
     stateColumns: ['État', 'Tables'],
     noTables: 'Aucune table de ce jeu n’est en jeu.',
+    endedHeading: 'Parties terminées',
+    endedWithin: 'Depuis ',
+    spans: { 1: 'une heure', 24: '24 heures', 168: '7 jours' },
+    endedCount: (count: number) => `${count} partie${count === 1 ? '' : 's'} terminée${count === 1 ? '' : 's'}.`,
+    dwellCaption: 'Combien de temps leurs tables sont restées dans chaque état',
+    dwellColumns: ['État', 'Passages', 'Médiane', '90e centile'],
+    transitionsCaption: 'Les transitions qu’elles ont prises',
+    transitionColumns: ['De', 'Vers', 'Événement', 'Fois'],
+    duration: (ms: number) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`),
   },
 
   operatorPage: {
