@@ -2,10 +2,13 @@
  * The abuse benchmark (issue 13), `npm run bench:abuse [-- --seconds 20]`: a
  * well-behaved client plays a game over the real gateway (`npm start`'s
  * service, on SQLite, in a child process) while an abusive client, from one
- * address of its own, runs one abuse after another at or past the documented
- * limits. Per abuse it prints the well-behaved client's latency (its moves
+ * address of its own (or, for the forks, waiting tables and imports, from
+ * rotating addresses as a botnet would), runs one abuse after another at or
+ * past the documented limits. Per abuse it prints the well-behaved client's latency (its moves
  * over the socket, and its lobby and view reads over HTTP) with its errors,
- * and the abuser's answers by status.
+ * the abuser's answers by status, and how much the database grew
+ * (`suitors_storage_bytes`); the run ends with one `summary:` line of
+ * name=value pairs.
  *
  * The goal: the well-behaved client's p99 at most 100 ms under every abuse,
  * and never an error; the abuser only documented refusals. A figure, not a
@@ -104,6 +107,12 @@ function abuserProcess(port: number): (phase: Phase, seconds: number) => Promise
     });
 }
 
+/** The database's size as the service's /metrics says (suitors_storage_bytes). */
+async function storageBytes(client: LoopbackClient): Promise<number> {
+  const { body } = await client.request('GET', '/metrics');
+  return Number(/^suitors_storage_bytes (\d+)/m.exec(body)?.[1] ?? Number.NaN);
+}
+
 try {
   // Bots at npm start's delay: the tables the abuser forks play on as they would there.
   gateway = await startGatewayProcess({ embedded: { directory } }, { env: { SUITORS_BOT_DELAY_MS: '600' } });
@@ -149,8 +158,10 @@ try {
         await sleep(100);
       }
     })();
+    const bytesBefore = await storageBytes(reader);
     const answers = await abuse(phase, SECONDS);
     await reading;
+    const grown = (await storageBytes(reader)) - bytesBefore;
     // A person's new table, as the abuse left the service: it must be made (a cap the abuse filled refuses it).
     const created = await reader.request('POST', '/api/tables', { body: '{"game":"sevenSuitors"}' });
     if (created.status !== 201) readErrors.count(`new table ${created.status}`);
@@ -164,10 +175,14 @@ try {
     const row =
       `${met ? '✓' : '✗'} ${PHASE_NAMES[phase].padEnd(24)} p50 ${percentile(all, 50).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(7)} ms  ` +
       `max ${all[all.length - 1].toFixed(0).padStart(5)} ms  (${moves.length} moves, ${reads.length} reads)  errors ${errors}` +
-      `${readErrors.byKind.size > 0 ? ` (reads: ${readErrors})` : ''}  load ${loadavg()[0].toFixed(1)} | abuser: ${answers}` +
+      `${readErrors.byKind.size > 0 ? ` (reads: ${readErrors})` : ''}  load ${loadavg()[0].toFixed(1)}  store +${(grown / 2 ** 20).toFixed(1)} MiB | abuser: ${answers}` +
       `${undocumented.length > 0 ? `  UNDOCUMENTED: ${undocumented.join(', ')}` : ''}`;
     rows.push(row);
-    summary.push(`${phase}_p50_ms=${percentile(all, 50).toFixed(1)} ${phase}_p99_ms=${p99.toFixed(1)} ${phase}_errors=${errors}`);
+    const abuserOk = answers.byKind.get('201') ?? answers.byKind.get('200') ?? 0;
+    summary.push(
+      `${phase}_p50_ms=${percentile(all, 50).toFixed(1)} ${phase}_p99_ms=${p99.toFixed(1)} ${phase}_errors=${errors} ` +
+        `${phase}_abuser_served=${abuserOk} ${phase}_store_mib=${(grown / 2 ** 20).toFixed(1)}`,
+    );
     console.log(row);
   }
   if (players.counters.errorCount() > 0) console.log(`well-behaved client's errors: ${players.counters.errorLines().join('; ')}`);

@@ -15,6 +15,11 @@ import { simulateGame } from '../../services/simulator/simulate.js';
 const FORKS_PER_ADDRESS = 10;
 /** Tables waiting for players made from each address of the waiting-table fill: its whole cap (limits.ts). */
 const WAITING_TABLES_PER_ADDRESS = 10;
+/**
+ * Imports sent from each address of the rotating imports: its whole limit of 30 s (limits.ts, importRecord), well
+ * within its daily storage budget (about 16 such imports).
+ */
+const IMPORTS_PER_ADDRESS = 3;
 /** The largest body a record import may have (services/gateway/routes/recordRoutes.ts). */
 const RECORD_LIMIT = 1024 * 1024;
 
@@ -142,6 +147,7 @@ export const PHASES = [
   'longReplays',
   'forkFlood',
   'waitingTables',
+  'rotatingImports',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 export const PHASE_NAMES: Record<Phase, string> = {
@@ -154,6 +160,7 @@ export const PHASE_NAMES: Record<Phase, string> = {
   longReplays: 'replays of a long table',
   forkFlood: 'forks, rotating addresses',
   waitingTables: 'waiting tables, rotating',
+  rotatingImports: 'imports, rotating',
 };
 
 /**
@@ -268,6 +275,16 @@ export async function runAbuse(phase: Phase, abuser: LoopbackClient, workers: nu
       const clients = new RotatingClients(abuser.port, WAITING_TABLES_PER_ADDRESS);
       const answers = await hammer(workers, until, async (counted) => {
         counted.count((await clients.next().request('POST', '/api/tables', { body: '{"game":"sevenSuitors"}' })).status);
+      });
+      clients.close();
+      return answers;
+    }
+    case 'rotatingImports': {
+      // The largest records, each address within its import limit and storage budget: only the global budgets hold it.
+      const record = largestRecord().text;
+      const clients = new RotatingClients(abuser.port, IMPORTS_PER_ADDRESS);
+      const answers = await hammer(workers, until, async (counted) => {
+        counted.count((await clients.next().request('POST', '/api/records', { body: record })).status);
       });
       clients.close();
       return answers;

@@ -10,6 +10,7 @@ import {
   type EventStore,
   type NewEvent,
   type RetiredTable,
+  type Retirement,
   type StoredEvent,
   type StoredSnapshot,
   type TableStatus,
@@ -38,8 +39,7 @@ interface TableLog {
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const logs = new Map<string, TableLog>();
   const snapshots = new Map<string, { readonly version: number; readonly snapshotJson: string }>();
-  /** Retired tables, their record as JSON text like the rest. */
-  const retired = new Map<string, Omit<RetiredTable, 'record'> & { readonly recordJson: string }>();
+  const retired = new RetiredTables();
   const subscribers = createSubscribers(options.onListenerError);
   let closed = false;
 
@@ -126,32 +126,48 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
 
     async retire(tableId, retirement) {
       checkOpen();
-      const recordJson = checkRetirement(tableId, retirement);
-      if (retired.has(tableId)) throw new TableRetired(tableId);
-      const log = logs.get(tableId);
-      const version = versionOf(tableId);
-      if (log === undefined || version !== retirement.expectedVersion) {
-        throw new VersionConflict(tableId, retirement.expectedVersion, version);
-      }
-      const status = log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus);
-      retired.set(tableId, { tableId, version, lastEventAt: log.events[version - 1].at, status, retiredAt: retirement.at, recordJson });
+      retired.keep(tableId, retirement, logs.get(tableId));
       logs.delete(tableId);
       snapshots.delete(tableId);
     },
 
     async retired(tableId) {
       checkOpen();
-      checkTableId(tableId);
-      const kept = retired.get(tableId);
-      if (kept === undefined) return null;
-      const { recordJson, ...table } = kept;
-      return { ...table, record: JSON.parse(recordJson) as unknown };
+      return retired.of(tableId);
     },
 
     async close() {
       closed = true;
     },
   };
+}
+
+/** What retired tables keep, their records as JSON text like the rest. */
+class RetiredTables {
+  private readonly kept = new Map<string, Omit<RetiredTable, 'record'> & { readonly recordJson: string }>();
+
+  has(tableId: string): boolean {
+    return this.kept.has(tableId);
+  }
+
+  /** Keeps the record of the table whose log is `log`, or refuses (TableRetired, VersionConflict) keeping nothing. */
+  keep(tableId: string, retirement: Retirement, log: TableLog | undefined): void {
+    const recordJson = checkRetirement(tableId, retirement);
+    if (this.kept.has(tableId)) throw new TableRetired(tableId);
+    const version = log?.events.length ?? 0;
+    if (log === undefined || version !== retirement.expectedVersion)
+      throw new VersionConflict(tableId, retirement.expectedVersion, version);
+    const status = log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus);
+    this.kept.set(tableId, { tableId, version, lastEventAt: log.events[version - 1].at, status, retiredAt: retirement.at, recordJson });
+  }
+
+  of(tableId: string): RetiredTable | null {
+    checkTableId(tableId);
+    const kept = this.kept.get(tableId);
+    if (kept === undefined) return null;
+    const { recordJson, ...table } = kept;
+    return { ...table, record: JSON.parse(recordJson) as unknown };
+  }
 }
 
 function storedEvent(event: KeptEvent): StoredEvent {

@@ -70,6 +70,34 @@ describe('sqlite event store', () => {
     );
   });
 
+  it('reads a long log a page a turn, so the event loop turns meanwhile; a retirement between pages reads as no log', async () => {
+    const store = openSqliteEventStore(freshDatabasePath());
+    const events = Array.from({ length: 4500 }, (_, index) => played(`${index}`));
+    await store.append('long', events, 0);
+    let turns = 0;
+    let reading = true;
+    const turn = () => {
+      turns++;
+      if (reading) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const log = await store.read('long');
+    reading = false;
+    expect(log.map((event) => event.seq)).toEqual(Array.from({ length: 4500 }, (_, index) => index + 1));
+    expect(turns, 'turns of the loop during the read').toBeGreaterThanOrEqual(4);
+    expect((await store.read('long', 4000)).map((event) => event.seq)[0]).toBe(4001);
+
+    await store.close();
+
+    // In memory the commit runs on this thread, a turn after it is asked for: between the read's second and third pages.
+    const inMemory = openSqliteEventStore(':memory:');
+    await inMemory.append('long', events, 0);
+    const racing = inMemory.read('long');
+    await inMemory.retire('long', { expectedVersion: 4500, record: {}, at: AT });
+    expect(await racing).toEqual([]);
+    await inMemory.close();
+  });
+
   it('creates the parent directories of its file and puts the file in WAL mode', async () => {
     const path = join(freshDatabasePath(), '..', 'not', 'yet', 'there', 'events.db');
     await withStore(

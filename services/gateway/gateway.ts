@@ -213,7 +213,12 @@ function wireContext(
     onError: (error, tableId) => app.log.error({ err: error, tableId }, 'announcing a table change failed'),
   });
   const watchers = new TableWatchers();
-  const lobby = new Lobby({ list: () => host.listTables(), current: (tableId) => feed.current(tableId), limits });
+  const lobby = new Lobby({
+    list: () => host.listTables(),
+    current: (tableId) => feed.current(tableId),
+    playerThere: (tableId) => watchers.seatWatches(tableId),
+    limits,
+  });
   feed.subscribe((change) => {
     lobby.tableChanged(change);
     watchers.publish(change);

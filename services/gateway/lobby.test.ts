@@ -8,11 +8,14 @@ import { openLocalStorage } from '../storage/storage.js';
 import type { GatewayLimitSettings } from './limits.js';
 import { waitFor } from '../../drivers/polling.js';
 import { startService, type TestService } from '../../drivers/embeddedService.js';
+import { listeningServices } from '../../test/servicesPerTest.js';
 
 const MANY = { perSecond: 1000, burst: 1000 };
 const services: TestService[] = [];
+const listening = listeningServices();
 afterEach(async () => {
   await Promise.all(services.splice(0).map((service) => service.close()));
+  await listening.closeAll();
 });
 
 function service(limits: GatewayLimitSettings = {}, store = openLocalStorage({ kind: 'memory' }).store): TestService {
@@ -73,11 +76,11 @@ describe('the lobby', () => {
         'the service has 3 tables waiting for players, the most it keeps; no table here has a person waiting at it, or try again later',
     });
     expect(full.headers['retry-after']).toBe('1');
-    // A full cap sends people to the tables a person waits at, not to the newest (which may be an abuser's, empty).
+    // A seat taken by someone who then went away (no socket of the seat open) is nobody waiting: see the test below.
     const seated = await app.inject({ method: 'POST', url: `/api/tables/${withAda}/seats/0`, payload: { name: 'Ada' } });
     expect(seated.statusCode).toBe(201);
     expect((await create(app, { game: 'sevenSuitors' }, '10.0.0.3')).json().message).toBe(
-      `the service has 3 tables waiting for players, the most it keeps; people are waiting for players at table ${withAda}: take a seat there, or try again later`,
+      'the service has 3 tables waiting for players, the most it keeps; no table here has a person waiting at it, or try again later',
     );
     // A table that fills starts, and makes room.
     for (let seat = 0; seat < 4; seat++) {
@@ -108,6 +111,28 @@ describe('the lobby', () => {
     expect(sameSite.statusCode).toBe(429);
     expect(sameSite.json().message).toMatch(/^the clients of network 2001:db8:5::\/48 have 3 tables waiting for players/);
     expect((await lobby(app)).body.total).toBe(7);
+  });
+
+  it('sends people, when the cap is full, to the tables where a seated player is there now (socket open), not to seats taken and left', async () => {
+    const started = await listening.start({ limits: { routes: { createTable: MANY, joinSeat: MANY }, seatingTablesInAll: 2 } });
+    const { app } = started;
+    const seat = async (tableId: string, name: string, remoteAddress: string) => {
+      const seated = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name }, remoteAddress });
+      expect(seated.statusCode, seated.body).toBe(201);
+      return seated.json().token as string;
+    };
+    // The abuser's table is older, and a seat of it is taken over HTTP, with nobody at the table afterwards.
+    const abusers = (await create(app, undefined, '10.0.0.66')).json().tableId;
+    await seat(abusers, 'Mallory', '10.0.0.66');
+    const adas = (await create(app, undefined, '10.0.1.1')).json().tableId;
+    const token = await seat(adas, 'Ada', '10.0.1.1');
+    await started.open(`/api/tables/${adas}/socket?token=${token}`);
+
+    const full = await create(app, undefined, '10.0.2.1');
+    expect(full.statusCode).toBe(503);
+    expect(full.json().message).toBe(
+      `the service has 2 tables waiting for players, the most it keeps; people are waiting for players at table ${adas}: take a seat there, or try again later`,
+    );
   });
 
   it('closes a table nobody sits at once nothing has happened there for the limit: it leaves the lobby, joining it is 409, it no longer counts; a table with a person stays', async () => {

@@ -89,6 +89,8 @@ export interface LobbyOptions {
   readonly list: () => Promise<TableSummary[]>;
   /** The table as it stands, to see who sits at a table the listing says nothing more of. */
   readonly current: (tableId: string) => Promise<TableChange>;
+  /** Whether a player of the table is there now (a seat's socket open here); every table, without it. */
+  readonly playerThere?: (tableId: string) => boolean;
   readonly limits: GatewayLimits;
   readonly now?: () => number;
 }
@@ -257,12 +259,15 @@ export class Lobby {
    * Tables among `open` where a person sits and waits for players, as far as
    * this gateway has seen them, the longest waiting first: where a full cap
    * sends people, rather than to whichever tables were made last (which may
-   * all be one abuser's, with nobody at them).
+   * all be one abuser's, with nobody at them). A person is waiting only with
+   * their seat's socket open here: a seat taken by a script that then went
+   * away (an abuser's, to be named) is nobody waiting.
    */
   private tablesPeopleWaitAt(open: ReadonlySet<string>): string[] {
     const waiting: { tableId: string; since: number }[] = [];
+    const playerThere = this.options.playerThere ?? (() => true);
     for (const [tableId, seating] of this.seating) {
-      if (seating.hasPerson && open.has(tableId)) waiting.push({ tableId, since: Date.parse(seating.lastEventAt) });
+      if (seating.hasPerson && open.has(tableId) && playerThere(tableId)) waiting.push({ tableId, since: Date.parse(seating.lastEventAt) });
     }
     waiting.sort((a, b) => a.since - b.since || (a.tableId < b.tableId ? -1 : 1));
     return waiting.slice(0, PEOPLE_WAITING_SHOWN).map(({ tableId }) => tableId);

@@ -42,6 +42,12 @@ export class TableWatchers {
     return this.byTable.has(tableId);
   }
 
+  /** Whether a seat's socket (one opened with its token) watches the table here: a player is there now. */
+  seatWatches(tableId: string): boolean {
+    for (const watcher of this.byTable.get(tableId) ?? []) if (watcher.holder !== undefined) return true;
+    return false;
+  }
+
   /** Whether a socket watching the table has not been sent `version` yet. */
   lacks(tableId: string, version: number): boolean {
     for (const watcher of this.byTable.get(tableId) ?? []) if (watcher.lastVersion < version) return true;

@@ -9,7 +9,7 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import { type Context, SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import { isVersionConflict } from '../eventstore/eventStore.js';
-import { isTableRefusal, TableRefusal } from '../host/errors.js';
+import { isTableRefusal, missingTable, TableRefusal } from '../host/errors.js';
 import type { TableHost } from '../host/tableHost.js';
 import type { Accepted } from '../host/tableService.js';
 import {
@@ -128,8 +128,8 @@ async function serveCommand(serving: CommandServing, msg: Msg, request: TableCom
   // Before any claim: a command no seat's holder sent takes nothing, not even a lease.
   if (request.op === 'submit') checkSeatCommand(request.args[0], holderOf(request.args[1]));
   if (!leases.holds(tableId)) {
-    // No claim for a table that does not exist: a made-up id would leave its mark in the owners bucket.
-    if ((await store.version(tableId)) === 0) throw unknownTable(tableId);
+    // No claim for a table that does not exist (or was retired): a made-up id would leave its mark in the owners bucket.
+    if ((await store.version(tableId)) === 0) throw await missingTable(store, tableId);
     const take = await leases.take(tableId);
     if (!take.taken) {
       await forwardToOwner(serving.forwarding, msg, request, { owner: take.owner, traced });

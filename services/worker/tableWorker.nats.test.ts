@@ -12,6 +12,7 @@ import { openLocalStorage } from '../storage/storage.js';
 import { isVersionConflict, type EventStore } from '../eventstore/eventStore.js';
 import { isTableRefusal } from '../host/errors.js';
 import { foldLog } from '../host/replay.js';
+import { retireFinishedGames } from '../host/retirement.js';
 import { decodeReply, encode, errorOfReply, isTableUnavailable } from '../bus/protocol.js';
 import { RemoteTables } from '../bus/remoteTables.js';
 import { tableSubjects } from '../bus/subjects.js';
@@ -120,6 +121,22 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const playing = await createRemoteTable(tables, { game: 'antiCupid' });
     const refused = await tables.forkTable(playing.tableId, { at: 2 }).catch((error: unknown) => error);
     expect(isTableRefusal(refused) && refused.kind).toBe('notNow');
+  });
+
+  it('answers a retired game over the bus: its record kept, its replay and fork refused as retired', async () => {
+    await setUp();
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors', options: { end: 'hands:1' } });
+    await playRemotely(tables, tableId);
+    const record = await tables.exportRecord(tableId);
+    const run = await retireFinishedGames(store, { olderThanDays: 1, now: new Date(Date.now() + 2 * 24 * 60 * 60 * 1000) });
+    expect(run.retired).toBe(1);
+
+    expect(await tables.exportRecord(tableId)).toEqual(record);
+    // (Its view may still come from the copy this gateway followed it by, until the gateway lets it go: docs/operations.md.)
+    for (const [index, attempt] of [() => tables.replayAt(tableId, 3), () => tables.forkTable(tableId, { at: 3 })].entries()) {
+      const refused = await attempt().catch((error: unknown) => error);
+      expect(isTableRefusal(refused) && refused.kind, `attempt ${index}`).toBe('retired');
+    }
   });
 
   it('keeps the kinds of refusals, and the conflict, across the bus', async () => {

@@ -126,15 +126,8 @@ function createStore(
       return snapshots.load(tableId);
     },
 
-    async retire(tableId, retirement) {
-      checkOpen();
-      return retirements.retire(tableId, retirement);
-    },
-
-    async retired(tableId) {
-      checkOpen();
-      return retirements.retired(tableId);
-    },
+    retire: whileOpen(checkOpen, (tableId, retirement) => retirements.retire(tableId, retirement)),
+    retired: whileOpen(checkOpen, (tableId) => retirements.retired(tableId)),
 
     // Appends and snapshot saves already requested finish (or fail) before the connection is closed; none
     // can be queued after `closed` is set, so one wait for the queues is enough.
@@ -171,6 +164,14 @@ async function summaryOf(heads: TableHeads, tableId: string): Promise<TableSumma
     version: head.version,
     lastEventAt: head.lastEventAt,
     status: head.statusJson === null ? null : (JSON.parse(head.statusJson) as TableStatus),
+  };
+}
+
+/** `call`, refused once the store is closed. */
+function whileOpen<A extends unknown[], R>(checkOpen: () => void, call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    checkOpen();
+    return call(...args);
   };
 }
 
