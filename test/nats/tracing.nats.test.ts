@@ -3,14 +3,15 @@
  * the gateway's span of a player's command, its request to the worker with
  * the trace's context in the message's headers, and the worker's span of
  * the request with the host's queue, machine step and append under it, one
- * trace id throughout. Read from real SDK providers, one per process (each
+ * trace id throughout, through a worker that forwards it to the table's
+ * owner too. Read from real SDK providers, one per process (each
  * its own service name), through an in-memory exporter; and from a real
  * worker process's stdout, turned on by SUITORS_TRACING alone. A gateway
  * with tracing off sends no header at all. Without nats-server this fails
  * (startLocalNats says what to install); it is never skipped.
  */
-import type { Msg, NatsConnection } from '@nats-io/nats-core';
-import { SpanKind } from '@opentelemetry/api';
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/nats-core';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,13 @@ import { bearer } from '../../drivers/embeddedService.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { waitFor } from '../../drivers/polling.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
+import { decodeReply, encode } from '../../services/bus/protocol.js';
+import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
+import { createRemoteTable, nextRemoteMove, remoteHolder } from '../../drivers/remotePlay.js';
+import { createRng } from '../../machines/cards/shuffle.js';
+import type { PlayerCommand } from '../../machines/table/events.js';
+import { NatsRequests } from '../../services/nats/natsRequests.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway, type DistributedGatewayOptions } from '../../services/gateway/distributed.js';
@@ -26,7 +33,7 @@ import type { Gateway } from '../../services/gateway/gateway.js';
 import { openLocalStorage } from '../../services/storage/storage.js';
 import { COMMAND_TYPE, EVENT_SEQ, TABLE_ID } from '../../services/tracing/commandSpans.js';
 import { SPAN_NAMES } from '../../services/tracing/commandSteps.js';
-import { TRACEPARENT } from '../../services/tracing/traceHeaders.js';
+import { TRACEPARENT, traceHeaders } from '../../services/tracing/traceHeaders.js';
 import { startTracing, type Tracing } from '../../services/tracing/tracing.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 
@@ -173,6 +180,40 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     expect(served()?.parentSpanContext).toBeUndefined();
     expect(served()?.attributes[TABLE_ID]).toBe(tableId);
     expect(exporter.getFinishedSpans().filter((span) => span.resource.attributes['service.name'] !== 'suitors-worker')).toEqual([]);
+  });
+
+  it("follows a command a worker forwards to the table's owner: the owner's span is the child of the forwarder's", async () => {
+    const exporter = new InMemorySpanExporter();
+    const workerIds = ['w-fwd-a', 'w-fwd-b'];
+    for (const workerId of workerIds) await startWorker(workerId, startTracing({ service: 'suitors-worker', settings: OFF, exporter }));
+    const { nc, store } = await openStore('gateway');
+    const tables = new RemoteTables({ nc, store });
+    closers.push(() => tables.close());
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
+    const owner = tables.ownerOf(tableId);
+    const forwarder = workerIds.find((workerId) => workerId !== owner) as string;
+    const move = nextRemoteMove((await tables.snapshot(tableId)).snapshot, createRng('forwarded')) as PlayerCommand;
+
+    // Sent to the worker that does not hold the table, as a gateway whose idea of the owner is out of date does.
+    const sender = startTracing({ service: 'suitors-gateway', settings: OFF, exporter }).tracer.startSpan('nats request');
+    const requests = new NatsRequests(nc);
+    closers.push(async () => requests.close());
+    const request = encode({ op: 'submit', tableId, args: [move, remoteHolder(tableId, move.seat)] });
+    const headers = traceHeaders(trace.setSpan(ROOT_CONTEXT, sender)) as MsgHdrs;
+    const reply = decodeReply(await requests.request(subjects.commandFor(tableId, forwarder), request, { timeoutMs: 5000, headers }));
+    sender.end();
+    expect(reply).toMatchObject({ ok: true, worker: owner });
+
+    const inTrace = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === sender.spanContext().traceId);
+    await waitFor(() => inTrace().length >= 6, "the forwarded command's spans");
+    const served = (workerId: string) =>
+      only(
+        inTrace().filter((span) => span.attributes['suitors.worker'] === workerId),
+        'worker request',
+      );
+    expect(served(forwarder).parentSpanContext?.spanId).toBe(sender.spanContext().spanId);
+    expect(served(owner as string).parentSpanContext).toMatchObject({ spanId: served(forwarder).spanContext().spanId, isRemote: true });
+    expect(only(inTrace(), SPAN_NAMES.append).parentSpanContext?.spanId).toBe(served(owner as string).spanContext().spanId);
   });
 
   it('is printed by a worker process started with SUITORS_TRACING=stdout, in the trace the gateway began', async () => {
