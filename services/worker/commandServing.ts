@@ -7,7 +7,7 @@
  * (forwarding.ts). Every reply is an envelope of bus/protocol.ts.
  */
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
-import { type Context, SpanKind, type Span, type Tracer } from '@opentelemetry/api';
+import { type Attributes, type Context, SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal, missingTable, TableRefusal } from '../host/errors.js';
 import type { TableHost } from '../host/tableHost.js';
@@ -27,7 +27,7 @@ import { forwardToOwner, type Forwarding } from './forwarding.js';
 import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './requestChecks.js';
 import { NoLease } from './tableLeases.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
-import { commandAttributes, contextOf, noteAppended, noteRefused } from '../tracing/commandSpans.js';
+import { commandAttributes, contextOf, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
 import { tracedFrom } from '../tracing/traceHeaders.js';
 
 export interface CommandServing {
@@ -89,11 +89,15 @@ function handle(serving: CommandServing, msg: Msg): Promise<void> {
 
 const WORKER_SPAN = 'worker request';
 
-function requestAttributes(serving: CommandServing, request: ReturnType<typeof decodeRequest>) {
+/** What the worker's span says of a request: its table only when the id could be one, so what a sender puts there is bounded. */
+function requestAttributes(serving: CommandServing, request: ReturnType<typeof decodeRequest>): Attributes {
   const worker = { 'suitors.worker': serving.tables.workerId };
   if (typeof request === 'string') return { ...worker, 'suitors.op': 'malformed' };
-  if (request.op !== 'submit') return { ...worker, 'suitors.op': request.op };
-  return { ...worker, 'suitors.op': request.op, ...commandAttributes(request.tableId, request.args[0]) };
+  const op = { ...worker, 'suitors.op': request.op };
+  if (!('tableId' in request) || !isRoutableTableId(request.tableId)) return op;
+  return request.op === 'submit'
+    ? { ...op, ...commandAttributes(request.tableId, request.args[0]) }
+    : { ...op, [TABLE_ID]: request.tableId };
 }
 
 function endWithAnswer(span: Span, answer: TableReply | undefined): void {

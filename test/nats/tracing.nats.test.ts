@@ -3,14 +3,16 @@
  * the gateway's span of a player's command, its request to the worker with
  * the trace's context in the message's headers, and the worker's span of
  * the request with the host's queue, machine step and append under it, one
- * trace id throughout. Read from real SDK providers, one per process (each
- * its own service name), through an in-memory exporter; and from a real
- * worker process's stdout, turned on by SUITORS_TRACING alone. A gateway
- * with tracing off sends no header at all. Without nats-server this fails
- * (startLocalNats says what to install); it is never skipped.
+ * trace id throughout, through a worker that forwards it to the table's
+ * owner too. Read from real SDK providers, one per process (each
+ * its own service name), through an in-memory exporter; and from the
+ * stdout of a real gateway process and worker process, turned on by
+ * SUITORS_TRACING alone. A gateway with tracing off sends no header at
+ * all. Without nats-server this fails (startLocalNats says what to
+ * install); it is never skipped.
  */
-import type { Msg, NatsConnection } from '@nats-io/nats-core';
-import { SpanKind } from '@opentelemetry/api';
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/nats-core';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,14 @@ import { bearer } from '../../drivers/embeddedService.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { waitFor } from '../../drivers/polling.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
+import { startGatewayProcess } from '../../drivers/gatewayProcess.js';
+import { decodeReply, encode } from '../../services/bus/protocol.js';
+import { RemoteTables } from '../../services/bus/remoteTables.js';
 import { tableSubjects } from '../../services/bus/subjects.js';
+import { createRemoteTable, nextRemoteMove, remoteHolder } from '../../drivers/remotePlay.js';
+import { createRng } from '../../machines/cards/shuffle.js';
+import type { PlayerCommand } from '../../machines/table/events.js';
+import { NatsRequests } from '../../services/nats/natsRequests.js';
 import type { EventStore } from '../../services/eventstore/eventStore.js';
 import { openJetStreamEventStore } from '../../services/eventstore/jetstream/index.js';
 import { createDistributedGateway, type DistributedGatewayOptions } from '../../services/gateway/distributed.js';
@@ -26,12 +35,53 @@ import type { Gateway } from '../../services/gateway/gateway.js';
 import { openLocalStorage } from '../../services/storage/storage.js';
 import { COMMAND_TYPE, EVENT_SEQ, TABLE_ID } from '../../services/tracing/commandSpans.js';
 import { SPAN_NAMES } from '../../services/tracing/commandSteps.js';
-import { TRACEPARENT } from '../../services/tracing/traceHeaders.js';
+import { TRACEPARENT, traceHeaders } from '../../services/tracing/traceHeaders.js';
 import { startTracing, type Tracing } from '../../services/tracing/tracing.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 
 const OFF = { export: 'off', url: undefined } as const;
+
+interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly payload?: object;
+  readonly headers?: Record<string, string>;
+}
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the fields of answers whose shape it asserts
+type Ask = (request: HttpRequest) => Promise<{ statusCode: number; body: string; json(): any }>;
+
+/** A gateway in this process, asked through Fastify's inject. */
+const injectedInto =
+  (app: Gateway): Ask =>
+  (request) =>
+    app.inject(request);
+
+/** A gateway process, asked over HTTP. */
+function overHttp(baseUrl: string): Ask {
+  return async ({ method, url, payload, headers }) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    });
+    const body = await response.text();
+    return { statusCode: response.status, body, json: () => JSON.parse(body) };
+  };
+}
+
 const subjects = tableSubjects();
+
+/** Each span in a process's stdout, as the SDK's console exporter prints them: `<trace id> <name>`. */
+function printedSpans(printed: string): string[] {
+  const spans: string[] = [];
+  let traceId: string | undefined;
+  for (const line of printed.split('\n')) {
+    traceId = /^\s*traceId: '([0-9a-f]{32})'/.exec(line)?.[1] ?? traceId;
+    const name = /^\s*name: '([^']+)',$/.exec(line)?.[1];
+    if (name !== undefined) spans.push(`${traceId} ${name}`);
+  }
+  return spans;
+}
 
 describe('a command traced across a gateway and a table worker over NATS', () => {
   let nats: LocalNats;
@@ -94,16 +144,16 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
   }
 
   /** Ann, in seat 0 of a table of three bots, passes three cards over HTTP: the table, the pass's event seq, the cards. */
-  async function annPasses(app: Gateway) {
-    const created = await app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
+  async function annPasses(ask: Ask) {
+    const created = await ask({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } });
     expect(created.statusCode, created.body).toBe(201);
     const { tableId } = created.json();
-    const { token } = (await app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
-    const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
+    const { token } = (await ask({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Ann' } })).json();
+    const { view } = (await ask({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) })).json();
     const cards: string[] = view.hand.cards.slice(0, 3);
     const pass = { type: 'cards.passed', passes: cards.map((card, i) => ({ to: i + 1, card })) };
     const sentBefore = commandMessages.length;
-    const answer = await app.inject({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: pass, headers: bearer(token) });
+    const answer = await ask({ method: 'POST', url: `/api/tables/${tableId}/commands`, payload: pass, headers: bearer(token) });
     expect(answer.statusCode, answer.body).toBe(200);
     const passMessages = () => commandMessages.slice(sentBefore).filter((msg) => msg.subject.startsWith(`tables.${tableId}.cmd`));
     await waitFor(() => passMessages().length > 0, "the pass's message, as the admin's subscription saw it");
@@ -122,7 +172,7 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const workerTracing = startTracing({ service: 'suitors-worker', settings: OFF, exporter });
     await startWorker('w-traced', workerTracing);
     const app = await startGateway(gatewayTracing);
-    const { tableId, seq, cards, message } = await annPasses(app);
+    const { tableId, seq, cards, message } = await annPasses(injectedInto(app));
 
     const traceOf = () => {
       const command = exporter.getFinishedSpans().find((span) => span.name === 'gateway command');
@@ -165,7 +215,7 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const exporter = new InMemorySpanExporter();
     await startWorker('w-untraced-gateway', startTracing({ service: 'suitors-worker', settings: OFF, exporter }));
     const app = await startGateway(startTracing({ service: 'suitors-gateway', settings: OFF }));
-    const { tableId, seq, message } = await annPasses(app);
+    const { tableId, seq, message } = await annPasses(injectedInto(app));
 
     expect(message.headers).toBeUndefined();
     const served = () => exporter.getFinishedSpans().find((span) => span.name === 'worker request' && span.attributes[EVENT_SEQ] === seq);
@@ -175,8 +225,41 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     expect(exporter.getFinishedSpans().filter((span) => span.resource.attributes['service.name'] !== 'suitors-worker')).toEqual([]);
   });
 
-  it('is printed by a worker process started with SUITORS_TRACING=stdout, in the trace the gateway began', async () => {
+  it("follows a command a worker forwards to the table's owner: the owner's span is the child of the forwarder's", async () => {
     const exporter = new InMemorySpanExporter();
+    const workerIds = ['w-fwd-a', 'w-fwd-b'];
+    for (const workerId of workerIds) await startWorker(workerId, startTracing({ service: 'suitors-worker', settings: OFF, exporter }));
+    const { nc, store } = await openStore('gateway');
+    const tables = new RemoteTables({ nc, store });
+    closers.push(() => tables.close());
+    const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
+    const owner = tables.ownerOf(tableId);
+    const forwarder = workerIds.find((workerId) => workerId !== owner) as string;
+    const move = nextRemoteMove((await tables.snapshot(tableId)).snapshot, createRng('forwarded')) as PlayerCommand;
+
+    // Sent to the worker that does not hold the table, as a gateway whose idea of the owner is out of date does.
+    const sender = startTracing({ service: 'suitors-gateway', settings: OFF, exporter }).tracer.startSpan('nats request');
+    const requests = new NatsRequests(nc);
+    closers.push(async () => requests.close());
+    const request = encode({ op: 'submit', tableId, args: [move, remoteHolder(tableId, move.seat)] });
+    const headers = traceHeaders(trace.setSpan(ROOT_CONTEXT, sender)) as MsgHdrs;
+    const reply = decodeReply(await requests.request(subjects.commandFor(tableId, forwarder), request, { timeoutMs: 5000, headers }));
+    sender.end();
+    expect(reply).toMatchObject({ ok: true, worker: owner });
+
+    const inTrace = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === sender.spanContext().traceId);
+    await waitFor(() => inTrace().length >= 6, "the forwarded command's spans");
+    const served = (workerId: string) =>
+      only(
+        inTrace().filter((span) => span.attributes['suitors.worker'] === workerId),
+        'worker request',
+      );
+    expect(served(forwarder).parentSpanContext?.spanId).toBe(sender.spanContext().spanId);
+    expect(served(owner as string).parentSpanContext).toMatchObject({ spanId: served(forwarder).spanContext().spanId, isRemote: true });
+    expect(only(inTrace(), SPAN_NAMES.append).parentSpanContext?.spanId).toBe(served(owner as string).spanContext().spanId);
+  });
+
+  it('is printed in one trace by a gateway process and a worker process started with SUITORS_TRACING=stdout', async () => {
     const worker: WorkerProcess = await startWorkerProcess({
       natsEnv: nats.env('worker'),
       workerId: 'w-stdout',
@@ -184,18 +267,29 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
       env: { SUITORS_TRACING: 'stdout' },
     });
     closers.push(() => worker.kill());
-    let printed = '';
-    worker.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    const app = await startGateway(startTracing({ service: 'suitors-gateway', settings: OFF, exporter }));
-    await annPasses(app);
-    const command = exporter.getFinishedSpans().find((span) => span.name === 'gateway command');
-    expect(command).toBeDefined();
+    let workerPrinted = '';
+    worker.child.stdout?.on('data', (chunk: Buffer) => (workerPrinted += chunk.toString()));
+    let gatewayPrinted = '';
+    const gateway = await startGatewayProcess(
+      { nats: { env: nats.env('gateway'), replicas: 1 } },
+      // No load shedding: a loaded test machine stalls a process just started, and a 503 is not what this tests.
+      { env: { SUITORS_TRACING: 'stdout', SUITORS_SHED_LAG_MS: '600000' }, onLine: (line) => (gatewayPrinted += `${line}\n`) },
+    );
+    closers.push(() => gateway.stop());
+    await annPasses(overHttp(gateway.baseUrl));
 
-    // Stopped, the worker sends (here: prints) the spans it still holds.
+    // Stopped, each sends (here: prints) the spans it still holds.
+    await gateway.stop();
     await worker.stop();
     expect(worker.child.exitCode, worker.output.join('\n')).toBe(0);
-    expect(printed).toContain(`traceId: '${command?.spanContext().traceId}'`);
-    expect(printed).toContain("'service.name': 'suitors-worker'");
-    expect(printed).toContain(`name: '${SPAN_NAMES.append}'`);
+    const commands = printedSpans(gatewayPrinted).filter((span) => span.endsWith(' gateway command'));
+    expect(commands, gatewayPrinted).toHaveLength(1);
+    const [traceId] = commands[0].split(' ');
+    expect(printedSpans(gatewayPrinted)).toContain(`${traceId} nats request`);
+    expect(gatewayPrinted).toContain("'service.name': 'suitors-gateway'");
+    expect(workerPrinted).toContain("'service.name': 'suitors-worker'");
+    for (const name of ['worker request', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append]) {
+      expect(printedSpans(workerPrinted)).toContain(`${traceId} ${name}`);
+    }
   });
 });
