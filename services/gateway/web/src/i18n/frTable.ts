@@ -23,8 +23,8 @@ export const frTable: TableWords = {
   sitHere: 'S’asseoir ici',
   takeThisSeat: 'Prendre cette place',
   seatWord: 'place ',
-  heuristicBot: (number) => `Robot heuristique ${number}`,
-  randomBot: (number) => `Robot au hasard ${number}`,
+  heuristicBot: (number) => `Robot fort ${number}`,
+  randomBot: (number) => `Robot facile ${number}`,
   standIn: (name) => `Robot pour ${name}`,
   standInForSeat: (seat) => `Robot pour la place ${seat}`,
 
