@@ -109,6 +109,7 @@ export const frTable: TableWords = {
   matchmakersScore: (team) => ` : un point à chaque Entremetteur de l’équipe ${team}, et au Traître s’il est dans l’autre équipe.`,
   teamMarried: (who, names) => `${who}, ${names}, a marié `,
   trumpWas: 'L’atout était ',
+  noTrump: 'aucun',
   antiCupidWas: (name) => ` Anti-Cupid était ${name}.`,
   noMarriages: 'Aucun mariage dans cette donne.',
   notMarried: (antiCupid) => `Non mariées (1 point chacune pour Anti-Cupid, ${antiCupid}) : `,
