@@ -4,7 +4,8 @@
  * in-process: the lobby, a table mid-trick for each game, a hand's summary,
  * the game-over screen, a replay watched as one seat, a table of two friends
  * (the turn clock running on their seats, one's quick-chat phrase by his
- * seat, the first-game coach's tip), the phone layout, the lobby in French, the
+ * seat, the first-game coach's tip; the same table in French, as the friend
+ * whose browser speaks it sees it), the phone layout, the lobby in French, the
  * fleet overlay on a game's diagram and the operator's page.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
@@ -121,32 +122,37 @@ async function main(): Promise<void> {
     await shoot(replay, 'replay-as-seat');
     await replay.context().close();
 
-    console.log('a table of friends: the clock running, a phrase of quick chat…');
+    console.log('a table of friends: the clock running, a phrase of quick chat, one friend in French…');
     const { tableId: friends } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
       game: 'sevenSuitors',
       options: { end: 'hands:3', specials: 'plain' },
       bots: [1, 3],
       turnSeconds: 60,
     });
-    const [ada, bob] = [await newPage(browser), await newPage(browser)];
-    for (const [page, seat, name] of [
-      [ada, 0, 'Ada'],
-      [bob, 2, 'Bob'],
-    ] as const) {
+    // Bob's browser speaks French: the same table, every word of it in French.
+    const [ada, bob] = [await newPage(browser), await newPage(browser, DESKTOP, 'fr-FR')];
+    const joins = [
+      { page: ada, seat: 0, name: 'Ada', nameLabel: 'Your name', take: 'Take the seat', turn: 'Your turn: choose one card' },
+      { page: bob, seat: 2, name: 'Bob', nameLabel: 'Votre nom', take: 'Prendre la place', turn: 'À vous : choisissez une carte' },
+    ];
+    for (const { page, seat, name, nameLabel, take } of joins) {
       await page.goto(`${url}/#/join/${friends}/${seat}`);
-      await page.getByLabel('Your name').fill(name);
-      await page.getByRole('button', { name: 'Take the seat' }).click();
+      await page.getByLabel(nameLabel).fill(name);
+      await page.getByRole('button', { name: take }).click();
       await page.waitForURL(/#\/table\//);
     }
     // The hand is dealt once both sit.
-    for (const page of [ada, bob]) await page.getByText('Your turn: choose one card').waitFor();
+    for (const { page, turn } of joins) await page.getByText(turn).waitFor();
     await bob.locator('.quick-chat summary').click();
-    await bob.getByRole('button', { name: 'Good luck!' }).click();
+    await bob.getByRole('button', { name: 'Bonne chance !' }).click();
     await ada.locator('.seat[data-seat="2"] .chat-bubble').waitFor();
     await ada.locator('.seat[data-seat="0"] .seat-clock').waitFor();
     // A first visit: the coach's passing tip is beside the felt.
     await ada.locator('.coach-tip:visible').waitFor();
     await shoot(ada, 'friends-table');
+    await bob.locator('.seat[data-seat="2"] .seat-clock').waitFor();
+    await bob.locator('.coach-tip:visible').waitFor();
+    await shoot(bob, 'friends-table-fr');
     await ada.context().close();
     await bob.context().close();
 

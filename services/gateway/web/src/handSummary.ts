@@ -64,7 +64,7 @@ export function handSummary(view: TableView, last: CompletedHand): HTMLElement {
       'p',
       {},
       table.trumpWas,
-      last.trump === null ? table.none : suitChip(last.trump),
+      last.trump === null ? table.noTrump : suitChip(last.trump),
       '.',
       last.antiCupid === null ? '' : table.antiCupidWas(shortName(view, last.antiCupid)),
     ),

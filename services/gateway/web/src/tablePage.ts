@@ -3,37 +3,36 @@
  * player's choices (rules, sound, leave), the felt with the seats round it
  * and the trick in the middle (felt.ts), the panels beside it (scores, the
  * tricks of the hand, the score sheet, invites, the state diagram), and for
- * a player their hand docked along the bottom (handBar.ts). Between hands
- * and at the end, betweenHands.ts holds the summary, and rematchOffer.ts the
- * rematch the people at the table share. The first view comes over HTTP,
+ * a player their hand docked along the bottom (seatDock.ts). Between hands
+ * and at the end, betweenHands.ts holds the summary; what the socket tells
+ * beside the views (the shared rematch, a seat's time run out) and the
+ * table's sounds are tableNotices.ts's. The first view comes over HTTP,
  * every later one (and the rematch as it stands) over the WebSocket;
  * commands go over HTTP. Each region of the page is drawn by a method of
  * its own, all of them again on every change.
  */
-import type { Card } from '../../../../machines/cards/card.js';
 import type { TableView } from '../../../../machines/view.js';
-import type { TimedOutMessage } from '../../socketProtocol.js';
-import { api, ApiError, type PlayerCommand, type Rematch, type VersionedView } from './api.js';
+import { api, ApiError, type PlayerCommand, type VersionedView } from './api.js';
 import { BetweenHands } from './betweenHands.js';
 import { scoreSheet, scoresPanel, sevensPanel, tricksPanel, turnSentence } from './board.js';
 import { liveDiagram, type LiveDiagram } from './diagram.js';
 import { h, replaceChildren } from './dom.js';
 import { contributeToNextDeal, dealCheck, rememberDeal } from './fairDeals.js';
 import { felt, FeltMemory } from './felt.js';
-import { handBar, HandFocus, ownAction, whyNotPlayable } from './handBar.js';
+import { HandFocus, ownAction, whyNotPlayable } from './handBar.js';
 import { lastHandPanel } from './handSummary.js';
 import { invitePanel, sitAt } from './invites.js';
 import { followTable, type LiveState } from './live.js';
 import { confirmModal } from './modal.js';
-import { PassSelection } from './passSelection.js';
+import { focusAfterDialog, focusOnHand, keepFocusOn } from './pageFocus.js';
 import { Coach } from './coach.js';
 import { TableChat } from './quickChat.js';
-import { RematchOffer } from './rematchOffer.js';
-import { SeatClock, timedOutSentence } from './seatClock.js';
+import { SeatClock } from './seatClock.js';
 import { heldSeat, leftSeat, playerName, releaseSeat, rememberLeftSeat, type HeldSeat } from './seatTokens.js';
-import { actionPanel, rolePanel, type SeatControls } from './seatPanels.js';
+import { SeatDock } from './seatDock.js';
+import { rolePanel } from './seatPanels.js';
 import { gameOverPanel, tableHeader } from './tableHeader.js';
-import { setSound, Sounds, soundOn } from './sounds.js';
+import { TableNotices } from './tableNotices.js';
 import { TurnCue } from './turnCue.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
@@ -47,19 +46,13 @@ interface PageState {
   pendingVersion: number;
   error: string | null;
   notice: string | null;
-  /** Why the card just picked cannot be played. */
-  hint: string | null;
   /** After a pass or an accusation: put focus on the hand at the next draw (the buttons used are gone). */
   focusHand: boolean;
   connection: LiveState;
-  /** What a bot did for a seat whose time ran out, shown for a while. */
-  timedOut: string | null;
 }
 
 /** How far the seat at the felt's foot reaches below it: the felt leaves that much room above the dock. */
 const SEAT_OVERHANG_PX = 32;
-/** How long "Time ran out: …" stays. */
-const TIMED_OUT_SHOWN_MS = 12_000;
 
 export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean): () => void {
   const page = new TablePage(root, tableId, watchOnly);
@@ -68,7 +61,6 @@ export function showTable(root: HTMLElement, tableId: string, watchOnly: boolean
 
 class TablePage {
   private held: HeldSeat | null;
-  private selection: PassSelection | null = null;
   private readonly state: PageState = {
     view: null,
     version: 0,
@@ -76,20 +68,17 @@ class TablePage {
     pendingVersion: 0,
     error: null,
     notice: null,
-    hint: null,
     focusHand: false,
     connection: 'connecting',
-    timedOut: null,
   };
   private readonly page = h('div', { class: 'table-page' }, h('p', {}, words().loadingTable));
   private readonly clock = new SeatClock();
-  private timedOutTimer: number | undefined;
   private readonly memory = new FeltMemory();
   private readonly focus = new HandFocus();
   private readonly between: BetweenHands;
-  private readonly sounds = new Sounds();
-  private readonly cue = new TurnCue('Seven Suitors', this.sounds);
-  private readonly rematch: RematchOffer;
+  private readonly notices: TableNotices;
+  private readonly seatDock: SeatDock;
+  private readonly cue: TurnCue;
   private readonly chat: TableChat;
   private readonly coach = new Coach();
   private diagram: LiveDiagram | null = null;
@@ -109,11 +98,20 @@ class TablePage {
   ) {
     this.held = watchOnly ? null : heldSeat(tableId);
     this.between = new BetweenHands(tableId);
-    this.rematch = new RematchOffer(tableId, {
+    this.notices = new TableNotices(tableId, {
       changed: () => this.render(),
       seated: (next) => {
         location.hash = `#/table/${next}`;
       },
+      held: () => this.held,
+      closeDialog: () => this.between.close(),
+    });
+    this.cue = new TurnCue('Seven Suitors', this.notices.sounds);
+    this.seatDock = new SeatDock({
+      busy: () => this.busy(),
+      send: (command) => void this.send(command),
+      changed: () => this.render(),
+      page: this.page,
     });
     this.chat = new TableChat(tableId, {
       changed: () => this.render(),
@@ -122,7 +120,7 @@ class TablePage {
     replaceChildren(root, this.page);
     this.clockTimer = window.setInterval(() => {
       this.clock.tick(this.page, this.state.view !== null && ownAction(this.state.view) !== null);
-      this.rematch.tick();
+      this.notices.tick();
     }, 1000);
     this.run();
   }
@@ -143,11 +141,10 @@ class TablePage {
   close(): void {
     this.closed = true;
     window.clearInterval(this.clockTimer);
-    window.clearTimeout(this.timedOutTimer);
     this.dockSize.disconnect();
     this.between.close();
     this.cue.reset();
-    this.sounds.close();
+    this.notices.close();
     this.chat.close();
     this.stopLive();
   }
@@ -157,13 +154,13 @@ class TablePage {
     if (view === null) return;
     this.focus.capture();
     const focused = document.activeElement;
-    this.dock = this.handDock(view);
+    this.dock = this.held === null ? null : this.seatDock.draw(view);
     replaceChildren(
       this.page,
       this.dock === null ? null : this.skipLink(),
       this.header(view),
       this.statusLine(view),
-      this.state.timedOut === null ? null : h('p', { class: 'timed-out', role: 'status' }, this.state.timedOut),
+      this.notices.timedOutLine(),
       this.state.notice === null ? null : h('p', { class: 'notice' }, this.state.notice, ' ', this.retakeButton(view)),
       this.state.error === null ? null : h('p', { class: 'error', role: 'alert' }, this.state.error),
       this.held === null ? null : rolePanel(view),
@@ -190,19 +187,6 @@ class TablePage {
     this.cue.update(own !== null && !this.between.open, own === null ? '' : words().actions[own]);
   }
 
-  private handDock(view: TableView): HTMLElement | null {
-    const hand = this.held === null ? null : handBar(view, this.handActions(view));
-    const action = this.held === null ? null : actionPanel(view, this.seatControls(view));
-    if (hand === null && action === null) return null;
-    return h(
-      'section',
-      { class: 'hand-dock', 'aria-label': words().yourHand },
-      h('p', { class: 'hand-hint', role: 'status' }, this.state.hint ?? ''),
-      action,
-      hand,
-    );
-  }
-
   private skipLink(): HTMLElement {
     const onclick = (event: Event) => {
       event.preventDefault();
@@ -216,10 +200,7 @@ class TablePage {
       tableId: this.tableId,
       seat: this.held?.seat ?? null,
       connection: this.state.connection,
-      onSound: () => {
-        setSound(!soundOn());
-        this.render();
-      },
+      onSound: () => this.notices.toggleSound(),
       onLeave: () => void this.leave(),
     });
   }
@@ -238,7 +219,7 @@ class TablePage {
     return h(
       'div',
       { class: 'felt-column' },
-      view.outcome?.finished ? gameOverPanel(view, this.tableId, this.rematch.panel(this.held)) : null,
+      view.outcome?.finished ? gameOverPanel(view, this.tableId, this.notices.rematch.panel(this.held)) : null,
       felt(view, { memory: this.memory, onSit, clock: () => this.clock.bar(), bubble: (seat) => this.chat.bubble(seat) }),
     );
   }
@@ -285,48 +266,8 @@ class TablePage {
     return h('button', { type: 'button', class: 'primary retake', onclick: () => void this.sitDown(seat) }, words().takeSeatBack(seat));
   }
 
-  private handActions(view: TableView) {
-    return {
-      busy: this.busy(),
-      selection: this.selectionFor(view),
-      choose: (card: Card) => {
-        this.selectionFor(view).toggle(card);
-        this.state.hint = null;
-        this.render();
-      },
-      play: (card: Card) => void this.send({ type: 'card.played', card }),
-      explain: (message: string) => {
-        this.state.hint = message;
-        this.render();
-      },
-    };
-  }
-
   private busy(): boolean {
     return this.state.sending || this.state.version < this.state.pendingVersion;
-  }
-
-  private selectionFor(view: TableView): PassSelection {
-    // The seats to pass to come with the view, while this seat has yet to pass; a choice under way is kept until they change.
-    const recipients = view.hand?.passTo ?? [];
-    if (this.selection === null || !sameSeats(this.selection.recipients, recipients)) this.selection = new PassSelection(recipients);
-    return this.selection;
-  }
-
-  private seatControls(view: TableView): SeatControls {
-    const chosen = this.selectionFor(view);
-    return {
-      busy: this.busy(),
-      selection: chosen,
-      aimAt: (to) => {
-        chosen.aimAt(to);
-        this.render();
-        // The slot was drawn again: focus goes back to it, not to the page.
-        this.page.querySelector<HTMLElement>(`.recipient[data-seat-colour="${to}"]`)?.focus();
-      },
-      pass: () => void this.send({ type: 'cards.passed', passes: chosen.passes() }),
-      accuse: (accused) => void this.send({ type: 'traitor.accused', accused }),
-    };
   }
 
   private async send(command: PlayerCommand): Promise<void> {
@@ -334,13 +275,13 @@ class TablePage {
     if (held === null || state.sending) return;
     state.sending = true;
     state.error = null;
-    state.hint = null;
+    this.seatDock.hint = null;
     this.render();
     try {
       const accepted = await api.send(this.tableId, held.token, command);
       state.pendingVersion = accepted.version;
       if (command.type !== 'card.played') state.focusHand = true;
-      this.selection?.clear();
+      this.seatDock.sent();
     } catch (error) {
       const explained =
         command.type === 'card.played' && state.view !== null && error instanceof ApiError && error.kind === 'illegal'
@@ -394,13 +335,13 @@ class TablePage {
   }
 
   private proposeRematch(): void {
-    if (this.held !== null) void this.rematch.propose(this.held);
+    if (this.held !== null) void this.notices.rematch.propose(this.held);
   }
 
   private restartAsSpectator(notice: string): void {
     this.stopLive();
     this.held = null;
-    this.selection = null;
+    this.seatDock.reset();
     this.state.notice = notice;
     this.run();
   }
@@ -444,48 +385,17 @@ class TablePage {
     if (this.closed) return;
     const { state } = this;
     const turnChanged = state.view === null || JSON.stringify(state.view.awaiting) !== JSON.stringify(view.awaiting);
-    if (state.view !== null) this.soundChange(state.view, view);
+    this.notices.viewChanged(state.view, view);
     rememberDeal(this.tableId, view);
     const seat = this.held;
     if (seat !== null) contributeToNextDeal(this.tableId, view, (command) => api.send(this.tableId, seat.token, command));
     state.view = view;
     state.version = version;
     this.clock.see(turnDeadline);
-    if (turnChanged) state.hint = null;
-    if (view.phase !== 'passing') this.selection?.clear();
+    this.seatDock.viewChanged(view, turnChanged);
     this.render();
     this.diagram?.highlight(activeStates);
     this.considerBreak();
-  }
-
-  /** A trick won sounds over the card that won it; a card played to the trick, on its own. */
-  private soundChange(before: TableView, after: TableView): void {
-    const tricks = (view: TableView) => (view.hand === null ? 0 : view.hand.tricks.length);
-    const inTrick = (view: TableView) => view.hand?.trick?.plays.length ?? 0;
-    if (after.hand?.number === before.hand?.number && tricks(after) > tricks(before)) this.sounds.play('trick');
-    else if (inTrick(after) > inTrick(before)) this.sounds.play('card');
-  }
-
-  /** A rematch proposed to this person: the game-over screen gives way to the page, where they answer it. */
-  private showRematch(rematch: Rematch): void {
-    if (this.closed) return;
-    this.rematch.see(rematch);
-    if (this.held === null || !this.rematch.asks(this.held.seat)) return;
-    this.between.close();
-    document.querySelector<HTMLElement>('.rematch-offer .accept')?.focus();
-  }
-
-  /** Everyone is told when a bot moved for a seat whose time ran out, until the next such move or a few seconds on. */
-  private showTimedOut(notice: TimedOutMessage): void {
-    const view = this.state.view;
-    if (this.closed || view === null) return;
-    this.state.timedOut = timedOutSentence(view, notice);
-    window.clearTimeout(this.timedOutTimer);
-    this.timedOutTimer = window.setTimeout(() => {
-      this.state.timedOut = null;
-      this.render();
-    }, TIMED_OUT_SHOWN_MS);
-    this.render();
   }
 
   private async start(): Promise<void> {
@@ -495,8 +405,8 @@ class TablePage {
     this.showView(first);
     this.stopLive = followTable(this.tableId, this.held?.token ?? null, first, {
       onView: (update) => this.showView(update),
-      onRematch: (rematch) => this.showRematch(rematch),
-      onTimedOut: (notice) => this.showTimedOut(notice),
+      onRematch: (rematch) => this.notices.hearRematch(rematch),
+      onTimedOut: (notice) => this.notices.hearTimedOut(this.state.view, notice),
       onChat: (message) => this.chat.hear(message),
       onState: (connection) => {
         if (connection === this.state.connection) return;
@@ -523,29 +433,4 @@ class TablePage {
       );
     });
   }
-}
-
-/**
- * An element drawn again as it was (the quick chat's panel is moved into each draw, not made anew) loses the focus
- * in the move: it gets it back, unless the draw focused something else.
- */
-function keepFocusOn(focused: Element | null): void {
-  const now = document.activeElement;
-  if (!(focused instanceof HTMLElement) || focused === document.body || !focused.isConnected) return;
-  if (now === null || now === document.body) focused.focus({ preventScroll: true });
-}
-
-function focusOnHand(): void {
-  document.querySelector<HTMLElement>('.hand-cards .card-button[tabindex="0"]')?.focus();
-}
-
-/** After a summary or the game-over screen: the hand, else (the game is over) the first thing to do on the page. */
-function focusAfterDialog(): void {
-  focusOnHand();
-  if (document.activeElement !== document.body && document.activeElement !== null) return;
-  document.querySelector<HTMLElement>('.game-over button, .game-over a')?.focus();
-}
-
-function sameSeats(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((seat, index) => seat === b[index]);
 }

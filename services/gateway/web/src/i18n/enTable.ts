@@ -117,6 +117,8 @@ export const enTable = {
   matchmakersScore: (team: string) => `: a point each to team ${team}'s Matchmakers, and to the Traitor if on the other team.`,
   teamMarried: (who: string, names: string) => `${who}, ${names}, married `,
   trumpWas: 'Trump was ',
+  /** No trump: the hand ended before a card was led. */
+  noTrump: 'none',
   antiCupidWas: (name: string) => ` Anti-Cupid was ${name}.`,
   noMarriages: 'No marriages this hand.',
   notMarried: (antiCupid: string) => `Not married (1 point each to Anti-Cupid, ${antiCupid}): `,

@@ -23,8 +23,8 @@ export const frTable: TableWords = {
   sitHere: 'S’asseoir ici',
   takeThisSeat: 'Prendre cette place',
   seatWord: 'place ',
-  heuristicBot: (number) => `Robot heuristique ${number}`,
-  randomBot: (number) => `Robot au hasard ${number}`,
+  heuristicBot: (number) => `Robot fort ${number}`,
+  randomBot: (number) => `Robot facile ${number}`,
   standIn: (name) => `Robot pour ${name}`,
   standInForSeat: (seat) => `Robot pour la place ${seat}`,
 
@@ -109,6 +109,7 @@ export const frTable: TableWords = {
   matchmakersScore: (team) => ` : un point à chaque Entremetteur de l’équipe ${team}, et au Traître s’il est dans l’autre équipe.`,
   teamMarried: (who, names) => `${who}, ${names}, a marié `,
   trumpWas: 'L’atout était ',
+  noTrump: 'aucun',
   antiCupidWas: (name) => ` Anti-Cupid était ${name}.`,
   noMarriages: 'Aucun mariage dans cette donne.',
   notMarried: (antiCupid) => `Non mariées (1 point chacune pour Anti-Cupid, ${antiCupid}) : `,
