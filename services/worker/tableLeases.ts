@@ -35,6 +35,9 @@ import { claimOf, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.
 import { OtherLives } from './otherLives.js';
 import { WorkerLife, type StopOptions } from './workerLife.js';
 
+/** How long a worker forwards a table it handed on to the new owner without reading its claim (a couple of commands). */
+const HANDED_ON_REMEMBERED_MS = 1000;
+
 export interface TableLeasesOptions {
   readonly buckets: LeaseBuckets;
   readonly workerId: string;
@@ -116,6 +119,13 @@ export class TableLeases implements TableOwnership, SharedOwnership {
   private readonly taking = new Map<string, Promise<TakeResult>>();
   /** Tables being handed to another worker, and to whom: a take waits for the hand-off, then finds the new owner. */
   private readonly handing = new Map<string, { readonly done: Promise<boolean>; readonly to: string }>();
+  /**
+   * Tables handed on a moment ago, and to whom: the commands still sent
+   * here before the gateway hears of the new owner go there without asking
+   * NATS. For a moment only: should that worker die, its life is asked for
+   * again soon.
+   */
+  private readonly handedOn = new Map<string, string>();
   private handedIn: (tableId: string) => void = () => undefined;
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
@@ -176,6 +186,8 @@ export class TableLeases implements TableOwnership, SharedOwnership {
     const incarnation = this.own?.trusted() ?? null;
     if (this.stopped || incarnation === null) return Promise.reject(new NoLease(this.workerId));
     if (this.held.has(tableId)) return Promise.resolve({ taken: true, fresh: false });
+    const handedTo = this.handedOn.get(tableId);
+    if (handedTo !== undefined) return Promise.resolve({ taken: false, owner: handedTo });
     let pending = this.taking.get(tableId);
     if (pending === undefined) {
       pending = this.tryTake(tableId, incarnation).finally(() => this.taking.delete(tableId));
@@ -254,8 +266,11 @@ export class TableLeases implements TableOwnership, SharedOwnership {
       const claim = { worker: to.worker, incarnation: to.incarnation, handedBy: this.workerId } satisfies Claim;
       const written = await orRaced(this.claims.update(tableId, JSON.stringify(claim), revision)).catch(() => 0);
       // Seen at once, not when the watch brings it: the sweep must not take back a table handed on.
-      if (written !== 0) this.claimsSeen.set(tableId, claim);
-      return written !== 0;
+      if (written === 0) return false;
+      this.claimsSeen.set(tableId, claim);
+      this.handedOn.set(tableId, to.worker);
+      setTimeout(() => this.handedOn.delete(tableId), HANDED_ON_REMEMBERED_MS).unref();
+      return true;
     })().finally(() => this.handing.delete(tableId));
     this.handing.set(tableId, { done, to: to.worker });
     return done;
