@@ -24,7 +24,7 @@ import {
 import { isRoutableTableId, WORKER_QUEUE, type TableSubjects } from '../bus/subjects.js';
 import { forwardToOwner, type Forwarding } from './forwarding.js';
 import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './requestChecks.js';
-import { NoLease } from './tableLeases.js';
+import { NoLease } from './tableOwnership.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
 
 export interface CommandServing {
