@@ -6,15 +6,16 @@
  * them. For each table handed, the pause is the time from its release (the
  * old owner's claim rewritten for the new one) to the first command the new
  * owner answers; the gap is the time between the last command the old owner
- * answered and that one, what the player sees.
+ * answered and that one, what the player sees. The workers are processes of
+ * their own, as deployed; this process is the gateway and the players.
  */
 import { createRemoteTable, gameOf, nextRemoteMove, submitRemoteMove } from '../drivers/remotePlay.js';
 import type { LocalNats } from '../drivers/localNats.js';
+import { startWorkerProcess, type WorkerProcess } from '../drivers/workerProcess.js';
 import { waitFor } from '../drivers/polling.js';
 import { createRng } from '../machines/cards/shuffle.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
-import { startTableWorker, type TableWorker } from '../services/worker/tableWorker.js';
 
 export interface HandOffPauses {
   readonly handed: number;
@@ -25,25 +26,20 @@ export interface HandOffPauses {
 }
 
 export async function measureHandOffPauses(nats: LocalNats, tableCount: number, leaseTtlMs: number): Promise<HandOffPauses> {
+  /** When each table was released, by the old owner's clock (this machine's): its log line's time. */
   const released = new Map<string, number>();
-  const closers: Array<() => Promise<void>> = [];
-  const startWorker = async (workerId: string): Promise<TableWorker> => {
-    const nc = await nats.connect('worker', { name: workerId });
-    const store = await openJetStreamEventStore({ connection: nc, replicas: 3 });
-    const log = (line: string) => {
-      const handed = /^\S+ handed (\S+) to \S+$/.exec(line);
-      if (handed !== null) released.set(handed[1], performance.now());
+  const workers: WorkerProcess[] = [];
+  const startWorker = async (workerId: string): Promise<WorkerProcess> => {
+    const onLog = (line: string) => {
+      const handed = /^(\S+) \S+ handed (\S+) to \S+$/.exec(line);
+      if (handed !== null) released.set(handed[2], Date.parse(handed[1]));
     };
-    const worker = await startTableWorker({ nc, store, workerId, leaseTtlMs, leaseReplicas: 3, log });
-    closers.unshift(async () => {
-      await worker.stop();
-      await store.close();
-      await nc.close();
-    });
+    const worker = await startWorkerProcess({ natsEnv: nats.env('worker'), workerId, replicas: 3, leaseTtlMs, onLog });
+    workers.unshift(worker);
     return worker;
   };
   // The worker first: it makes the stream and buckets, which a gateway may not.
-  const old = await startWorker('bench-old');
+  await startWorker('bench-old');
   const gatewayNc = await nats.connect('gateway', { name: 'bench-gateway' });
   const gatewayStore = await openJetStreamEventStore({ connection: gatewayNc, createMissing: false });
   const tables = new RemoteTables({ nc: gatewayNc, store: gatewayStore });
@@ -63,14 +59,14 @@ export async function measureHandOffPauses(nats: LocalNats, tableCount: number, 
           return;
         }
         await submitRemoteMove(tables, tableId, move);
-        acks.get(tableId)!.push({ at: performance.now(), worker: tables.ownerOf(tableId)! });
+        acks.get(tableId)!.push({ at: Date.now(), worker: tables.ownerOf(tableId)! });
       }
     });
     const joining = await startWorker('bench-joining');
     const servedByJoining = (tableId: string) => acks.get(tableId)!.some(({ worker }) => worker === joining.workerId);
     await waitFor(
       () =>
-        old.ownedTables().length <= Math.ceil(tableCount / 2) &&
+        released.size >= tableCount - Math.ceil(tableCount / 2) &&
         [...released.keys()].every((tableId) => servedByJoining(tableId) || ended.has(tableId)),
       'half the tables handed to the joining worker and played there',
       { timeoutMs: 60_000, everyMs: 20 },
@@ -89,7 +85,7 @@ export async function measureHandOffPauses(nats: LocalNats, tableCount: number, 
     return { handed: released.size, pausesMs: pausesMs.sort((a, b) => a - b), gapsMs: gapsMs.sort((a, b) => a - b) };
   } finally {
     await tables.close();
-    for (const close of closers) await close();
+    for (const worker of workers) await worker.stop();
     await gatewayStore.close();
     await gatewayNc.close();
   }

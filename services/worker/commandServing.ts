@@ -25,7 +25,7 @@ import {
 import { isRoutableTableId, WORKER_QUEUE, type TableSubjects } from '../bus/subjects.js';
 import { forwardToOwner, type Forwarding } from './forwarding.js';
 import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './requestChecks.js';
-import { NoLease } from './tableLeases.js';
+import { NoLease } from './tableOwnership.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
 import { commandAttributes, contextOf, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
 import { tracedFrom } from '../tracing/traceHeaders.js';

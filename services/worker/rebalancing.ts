@@ -17,7 +17,7 @@
 import { isTableQuarantined } from '../host/quarantine.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import type { Claim } from './leaseBuckets.js';
-import type { LifeLoad, SharedOwnership } from './tableLeases.js';
+import type { LifeLoad, SharedOwnership } from './tableOwnership.js';
 import { giveBack, messageOf, type WorkerTables } from './workerTables.js';
 
 /** Tables a worker hands on a second at most (WORKER_REBALANCE_PER_SECOND): each costs its new owner a take-up, about 3 ms of CPU. */

@@ -33,7 +33,11 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { keepBucketInView } from './bucketWatch.js';
 import { claimOf, orRaced, type Claim, type LeaseBuckets } from './leaseBuckets.js';
 import { OtherLives } from './otherLives.js';
+import { NoLease, type LifeLoad, type SharedOwnership, type TableOwnership, type TakeResult } from './tableOwnership.js';
 import { WorkerLife, type StopOptions } from './workerLife.js';
+
+/** How long a worker forwards a table it handed on to the new owner without reading its claim (a couple of commands). */
+const HANDED_ON_REMEMBERED_MS = 1000;
 
 export interface TableLeasesOptions {
   readonly buckets: LeaseBuckets;
@@ -55,54 +59,6 @@ export interface TableLeasesOptions {
   readonly onRenewal?: (ok: boolean) => void;
 }
 
-/** `fresh`: the table was not this life's before, so it may have moved on since this worker last saw it. */
-export type TakeResult = { readonly taken: true; readonly fresh: boolean } | { readonly taken: false; readonly owner: string };
-
-/** Thrown by `take` while the worker has no valid life (NATS unreachable, or a new life not yet begun). */
-export class NoLease extends Error {
-  constructor(workerId: string) {
-    super(`worker ${workerId} has no valid lease on its life right now (it cannot reach NATS, or is starting a new one)`);
-    this.name = 'NoLease';
-  }
-}
-
-/** A live worker's life, and how many tables it holds. */
-export interface LifeLoad {
-  readonly life: Claim;
-  readonly tables: number;
-}
-
-/** What sharing tables among workers asks of ownership (rebalancing.ts); TableLeases is the one. */
-export interface SharedOwnership {
-  /** Every life renewed on time now, this worker's first, with the tables each holds. */
-  liveLoads(): LifeLoad[];
-  /**
-   * Hands a table this worker holds to another life. From the call on, this
-   * worker serves none of its commands and makes none of its moves; once
-   * `quiet` has settled (the table's queue served, its bots and clock
-   * stopped), the claim is rewritten to name `to`, at the revision held, so
-   * no one else's change is overwritten. Commands that come meanwhile wait,
-   * then find the new owner. False when the table is not handed (not held,
-   * or its claim changed or could not be written: then it is this worker's
-   * again for its next command or sweep).
-   */
-  handOver(tableId: string, to: Claim, quiet: () => Promise<void>): Promise<boolean>;
-  /** Hears of each table another worker handed to this one, held from then on, for it to take up. */
-  onHandedIn(listener: (tableId: string) => void): void;
-}
-
-/** What a worker asks of table ownership; TableLeases is the real one. */
-export interface TableOwnership {
-  holds(tableId: string): boolean;
-  heldTables(): string[];
-  take(tableId: string): Promise<TakeResult>;
-  verify(tableId: string): Promise<void>;
-  release(tableId: string): Promise<void>;
-  /** Tables claimed in a life that is over (the worker died or gave its life up): free for anyone to take. */
-  orphans(): Promise<string[]>;
-  stop(how: StopOptions): Promise<void>;
-}
-
 export class TableLeases implements TableOwnership, SharedOwnership {
   private readonly claims: KV;
   private readonly workerId: string;
@@ -116,6 +72,13 @@ export class TableLeases implements TableOwnership, SharedOwnership {
   private readonly taking = new Map<string, Promise<TakeResult>>();
   /** Tables being handed to another worker, and to whom: a take waits for the hand-off, then finds the new owner. */
   private readonly handing = new Map<string, { readonly done: Promise<boolean>; readonly to: string }>();
+  /**
+   * Tables handed on a moment ago, and to whom: the commands still sent
+   * here before the gateway hears of the new owner go there without asking
+   * NATS. For a moment only: should that worker die, its life is asked for
+   * again soon.
+   */
+  private readonly handedOn = new Map<string, string>();
   private handedIn: (tableId: string) => void = () => undefined;
   /** Every table's claim as the watch last saw it: the whole bucket, kept current. */
   private readonly claimsSeen = new Map<string, Claim>();
@@ -176,6 +139,8 @@ export class TableLeases implements TableOwnership, SharedOwnership {
     const incarnation = this.own?.trusted() ?? null;
     if (this.stopped || incarnation === null) return Promise.reject(new NoLease(this.workerId));
     if (this.held.has(tableId)) return Promise.resolve({ taken: true, fresh: false });
+    const handedTo = this.handedOn.get(tableId);
+    if (handedTo !== undefined) return Promise.resolve({ taken: false, owner: handedTo });
     let pending = this.taking.get(tableId);
     if (pending === undefined) {
       pending = this.tryTake(tableId, incarnation).finally(() => this.taking.delete(tableId));
@@ -254,8 +219,11 @@ export class TableLeases implements TableOwnership, SharedOwnership {
       const claim = { worker: to.worker, incarnation: to.incarnation, handedBy: this.workerId } satisfies Claim;
       const written = await orRaced(this.claims.update(tableId, JSON.stringify(claim), revision)).catch(() => 0);
       // Seen at once, not when the watch brings it: the sweep must not take back a table handed on.
-      if (written !== 0) this.claimsSeen.set(tableId, claim);
-      return written !== 0;
+      if (written === 0) return false;
+      this.claimsSeen.set(tableId, claim);
+      this.handedOn.set(tableId, to.worker);
+      setTimeout(() => this.handedOn.delete(tableId), HANDED_ON_REMEMBERED_MS).unref();
+      return true;
     })().finally(() => this.handing.delete(tableId));
     this.handing.set(tableId, { done, to: to.worker });
     return done;

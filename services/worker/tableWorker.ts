@@ -32,7 +32,7 @@ import { keepLeases, releaseIdleTables } from './leaseKeeping.js';
 import { adoptOrphans } from './orphanAdoption.js';
 import { DEFAULT_REBALANCE_PER_SECOND, handOverAll, rebalanceTables, takeUpHandedTables } from './rebalancing.js';
 import { DEFAULT_WORKER_LIMITS, type WorkerRequestLimits } from './requestChecks.js';
-import type { SharedOwnership, TableOwnership } from './tableLeases.js';
+import type { SharedOwnership, TableOwnership } from './tableOwnership.js';
 import type { WorkerMetrics } from './workerMetrics.js';
 import { dropTable, messageOf, type WorkerTables } from './workerTables.js';
 import { NO_TRACING } from '../tracing/tracing.js';

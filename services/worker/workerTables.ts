@@ -4,7 +4,7 @@
  */
 import type { EventStore } from '../eventstore/eventStore.js';
 import type { TableHost } from '../host/tableHost.js';
-import type { TableOwnership } from './tableLeases.js';
+import type { TableOwnership } from './tableOwnership.js';
 import type { WorkerMetrics } from './workerMetrics.js';
 
 export interface WorkerTables {

@@ -16,7 +16,7 @@ import { openJetStreamEventStore } from '../../services/eventstore/jetstream/ind
 import { foldLog } from '../../services/host/replay.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { waitFor } from '../../drivers/polling.js';
-import type { TableOwnership } from '../../services/worker/tableLeases.js';
+import type { TableOwnership } from '../../services/worker/tableOwnership.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
 import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder } from '../../drivers/remotePlay.js';
