@@ -15,6 +15,7 @@ import { offer, phaseOf, startTable } from '../../machines/table/snapshot.js';
 import { viewFor } from '../../machines/view.js';
 import { nextBotMove } from '../../drivers/botTurns.js';
 import { openLocalStorage } from '../storage/storage.js';
+import type { EventStore } from '../eventstore/eventStore.js';
 import { randomMove } from '../../machines/bots/randomBot.js';
 import { awaitedActions } from '../../machines/table/refusal.js';
 import { TableHost } from './tableHost.js';
@@ -239,6 +240,51 @@ describe('deals the seats contribute to', () => {
     expect(made.deal).toEqual(snapshot.context.hand!.deal);
     // Without the contribution the secret deals another hand: the contribution is used, not merely logged.
     expect(dealFromSeed(snapshot.context, fairness.seed).deal).not.toEqual(snapshot.context.hand!.deal);
+    await host.close();
+  });
+});
+
+describe('a table taken up cold', () => {
+  it('reads its seats’ contributions back from the last deal on, not from the start of its game', async () => {
+    const store = openLocalStorage({ kind: 'memory' }).store;
+    const first = new TableHost({ store });
+    const { tableId } = await first.createTable({
+      game: 'sevenSuitors',
+      options: { end: 'hands:5' },
+      players: [PERSON, ...BOTS(4).slice(1)],
+    });
+    const rng = createRng('cold-contributions');
+    const playUntilScored = async (host: TableHost, hands: number) => {
+      let { snapshot } = await host.snapshot(tableId);
+      while (snapshot.context.handResults.length < hands) {
+        const [awaited] = awaitedActions(snapshot);
+        await host.submit(tableId, randomMove(snapshot, awaited.seat, awaited.action, rng));
+        ({ snapshot } = await host.snapshot(tableId));
+      }
+      return snapshot;
+    };
+    await playUntilScored(first, 3);
+    const contribution = contributionOf('seat 0, hand 5');
+    await first.submit(tableId, { type: DEAL_CONTRIBUTED, seat: 0, hand: 4, contribution });
+    // Let go with a snapshot, as a worker hands a table on: the next host starts from it and the log after it.
+    await first.passivate(tableId);
+    await first.close();
+    // Longer than the first read back from the end (128 events), so reading from the start would show.
+    expect(await store.version(tableId)).toBeGreaterThan(150);
+
+    const readsFrom: number[] = [];
+    const watched: EventStore = {
+      ...store,
+      read: (id, afterVersion = 0) => {
+        readsFrom.push(afterVersion);
+        return store.read(id, afterVersion);
+      },
+    };
+    const host = new TableHost({ store: watched });
+    const snapshot = await playUntilScored(host, 4);
+    expect(snapshot.context.hand!.fairness!.contributions).toEqual([contribution, null, null, null]);
+    // The whole game is never read again: its contributions to the hand open now come after its last deal.
+    expect(readsFrom.filter((after) => after === 0)).toEqual([]);
     await host.close();
   });
 });

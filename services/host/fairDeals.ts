@@ -56,7 +56,7 @@ export class SeatContributions {
     const known = this.received.get(table);
     if (pending === null || known?.hand === pending.index) return;
     // A table followed here since before its hand was opened has had every contribution to it through here.
-    const log = known !== undefined || table.version === 0 ? [] : await readTableLog(this.store, table.tableId);
+    const log = known !== undefined || table.version === 0 ? [] : await logSinceLastDeal(this.store, table.tableId, table.version);
     this.received.set(table, { hand: pending.index, bySeat: contributionsIn(log, pending.index, seats) });
   }
 
@@ -127,6 +127,23 @@ function checkedShape(context: TableContext, command: unknown): Omit<DealContrib
     throw new TableRefusal('malformed', 'contribution must be 32 random bytes as 64 lowercase hex characters');
   }
   return { seat, hand, contribution };
+}
+
+/** Events read back from the end of a log at first: most hands hold fewer, so one read finds the last deal. */
+const FIRST_TAIL = 128;
+
+/**
+ * The log after its last deal, where the hand now open to contributions opened (its secret is committed to with
+ * the deal before it, or at the table's creation for the first hand), read back from the end in growing steps:
+ * a table taken up cold, after a hand-off or a restart, reads one hand's events, not its whole game.
+ */
+async function logSinceLastDeal(store: EventStore, tableId: string, version: number): Promise<StoredEvent[]> {
+  for (let span = FIRST_TAIL; ; span *= 4) {
+    const after = Math.max(0, version - span);
+    const tail = await readTableLog(store, tableId, after);
+    for (let index = tail.length - 1; index >= 0; index--) if (tail[index].type === 'hand.dealt') return tail.slice(index + 1);
+    if (after === 0) return tail;
+  }
 }
 
 /** Each seat's first contribution to hand `hand` in `log`, seat order. */
