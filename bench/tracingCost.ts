@@ -24,6 +24,7 @@ import { openLocalStorage } from '../services/storage/storage.js';
 import { commandAttributes, inSpan } from '../services/tracing/commandSpans.js';
 import { CommandSteps } from '../services/tracing/commandSteps.js';
 import { NO_TRACING, startTracing, type Tracing } from '../services/tracing/tracing.js';
+import { summaryLine } from '../drivers/figures/summary.js';
 
 const { commands: COMMANDS, rounds: ROUNDS } = readFlags(
   {
@@ -144,14 +145,18 @@ for (let r = 0; r < ROUNDS; r++) {
 await traced.shutdown();
 // The export's answer reaches the collector's count a moment after the flush resolves.
 await new Promise((resolve) => setTimeout(resolve, 200));
-console.log(`spans the collector received: ${collector.received()} of the ${tracedCommands * 4} made (a full batch queue drops spans)`);
+const spansReceived = collector.received();
+console.log(`spans the collector received: ${spansReceived} of the ${tracedCommands * 4} made (a full batch queue drops spans)`);
 collector.stop();
 rmSync(directory, { recursive: true, force: true });
 await offPathAlone(COMMANDS); // warm-up
 console.log(`tracing off, its own code alone: ${(await offPathAlone(COMMANDS * 20)).toFixed(2)} µs CPU a command`);
+const medians: Record<string, number> = {};
 for (const [way, perCommand] of figures) {
   const sorted = [...perCommand].sort((a, b) => a - b);
+  medians[`${way.replace(/[^a-z]+/g, '_').replace(/_+$/, '')}_cpu_us_per_command`] = sorted[Math.floor(sorted.length / 2)];
   console.log(
     `${way.padEnd(18)} ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} µs CPU a command (median; rounds: ${perCommand.map((each) => each.toFixed(1)).join(', ')})`,
   );
 }
+console.log(summaryLine({ ...medians, spans_received: spansReceived }));
