@@ -59,14 +59,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       if (retired.has(tableId)) throw new TableRetired(tableId);
       const actualVersion = versionOf(tableId);
       if (actualVersion !== expectedVersion) throw new VersionConflict(tableId, expectedVersion, actualVersion);
-      const kept = events.map(
-        (event, index): KeptEvent => ({
-          seq: expectedVersion + index + 1,
-          type: event.type,
-          at: event.at,
-          dataJson: toJson(event.data, `data of event ${index + 1} (${event.type}) for table ${tableId}`),
-        }),
-      );
+      const kept = keptEvents(tableId, events, expectedVersion);
       const statusJson = status === undefined ? undefined : toJson(status, `status of table ${tableId}`);
       const log = logs.get(tableId) ?? { events: [], statusJson: null };
       log.events.push(...kept);
@@ -90,16 +83,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
 
     async listTables() {
       checkOpen();
-      return [...logs.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(
-          ([tableId, log]): TableSummary => ({
-            tableId,
-            version: log.events.length,
-            lastEventAt: log.events[log.events.length - 1].at,
-            status: log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus),
-          }),
-        );
+      return [...logs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tableId, log]) => summaryOf(tableId, log));
     },
 
     subscribe(listener) {
@@ -168,6 +152,25 @@ class RetiredTables {
     const { recordJson, ...table } = kept;
     return { ...table, record: JSON.parse(recordJson) as unknown };
   }
+}
+
+/** `events` as kept, JSON text, numbered on from `expectedVersion`. */
+function keptEvents(tableId: string, events: readonly NewEvent[], expectedVersion: number): KeptEvent[] {
+  return events.map((event, index) => ({
+    seq: expectedVersion + index + 1,
+    type: event.type,
+    at: event.at,
+    dataJson: toJson(event.data, `data of event ${index + 1} (${event.type}) for table ${tableId}`),
+  }));
+}
+
+function summaryOf(tableId: string, log: TableLog): TableSummary {
+  return {
+    tableId,
+    version: log.events.length,
+    lastEventAt: log.events[log.events.length - 1].at,
+    status: log.statusJson === null ? null : (JSON.parse(log.statusJson) as TableStatus),
+  };
 }
 
 function storedEvent(event: KeptEvent): StoredEvent {

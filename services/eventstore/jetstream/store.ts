@@ -40,13 +40,14 @@ export async function openJetStreamEventStore(options: JetStreamEventStoreOption
   }
 }
 
-function createStore(
+/** The parts a store is made of, over one connection and stream; `isOpen` tells the feed when to stop. */
+function storeParts(
   nc: NatsConnection,
-  ownsConnection: boolean,
   layout: JetStreamLayout,
   options: JetStreamEventStoreOptions,
   { jsm, snapshots: snapshotsBucket, maxPayload, lastSeq, mayPurge }: OpenedStream,
-): EventStore {
+  isOpen: () => boolean,
+) {
   const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
   const server = new ServerRequests(nc, requestTimeoutMs, options.retryForMs ?? 30_000);
   const reportBackground =
@@ -68,14 +69,31 @@ function createStore(
     maxPayload,
     mayPurge,
   });
-  let closed = false;
   const feed = new SubscriptionFeed(
     jetstream(nc, { timeout: requestTimeoutMs }),
     layout,
     heads,
-    () => !closed,
+    isOpen,
     reportBackground,
     options.onListenerError,
+  );
+  return { jsm, server, heads, queues, appends, reads, snapshots, retirements, feed };
+}
+
+function createStore(
+  nc: NatsConnection,
+  ownsConnection: boolean,
+  layout: JetStreamLayout,
+  options: JetStreamEventStoreOptions,
+  opened: OpenedStream,
+): EventStore {
+  let closed = false;
+  const { jsm, server, heads, queues, appends, reads, snapshots, retirements, feed } = storeParts(
+    nc,
+    layout,
+    options,
+    opened,
+    () => !closed,
   );
 
   function checkOpen(): void {
