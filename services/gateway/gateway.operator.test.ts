@@ -26,7 +26,8 @@ describe('GET /api/admin/fleet', () => {
     // No autopilot: the bots do not move, so a table awaiting one is one the service is late for. The host's clock
     // starts in January 2026, so a turn clock's deadline is long past by the real clock the page is read against.
     const host = new TableHost({ store, now: tickingClock() });
-    const service = startService({ store, host });
+    // The lobby reads the real clock: its waiting table, months idle by the host's, must stay open to be joined.
+    const service = startService({ store, host, limits: { seatedIdleSeconds: Number.MAX_SAFE_INTEGER } });
     services.push(service);
     const { tableId: seating } = await host.createTable({ game: 'antiCupid', players: [people(1)[0], null, null, null, null] });
     const { tableId: people4 } = await host.createTable({ game: 'sevenSuitors', players: people(4), seed: 'p', cardsPerSeat: 3 });

@@ -64,6 +64,12 @@ const SAME_IN_BOTH = [
   '.teamColumns.0',
   '.playerColumns.0',
   '.playerColumns.2',
+  // The fleet's and the operator's pages: "Tables", "Table" and the units of a duration read the same.
+  '.fleetPage.duration',
+  '.fleetPage.stateColumns.1',
+  '.operatorPage.columns.0',
+  '.operatorPage.milliseconds',
+  '.operatorPage.seconds',
 ];
 
 function catalogueTexts(catalogue: unknown): string[] {
