@@ -25,7 +25,10 @@
  *   "--cpu-prof --cpu-prof-dir=/tmp/prof");
  * - BENCH_VIEWS (--views, changes): how the sockets ask for views
  *   (docs/api.md, `views=`): each version as what changed, as the web
- *   client does, or whole.
+ *   client does, or whole;
+ * - BENCH_FLEET (--fleet, off): on asks for the fleet overlay once the
+ *   tables are set up, so its projection folds every move while they play
+ *   (its cost is the CPU per move with it on over a run with it off).
  *
  * Memory is also measured after a full garbage collection (the service runs
  * with --inspect on a loopback port for it, gatewayHeap.ts): at the start,
@@ -73,8 +76,9 @@ const SETTINGS = readFlags(
     'setup-concurrency': wholeNumber({ env: 'BENCH_SETUP_CONCURRENCY', default: 32 }),
     'setup-seconds': number({ env: 'BENCH_SETUP_SECONDS', default: 300 }),
     views: text({ env: 'BENCH_VIEWS', default: 'changes', choices: ['changes', 'whole'] as const }),
+    fleet: text({ env: 'BENCH_FLEET', default: 'off', choices: ['off', 'on'] as const }),
   },
-  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S --views changes|whole]',
+  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S --views changes|whole --fleet off|on]',
 );
 const GAME = SETTINGS.game;
 const SEATS = GAMES[GAME].seats;
@@ -207,6 +211,12 @@ try {
   );
   const afterSetup = await heap.afterGc(gateway.pid);
   console.log(`  after a full GC: ${afterGcLine(afterSetup)}; ${perTableLine(atStart, afterSetup, counters.tablesSetUp)}`);
+
+  // The fleet overlay (GET /api/fleet) folds every table's events once it is first asked for: on, it runs all play.
+  if (SETTINGS.fleet === 'on') {
+    const { status } = await getText(`${gateway.baseUrl}/api/fleet`);
+    if (status !== 200) counters.countError('GET /api/fleet failed', `http ${status}`);
+  }
 
   // Play.
   const metricsBefore = await scrapeMetrics();
@@ -425,6 +435,6 @@ if (service !== undefined && !interrupted) {
   // As many tables as the service had set up, so that both wake as often for a move.
   const tables = counters.tablesSetUp;
   const floor = await runFloor({ tables, seats: SEATS, seconds: SECONDS, thinkMs: THINK_MS, frameBytes: service.viewBytes });
-  for (const line of floorComparison(service, floor, { tables, seats: SEATS, thinkMs: THINK_MS })) console.log(line);
+  for (const line of floorComparison(service, floor, { tables, seats: SEATS, thinkMs: THINK_MS, fleet: SETTINGS.fleet })) console.log(line);
 }
 process.exit(exitCode);

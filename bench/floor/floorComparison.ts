@@ -18,7 +18,7 @@ export interface ServiceFigures {
 export function floorComparison(
   service: ServiceFigures,
   floor: FloorFigures,
-  run: { readonly tables: number; readonly seats: number; readonly thinkMs: number },
+  run: { readonly tables: number; readonly seats: number; readonly thinkMs: number; readonly fleet: string },
 ): string[] {
   const ratio = service.cpuMicrosPerMove / floor.cpuMicrosPerMove;
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -34,6 +34,7 @@ export function floorComparison(
       [
         `tables=${run.tables}`,
         `think_ms=${run.thinkMs}`,
+        `fleet=${run.fleet}`,
         `moves=${service.moves}`,
         `cpu_us_per_move=${service.cpuMicrosPerMove.toFixed(0)}`,
         `floor_cpu_us_per_move=${floor.cpuMicrosPerMove.toFixed(0)}`,
