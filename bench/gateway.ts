@@ -30,6 +30,13 @@
  *   tables are set up, so its projection folds every move while they play
  *   (its cost is the CPU per move with it on over a run with it off).
  *
+ * - BENCH_ALLOCATION_SITES (--allocation-sites, 0): more than 0 samples
+ *   the gateway's allocations while it plays (V8's sampling heap
+ *   profiler, collected objects included) and prints that many of the
+ *   functions that allocate most, in bytes per move; with
+ *   BENCH_ALLOCATION_PROFILE=<file> the whole sampled profile is written
+ *   there too (Chrome DevTools opens it as a .heapprofile).
+ *
  * Memory is also measured after a full garbage collection (the service runs
  * with --inspect on a loopback port for it, gatewayHeap.ts): at the start,
  * once the tables are set up and at the end of play, with what a table adds
@@ -64,7 +71,7 @@ import { PlayerPool, REPLY_TIMEOUT_MS } from '../drivers/players/playerPool.js';
 import { GAME_NAMES, GAMES } from '../machines/table/options.js';
 import { floorComparison, type ServiceFigures } from './floor/floorComparison.js';
 import { runFloor } from './floor/floorRun.js';
-import { connectGatewayHeap, inspectorFlag, type AfterGc, type GatewayHeap } from './gatewayHeap.js';
+import { connectGatewayHeap, inspectorFlag, type AfterGc, type AllocationSite, type GatewayHeap } from './gatewayHeap.js';
 
 const SETTINGS = readFlags(
   {
@@ -77,8 +84,9 @@ const SETTINGS = readFlags(
     'setup-seconds': number({ env: 'BENCH_SETUP_SECONDS', default: 300 }),
     views: text({ env: 'BENCH_VIEWS', default: 'changes', choices: ['changes', 'whole'] as const }),
     fleet: text({ env: 'BENCH_FLEET', default: 'off', choices: ['off', 'on'] as const }),
+    'allocation-sites': wholeNumber({ env: 'BENCH_ALLOCATION_SITES', default: 0, zero: true }),
   },
-  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S --views changes|whole --fleet off|on]',
+  'npm run bench:gateway [-- --tables N --seconds S --game G --think-ms T --client-addresses A --setup-concurrency C --setup-seconds S --views changes|whole --fleet off|on --allocation-sites N]',
 );
 const GAME = SETTINGS.game;
 const SEATS = GAMES[GAME].seats;
@@ -227,6 +235,8 @@ try {
   const mainThreadCpuBefore = mainThreadCpuSeconds(gateway.pid);
   const clientCpuBefore = process.cpuUsage();
   await heap.startCountingAllocations();
+  const allocationSites = SETTINGS['allocation-sites'];
+  if (allocationSites > 0) await heap.startSamplingAllocations();
   loopDelay.enable();
   const started = performance.now();
   const runEndsAt = started + SECONDS * 1000;
@@ -289,6 +299,7 @@ try {
   const gatewayCpuAfter = cpuSeconds(gateway.pid);
   const mainThreadCpuAfter = mainThreadCpuSeconds(gateway.pid);
   const allocated = await heap.allocatedBytes();
+  const sampledSites = allocationSites > 0 ? await heap.sampledAllocations() : { bySite: [], byOwnCaller: [] };
   const clientCpu = process.cpuUsage(clientCpuBefore);
   loopDelay.disable();
 
@@ -331,6 +342,19 @@ try {
     }
   }
   clearTimeout(steadyScrape);
+  if (sampledSites.bySite.length > 0 && acceptedInRun > 0) {
+    const sampled = sampledSites.bySite.reduce((sum, { bytes }) => sum + bytes, 0);
+    const print = (heading: string, sites: AllocationSite[]) => {
+      console.log(heading);
+      for (const { site, bytes } of sites.slice(0, allocationSites))
+        console.log(`  ${(bytes / acceptedInRun).toFixed(0).padStart(7)} B/move  ${site}`);
+    };
+    print(
+      `allocation by allocating function (sampled, ${(sampled / acceptedInRun / 1024).toFixed(1)} KB a move in all):`,
+      sampledSites.bySite,
+    );
+    print('the same by the nearest function of ours on the stack:', sampledSites.byOwnCaller);
+  }
   const total = counters.errorCount();
   console.log(`errors: ${total}${total === 0 ? '' : ':'}`);
   for (const line of counters.errorLines()) console.log(`  ${line}`);

@@ -5,6 +5,7 @@
  * is left, then reads its RSS from /proc. Without the collection a figure
  * says as much about when V8 last collected as about what a table costs.
  */
+import { writeFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import { procStatus } from '../drivers/figures/processStatus.js';
 import { freePort } from '../drivers/localNats.js';
@@ -16,6 +17,12 @@ export interface AfterGc {
   readonly rss: number;
 }
 
+/** Where the sampling heap profiler saw bytes allocated: a function and its source position. */
+export interface AllocationSite {
+  readonly site: string;
+  readonly bytes: number;
+}
+
 export interface GatewayHeap {
   /** Collects garbage twice (what a finalizer freed goes in the second), then measures. */
   afterGc(pid: number): Promise<AfterGc>;
@@ -23,6 +30,10 @@ export interface GatewayHeap {
   startCountingAllocations(): Promise<void>;
   /** Bytes allocated since startCountingAllocations: what each collection found in use, less what the last left. */
   allocatedBytes(): Promise<number>;
+  /** Starts V8's sampling heap profiler, keeping what collections free: every allocation's call stack, sampled. */
+  startSamplingAllocations(): Promise<void>;
+  /** Stops it: sampled bytes by the allocating function and by the nearest of ours on its stack, largest first. */
+  sampledAllocations(): Promise<{ bySite: AllocationSite[]; byOwnCaller: AllocationSite[] }>;
   close(): void;
 }
 
@@ -82,10 +93,54 @@ export async function connectGatewayHeap(port: number): Promise<GatewayHeap> {
     async allocatedBytes() {
       return Number(await evaluate(`(${ALLOCATED_SINCE_START})()`));
     },
+    async startSamplingAllocations() {
+      await send('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    },
+    async sampledAllocations() {
+      const { profile } = await send<{ profile: { head: SamplingNode } }>('HeapProfiler.stopSampling');
+      if (process.env.BENCH_ALLOCATION_PROFILE) writeFileSync(process.env.BENCH_ALLOCATION_PROFILE, JSON.stringify(profile));
+      return allocationSites(profile.head);
+    },
     close() {
       socket.close();
     },
   };
+}
+
+interface SamplingNode {
+  readonly callFrame: { functionName: string; url: string; lineNumber: number };
+  readonly selfSize: number;
+  readonly children: readonly SamplingNode[];
+}
+
+function allocationSites(head: SamplingNode): { bySite: AllocationSite[]; byOwnCaller: AllocationSite[] } {
+  const bySite = new Map<string, number>();
+  const byOwnCaller = new Map<string, number>();
+  const add = (into: Map<string, number>, site: string, bytes: number) => into.set(site, (into.get(site) ?? 0) + bytes);
+  const visit = (node: SamplingNode, ownCaller: string) => {
+    const site = siteOf(node.callFrame);
+    const own = /^(machines|services|drivers)\//.test(site.split(' ').at(-1) ?? '') ? site : ownCaller;
+    if (node.selfSize > 0) {
+      add(bySite, site, node.selfSize);
+      add(byOwnCaller, own, node.selfSize);
+    }
+    for (const child of node.children) visit(child, own);
+  };
+  visit(head, '(no caller of ours)');
+  const sorted = (sites: Map<string, number>) => [...sites].map(([site, bytes]) => ({ site, bytes })).sort((a, b) => b.bytes - a.bytes);
+  return { bySite: sorted(bySite), byOwnCaller: sorted(byOwnCaller) };
+}
+
+function siteOf({ functionName, url, lineNumber }: SamplingNode['callFrame']): string {
+  const where = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, 'node_modules/')
+    .replace(/^\/work\/[^/]+\//, '');
+  return `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
 }
 
 /**
