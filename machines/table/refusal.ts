@@ -187,14 +187,21 @@ function shapeRefusal(event: unknown): string | null {
  * the caller is.
  */
 function outsideShapeLimits(value: unknown): 'tooDeep' | 'tooBig' | null {
-  const waiting: [unknown, number][] = [[value, 1]];
+  // Two stacks side by side, not a pair per value: this runs on every command.
+  const waiting: unknown[] = [value];
+  const depths: number[] = [1];
   let values = 0;
   while (waiting.length > 0) {
-    const [next, depth] = waiting.pop()!;
+    const next = waiting.pop();
+    const depth = depths.pop()!;
     if (++values > COMMAND_JSON_LIMIT) return 'tooBig';
     if (typeof next !== 'object' || next === null) continue;
     if (depth > COMMAND_DEPTH_LIMIT) return 'tooDeep';
-    for (const child of Object.values(next)) waiting.push([child, depth + 1]);
+    for (const key in next) {
+      if (!Object.hasOwn(next, key)) continue;
+      waiting.push((next as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+    }
   }
   return null;
 }

@@ -105,13 +105,28 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     labelNames: ['role'] as const,
     registers: [registry],
   });
+  // Each labelled child kept: prom-client hashes a label object on every call made with one, a few on every move.
+  const commandCounts = new Map<string, ReturnType<typeof commands.labels>>();
+  const latencyBySource = new Map<CommandSource, ReturnType<typeof latency.labels>>();
   sockets.set({ role: 'seat' }, 0);
   sockets.set({ role: 'spectator' }, 0);
   return {
     registry,
     commandSettled(source, outcome, seconds) {
-      commands.inc({ source, outcome: outcome === 'accepted' ? 'accepted' : outcome.refused });
-      latency.observe({ source }, seconds);
+      const outcomeLabel = outcome === 'accepted' ? 'accepted' : outcome.refused;
+      const key = `${source} ${outcomeLabel}`;
+      let count = commandCounts.get(key);
+      if (count === undefined) {
+        count = commands.labels({ source, outcome: outcomeLabel });
+        commandCounts.set(key, count);
+      }
+      count.inc();
+      let durations = latencyBySource.get(source);
+      if (durations === undefined) {
+        durations = latency.labels({ source });
+        latencyBySource.set(source, durations);
+      }
+      durations.observe(seconds);
     },
     socketOpened(role) {
       sockets.inc({ role });

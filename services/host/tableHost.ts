@@ -36,7 +36,7 @@ import type { Accepted, CreateTableRequest, Repaired, SubmitOptions, TableServic
 import type { Tracer } from '@opentelemetry/api';
 import { commandAttributes } from '../tracing/commandSpans.js';
 import { CommandSteps, UNTRACED_STEPS } from '../tracing/commandSteps.js';
-import { NO_TRACING } from '../tracing/tracing.js';
+import { isTracing, NO_TRACING } from '../tracing/tracing.js';
 
 export interface TableHostOptions {
   readonly store: EventStore;
@@ -200,7 +200,10 @@ export class TableHost implements TableService {
    * appends under way are done, so they never look like someone else's.
    */
   async submit(tableId: string, command: unknown, { holder, seenVersion, trace }: SubmitOptions = {}): Promise<Accepted> {
-    const steps = trace === undefined ? UNTRACED_STEPS : new CommandSteps(this.tracer, trace, commandAttributes(tableId, command));
+    const steps =
+      trace === undefined || !isTracing(this.tracer)
+        ? UNTRACED_STEPS
+        : new CommandSteps(this.tracer, trace, commandAttributes(tableId, command));
     const turnCame = steps.waiting();
     return this.queues.run(tableId, async () => {
       turnCame();

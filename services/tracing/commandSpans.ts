@@ -10,6 +10,7 @@
 import {
   type Attributes,
   type Context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   ROOT_CONTEXT,
   type Span,
@@ -18,6 +19,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { isTracing } from './tracing.js';
 
 export const TABLE_ID = 'suitors.table_id';
 /** The seq of the first event the command appended (a hand's last card is followed by its reveal and the next deal). */
@@ -33,6 +35,9 @@ export function commandAttributes(tableId: string, command: unknown): Attributes
   const type = (command as { type?: unknown } | null)?.type;
   return { [TABLE_ID]: tableId, [COMMAND_TYPE]: typeof type === 'string' && COMMAND_TYPE_FORMAT.test(type) ? type : 'unknown' };
 }
+
+/** What the work of a command no tracer records is handed for its span: it records nothing and carries no context. */
+const UNRECORDED_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 export interface SpanStart {
   /** The span this one is a part of; none: it starts a trace. */
@@ -53,6 +58,7 @@ export async function inSpan<T>(
   work: (traced: Context, span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = start.parent ?? ROOT_CONTEXT;
+  if (!isTracing(tracer)) return work(parent, UNRECORDED_SPAN);
   const span = tracer.startSpan(name, { kind: start.kind ?? SpanKind.INTERNAL, attributes: start.attributes }, parent);
   try {
     return await work(contextOf(span, parent), span);

@@ -5,25 +5,33 @@
  */
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, type Tracer } from '@opentelemetry/api';
 import { EVENT_SEQ, kindOf, noteRefused } from './commandSpans.js';
-import { NO_TRACING } from './tracing.js';
+import { isTracing, NO_TRACING } from './tracing.js';
+
+const NOTHING_TO_END = () => undefined;
 
 export const SPAN_NAMES = { queue: 'table queue', step: 'machine step', append: 'log append' } as const;
 
 export class CommandSteps {
+  private readonly recording: boolean;
+
   constructor(
     private readonly tracer: Tracer,
     private readonly parent: Context,
     private readonly attributes: Attributes,
-  ) {}
+  ) {
+    this.recording = isTracing(tracer);
+  }
 
   /** Starts timing the command's wait in its table's queue; the returned call says its turn came. */
   waiting(): () => void {
+    if (!this.recording) return NOTHING_TO_END;
     const span = this.start(SPAN_NAMES.queue);
     return () => span.end();
   }
 
   /** The machine's step: the command checked and applied, and what the table is owed after it. */
   step<T>(work: () => T): T {
+    if (!this.recording) return work();
     const span = this.start(SPAN_NAMES.step);
     try {
       return work();
@@ -36,7 +44,11 @@ export class CommandSteps {
   }
 
   /** The append of the command's events, the first of them numbered `firstSeq`; resolves with the table's new version. */
-  async append(firstSeq: number, work: () => Promise<number>): Promise<number> {
+  append(firstSeq: number, work: () => Promise<number>): Promise<number> {
+    return this.recording ? this.appendInSpan(firstSeq, work) : work();
+  }
+
+  private async appendInSpan(firstSeq: number, work: () => Promise<number>): Promise<number> {
     const span = this.start(SPAN_NAMES.append);
     span.setAttribute(EVENT_SEQ, firstSeq);
     try {
