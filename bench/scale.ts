@@ -12,7 +12,7 @@
  * with one `summary:` line whose ratios (largest size over smallest) are the issue's goal: ≤ 1.25.
  *
  * Workers let a table go after BENCH_IDLE_SECONDS (30) without a command, so the idle room leaves their memory,
- * as the service's default 300 s does over a longer run. The gateway's memory per socket is bench:gateway's.
+ * as the service's default 300 s does over a longer run; so does the gateway's copy of it (serve.ts's sweep). The gateway's memory per socket is bench:gateway's.
  */
 import { createRng } from '../machines/cards/shuffle.js';
 import { megabytes, percentile } from '../drivers/figures/latency.js';
@@ -24,6 +24,7 @@ import { freePort, startLocalNats } from '../drivers/localNats.js';
 import { createRemoteTable, gameOf, nextRemoteMove, submitRemoteMove } from '../drivers/remotePlay.js';
 import { startWorkerProcess, type WorkerProcess } from '../drivers/workerProcess.js';
 import { RemoteTables } from '../services/bus/remoteTables.js';
+import { sweepIdleTables } from '../services/gateway/serve.js';
 import { openJetStreamEventStore } from '../services/eventstore/jetstream/index.js';
 import { cpuSpent, markCpu, sumOf, type CpuProcess } from './cpuShares.js';
 
@@ -84,6 +85,8 @@ try {
   const nc = await nats.connect('gateway');
   const store = await openJetStreamEventStore({ connection: nc, createMissing: false });
   const tables = new RemoteTables({ nc, store });
+  // As a gateway process does (serve.ts): the copies of tables no one reads leave this process's memory.
+  const stopSweeping = sweepIdleTables(tables, SETTINGS['idle-seconds'] * 1000, { debug: () => undefined, error: console.error });
   const natsPids = nats.nodes.map((node) => node.process?.pid ?? -1);
   const workerPids = workers.map((worker) => worker.child.pid ?? -1);
   const rssOf = (pids: readonly number[]) => pids.map((pid) => procStatus(pid)?.rss ?? NaN);
@@ -189,6 +192,7 @@ try {
     const perCommand = (seconds: number) => (commands === 0 ? NaN : (seconds / commands) * 1e6);
     const workerRss = rssOf(workerPids);
     const natsRss = rssOf(natsPids);
+    const gatewayHeap = process.memoryUsage().heapUsed;
     const sorted = latencies.slice().sort((a, b) => a - b);
     const sizeFigures: SizeFigures = {
       tables: size,
@@ -212,9 +216,10 @@ try {
         `(RSS ${workerRss.map(megabytes).join(', ')}, ${sizeFigures.residentTables} tables resident), nats-servers ${sizeFigures.natsKbPerTablePerNode.toFixed(2)} KB a node ` +
         `(RSS ${natsRss.map(megabytes).join(', ')}); ${commands} commands after the warm-up (${commandsAtSteady} before), ` +
         `CPU per command: workers ${sizeFigures.cpuMicrosPerCommand.workers.toFixed(0)} µs, nats-servers ${sizeFigures.cpuMicrosPerCommand.nats.toFixed(0)} µs, ` +
-        `gateway (this process, with the players) ${sizeFigures.cpuMicrosPerCommand.gateway.toFixed(0)} µs; latency p50 ${sizeFigures.p50Ms.toFixed(1)} ms, p99 ${sizeFigures.p99Ms.toFixed(1)} ms; ${troubles} requests failed so far`,
+        `gateway (this process, with the players) ${sizeFigures.cpuMicrosPerCommand.gateway.toFixed(0)} µs, its heap ${megabytes(gatewayHeap)}; latency p50 ${sizeFigures.p50Ms.toFixed(1)} ms, p99 ${sizeFigures.p99Ms.toFixed(1)} ms; ${troubles} requests failed so far`,
     );
   }
+  stopSweeping();
   await tables.close();
   await store.close();
   await nc.close();
