@@ -232,7 +232,12 @@ export const en = {
     noWorkers: 'This process holds every table itself (the embedded service): there are no workers.',
     notShown: 'Not shown here:',
     ownerColumn: 'Worker',
-    workerHolds: (worker: string, tables: number) => `${worker}: ${tables} of the tables listed`,
+    workerColumns: ['Worker', 'Memory', 'Event-loop lag', 'Commands per second', 'Tables held', 'Last heard'] as readonly string[],
+    workerFiguresCaption: 'Each worker’s figures, as it last put them (every 2 seconds)',
+    heardAgo: (seconds: number) => `${seconds} s ago`,
+    saysNothing: 'says nothing of itself',
+    workerTables: (worker: string, shown: number, held: number) =>
+      `Tables ${worker} holds${shown < held ? ` (the first ${shown} of ${held})` : ''}:`,
   },
 
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)

@@ -219,7 +219,12 @@ export const fr: Catalogue = {
     noWorkers: 'Ce processus tient lui-même toutes les tables (le service intégré) : il n’y a pas de processus de tables.',
     notShown: 'Non montré ici :',
     ownerColumn: 'Processus',
-    workerHolds: (worker: string, tables: number) => `${worker} : ${tables} des tables listées`,
+    workerColumns: ['Processus', 'Mémoire', 'Retard de la boucle', 'Commandes par seconde', 'Tables tenues', 'Dernières nouvelles'],
+    workerFiguresCaption: 'Les chiffres de chaque processus de tables, tels qu’il les a donnés (toutes les 2 secondes)',
+    heardAgo: (seconds: number) => `il y a ${seconds} s`,
+    saysNothing: 'ne dit rien de lui-même',
+    workerTables: (worker: string, shown: number, held: number) =>
+      `Tables que tient ${worker}${shown < held ? ` (les ${shown} premières sur ${held})` : ''} :`,
   },
 
   headlines: { won: 'Vous avez gagné !', lost: 'Vous avez perdu', draw: 'Partie nulle', watched: 'Partie terminée' },
