@@ -178,9 +178,16 @@ export const fleetApi = {
   /** `from` and `to`: UTC hours, as 2026-12-01T13:00:00Z. */
   finished: (from: string, to: string) =>
     request<FinishedFleetReport>('GET', `/api/fleet?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`),
-  /** The diagram with the overlay, and its ETag, so a page redraws only what changed. */
-  async overlay(game: GameName): Promise<{ readonly etag: string | null; readonly svg: string }> {
-    const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1`;
+  /**
+   * The diagram with the overlay, and its ETag, so a page redraws only what changed: the tables in play, or
+   * with `range` (UTC hours, as `finished`) the games that ended in it.
+   */
+  async overlay(
+    game: GameName,
+    range?: { readonly from: string; readonly to: string },
+  ): Promise<{ readonly etag: string | null; readonly svg: string }> {
+    const within = range === undefined ? '' : `&from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+    const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1${within}`;
     const response = await fetch(path, { cache: 'no-cache' });
     if (!response.ok) throw new ApiError(response.status, 'error', `GET ${path} answered ${response.status}`);
     return { etag: response.headers.get('etag'), svg: await response.text() };

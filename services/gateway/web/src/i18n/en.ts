@@ -184,6 +184,13 @@ export const en = {
     statesCaption: 'Tables in play in each state',
     stateColumns: ['State', 'Tables'] as readonly string[],
     noTables: 'No table of this game is in play.',
+    drawnLabel: 'The diagram shows ',
+    drawnLive: 'the tables in play now',
+    drawnEnded: {
+      1: 'the games that ended in the last hour',
+      24: 'the games that ended in the last 24 hours',
+      168: 'the games that ended in the last 7 days',
+    } as Readonly<Record<number, string>>,
     endedHeading: 'Games that ended',
     endedWithin: 'In the last ',
     spans: { 1: 'hour', 24: '24 hours', 168: '7 days' } as Readonly<Record<number, string>>,

@@ -172,6 +172,13 @@ export const fr: Catalogue = {
     statesCaption: 'Tables en jeu dans chaque état',
     stateColumns: ['État', 'Tables'],
     noTables: 'Aucune table de ce jeu n’est en jeu.',
+    drawnLabel: 'Le diagramme montre ',
+    drawnLive: 'les tables en jeu maintenant',
+    drawnEnded: {
+      1: 'les parties finies dans la dernière heure',
+      24: 'les parties finies dans les dernières 24 heures',
+      168: 'les parties finies dans les 7 derniers jours',
+    },
     endedHeading: 'Parties terminées',
     endedWithin: 'Depuis ',
     spans: { 1: 'une heure', 24: '24 heures', 168: '7 jours' },
