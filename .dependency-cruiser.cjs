@@ -4,7 +4,7 @@
  *
  *   machines/                      the pure game core: xstate and itself, nothing else
  *   services/ foundations          eventstore, tokens, storage, nats, tableQueues, simulator, diagram, tracing,
- *                                  wholeNumber.ts, settings.ts (every setting from the environment)
+ *                                  wholeNumber.ts, settings.ts (every setting from the environment), eventLoopLag.ts
  *   services/ table owner          host, with its bots and turn clock (bots, clock)
  *   services/bus                   what gateways and workers say to each other over NATS
  *   services/ roles                worker, gateway (neither imports the other)
@@ -18,7 +18,8 @@
  * reached from a process the service runs.
  */
 const TESTS = '(\\.test\\.ts|\\.contract\\.ts|/fixtures/[^/]+)$';
-const FOUNDATIONS = '^services/((eventstore|tokens|storage|nats|tableQueues|simulator|diagram|tracing)/|(wholeNumber|settings)\\.ts$)';
+const FOUNDATIONS =
+  '^services/((eventstore|tokens|storage|nats|tableQueues|simulator|diagram|tracing)/|(wholeNumber|settings|eventLoopLag)\\.ts$)';
 const TABLE_OWNER = '^services/(host|bots|clock)/';
 const BUS = '^services/bus/';
 const ROLES = '^services/(worker|gateway)/';
@@ -123,9 +124,12 @@ module.exports = {
     ),
     forbid(
       'web-client-in-the-browser',
-      'the web client runs in a browser: it imports the core and the socket protocol, never server code',
+      "the web client runs in a browser: it imports the core, the socket protocol and the types of the service's answers (no imports of their own), never server code",
       { path: '^services/gateway/web/src/' },
-      { pathNot: '^(services/gateway/web/src/|machines/|services/gateway/socketProtocol\\.ts$)' },
+      {
+        pathNot:
+          '^(services/gateway/web/src/|machines/|services/gateway/(socketProtocol|operatorReport)\\.ts$|services/projections/fleet/fleetReportTypes\\.ts$|services/bus/workerStatusRecord\\.ts$)',
+      },
     ),
     forbid(
       'no-vitest-outside-tests',

@@ -12,17 +12,45 @@
  * identity's settings for the CLI and tools, and shows that a client
  * without credentials is refused.
  *
- * PORT (--port, 3000): the gateway's port. LEASE_TTL_MS (--lease-ttl-ms),
- * SUITORS_BOT_DELAY_MS and LOG_LEVEL are passed on.
+ * Then it walks through what the operator sees (clusterWalkthrough.ts):
+ * where to open the operator's page and the admin token to sign in with,
+ * a few tables of bots, one person's command traced from the gateway to the
+ * worker's append (SUITORS_TRACING=stdout, unless set otherwise), and every
+ * 2 s which worker holds which tables; kill a worker and its tables move.
+ *
+ * PORT (--port, 3000): the gateway's port. --tables (4): tables of bots to
+ * watch. --kill-worker-after S: SIGKILL worker-1 S seconds after both
+ * workers hold tables (off by default). SUITORS_ADMIN_TOKEN (made for the
+ * run when unset), LEASE_TTL_MS (--lease-ttl-ms), SUITORS_BOT_DELAY_MS and
+ * LOG_LEVEL are passed on.
  */
+import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { readFlags, wholeNumber } from '../drivers/flags.js';
+import { SpanPrintout } from '../drivers/printedSpans.js';
 import { startServiceProcesses, type ServiceProcesses } from '../drivers/serviceProcesses.js';
+import { walkThrough } from './clusterWalkthrough.js';
 
-const { port, 'lease-ttl-ms': leaseTtlMs } = readFlags(
-  { port: wholeNumber({ env: 'PORT', default: 3000, zero: true }), 'lease-ttl-ms': wholeNumber({ env: 'LEASE_TTL_MS' }) },
-  'npm run cluster [-- --port P --lease-ttl-ms L]',
+const {
+  port,
+  'lease-ttl-ms': leaseTtlMs,
+  tables,
+  'kill-worker-after': killWorkerAfter,
+} = readFlags(
+  {
+    port: wholeNumber({ env: 'PORT', default: 3000, zero: true }),
+    'lease-ttl-ms': wholeNumber({ env: 'LEASE_TTL_MS' }),
+    tables: wholeNumber({ default: 4, zero: true }),
+    'kill-worker-after': wholeNumber({ zero: true }),
+  },
+  'npm run cluster [-- --port P --lease-ttl-ms L --tables N --kill-worker-after S]',
 );
+// The gateway and workers take their settings from this environment (asConfigured below).
+process.env.SUITORS_ADMIN_TOKEN ??= randomBytes(18).toString('base64url');
+const adminToken = process.env.SUITORS_ADMIN_TOKEN;
+process.env.SUITORS_TRACING ??= 'stdout';
+/** The gateway's printed spans: kept off the console, read for the trace the walkthrough shows. */
+const gatewaySpans = new SpanPrintout();
 
 let service: ServiceProcesses | null = null;
 let stopping: Promise<void> | null = null;
@@ -47,7 +75,9 @@ try {
       port,
       ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
       asConfigured: true,
-      onLine: (name, line) => console.log(`[${name}] ${line}`),
+      onLine: (name, line) => {
+        if (!gatewaySpans.take(line)) console.log(`[${name}] ${line}`);
+      },
     },
     (line) => console.log(line),
   );
@@ -60,6 +90,7 @@ try {
   const nats = service.nats!;
   console.log('');
   console.log(`gateway:  ${gateway.baseUrl}  (API docs ${gateway.baseUrl}/docs, metrics ${gateway.baseUrl}/metrics)`);
+  console.log(`the operator's page: ${gateway.baseUrl}/#/operator  (sign in with the admin token ${adminToken})`);
   console.log(
     `workers:  ${service
       .liveWorkers()
@@ -74,6 +105,7 @@ try {
   console.log(`  NATS_URL=${admin.NATS_URL} NATS_CREDS=${admin.NATS_CREDS} NATS_CA=${admin.NATS_CA}`);
   console.log(`an anonymous client: ${await anonymousAnswer(nats.urls, admin.NATS_CA)}`);
   console.log('Ctrl-C stops everything.');
+  await walkThrough({ service, adminToken, tables, killWorkerAfter, gatewaySpans, say: console.log, stopped: () => stopping !== null });
 } catch (error) {
   console.error('the cluster could not start:', error);
   await stopAll(1);

@@ -6,7 +6,10 @@
  * (the turn clock running on their seats, one's quick-chat phrase by his
  * seat, the first-game coach's tip; the same table in French, as the friend
  * whose browser speaks it sees it), the phone layout, the lobby in French, the
- * fleet overlay on a game's diagram and the operator's page.
+ * fleet overlay on a game's diagram and the operator's page, and the
+ * operator's page of the distributed service (a secured loopback cluster
+ * of three nats-server, two workers and a gateway, as `npm run cluster`
+ * runs it), where it lists each worker with its figures and tables.
  *
  *   npm run screenshots            writes docs/screenshots/*.png
  */
@@ -19,6 +22,9 @@ import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE, playByCli
 import { readFlags } from '../drivers/flags.js';
 import { waitFor } from '../drivers/polling.js';
 import { apiCall, PAGE_WAIT, startWebService } from '../drivers/browser/webService.js';
+import { startServiceProcesses } from '../drivers/serviceProcesses.js';
+import { GAMES } from '../machines/table/options.js';
+import { gameOf } from '../drivers/remotePlay.js';
 
 readFlags({}, 'npm run screenshots');
 
@@ -174,10 +180,37 @@ async function main(): Promise<void> {
     await fleet.locator('.operator-list tr[data-table]').first().waitFor();
     await shoot(fleet, 'operator-page');
     await fleet.context().close();
+    await operatorPageOnNats(browser);
     console.log(`screenshots written to ${relative(process.cwd(), OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await browser.close();
     await service.close();
+  }
+}
+
+/** The operator's page over two workers on a loopback NATS cluster, once both say they hold tables. */
+async function operatorPageOnNats(browser: Browser): Promise<void> {
+  console.log("the operator's page of the distributed service (3 nats-server, 2 workers, a gateway)…");
+  const adminToken = 'screenshots-admin-token';
+  // The gateway takes its settings from this environment (asConfigured), as an operator's would.
+  process.env.SUITORS_ADMIN_TOKEN = adminToken;
+  const cluster = await startServiceProcesses('nats', { workers: 2, gateways: 1, asConfigured: true }, () => undefined);
+  try {
+    const url = cluster.gateways[0].baseUrl;
+    for (let index = 0; index < 5; index++) {
+      const game = gameOf(index);
+      await apiCall(url, 'POST', '/api/tables', { game, bots: Array.from({ length: GAMES[game].seats }, (_, seat) => seat) });
+    }
+    const page = await newPage(browser, { width: 1280, height: 1250 });
+    await page.goto(`${url}/#/operator`);
+    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await waitFor(async () => (await page.locator('.worker-tables').count()) === 2, 'both workers to list their tables', PAGE_WAIT);
+    await page.locator('#operator-workers').scrollIntoViewIfNeeded();
+    await shoot(page, 'operator-page-nats');
+    await page.context().close();
+  } finally {
+    await cluster.stop();
   }
 }
 

@@ -25,6 +25,8 @@ export interface BucketNames {
   readonly seatTokens: string;
   /** The gateways' projection checkpoints (services/projections/natsCheckpoints.ts): the fleet overlay's. */
   readonly projections: string;
+  /** What each worker says of itself for the operator's page, expiring (bus/workerStatus.ts). */
+  readonly workerStatus: string;
 }
 
 /** The buckets of the deployment whose event stream is `namespace`. */
@@ -35,6 +37,7 @@ export function bucketNames(namespace: string): BucketNames {
     tableOwners: `${namespace}-table-owners`,
     seatTokens: seatTokensBucket(namespace),
     projections: `${namespace}-projections`,
+    workerStatus: `${namespace}-worker-status`,
   };
 }
 

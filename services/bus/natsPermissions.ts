@@ -7,13 +7,13 @@
  *
  * - A gateway sends commands and new tables, reads the event log and the
  *   snapshots it shows, keeps the seat tokens and its projections'
- *   checkpoints, and reads a table's owner by its key (the operator's
- *   page). It may not append to a
- *   log, write a lease, an owner or a snapshot, serve commands (join the
+ *   checkpoints, and reads a table's owner and each worker's status by key
+ *   (the operator's page). It may not append to a
+ *   log, write a lease, an owner, a snapshot or a worker's status, serve commands (join the
  *   workers' queue group or answer a command), or answer for a worker's life.
  * - A worker serves commands (in the queue group, and those addressed to it),
  *   forwards them to another worker, appends to the logs, and keeps the
- *   snapshots, its life and the tables' owners.
+ *   snapshots, its life, the tables' owners and its status.
  * - The admin identity is the operator's: everything.
  *
  * JetStream API calls are publishes to `$JS.API.<verb>.<stream>...`, so each
@@ -59,8 +59,9 @@ function keepBucket(bucket: string): string[] {
 }
 
 /**
- * A bucket read one key at a time, as a gateway reads a table's owner: its
- * info (to open it) and a message by subject; no consumer (see below) and no write.
+ * A bucket read one key at a time, as a gateway reads a table's owner or a
+ * worker's status: its info (to open it, and with a subject filter to list
+ * the keys) and a message by subject; no consumer (see below) and no write.
  */
 function readKeys(bucket: string): string[] {
   const stream = kvStream(bucket);
@@ -103,6 +104,7 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           ...keepByKey(buckets.seatTokens),
           ...keepByKey(buckets.projections),
           ...readKeys(buckets.tableOwners),
+          ...readKeys(buckets.workerStatus),
         ],
         subscribe: [inbox],
         allowResponses: false,
@@ -119,6 +121,7 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           ...keepBucket(buckets.snapshots),
           ...keepBucket(buckets.workerLives),
           ...keepBucket(buckets.tableOwners),
+          ...keepBucket(buckets.workerStatus),
         ],
         subscribe: [
           // Only in the workers' queue group: a plain subscription here would take every command.

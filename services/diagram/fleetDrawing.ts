@@ -4,12 +4,13 @@
  * to the diagram transition it took, so dot.ts can shade the states and
  * draw each edge as thick as it is taken.
  */
+import type { StateTally, TransitionTally } from '../projections/fleet/fleetReportTypes.js';
 import { isWithin, type DiagramModel, type DiagramTransition } from './model.js';
 
 /** What the overlay counts for one game: GET /api/fleet's `states` and `transitions`. */
 export interface FleetCounts {
-  readonly states: readonly { readonly state: string; readonly tables: number }[];
-  readonly transitions: readonly { readonly source: string; readonly target: string; readonly event: string; readonly count: number }[];
+  readonly states: readonly StateTally[];
+  readonly transitions: readonly TransitionTally[];
 }
 
 export interface FleetDrawing {

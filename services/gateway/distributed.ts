@@ -16,6 +16,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { RemoteTables } from '../bus/remoteTables.js';
 import { deploymentNames } from '../bus/deploymentNames.js';
 import { tableOwnerReads } from '../bus/tableOwnerReads.js';
+import { workerStatusReads } from '../bus/workerStatus.js';
 import { openNatsCheckpoints } from '../projections/natsCheckpoints.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
@@ -49,8 +50,13 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
     // The operator hears of a quarantined table in the gateway's log, once (its lobby entry and answers say so too).
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => app.log.error({ tableId, seq, eventType, reason }, message),
   });
-  const owners = tableOwnerReads(nc, streamName === undefined ? {} : { streamName });
-  const app: Gateway = createGateway({ tableOwners: owners, ...gatewayOptions, host: tables });
+  const deployment = streamName === undefined ? {} : { streamName };
+  const app: Gateway = createGateway({
+    tableOwners: tableOwnerReads(nc, deployment),
+    workerStatuses: workerStatusReads(nc, deployment),
+    ...gatewayOptions,
+    host: tables,
+  });
   return { app, tables };
 }
 

@@ -76,6 +76,40 @@ describe('GET /api/fleet', () => {
     expect(two.statusCode).toBe(400);
   });
 
+  it('draws a range of finished games on the diagram: their transitions, no live table, and refuses a range without fleet=1', async () => {
+    const store = createMemoryEventStore();
+    const host = new TableHost({ store, now: tickingClock() });
+    const service = startService({ store, host });
+    services.push(service);
+    await seatFleet(host);
+    const range = 'from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z';
+    const live = await service.app.inject({ method: 'GET', url: '/machines/sevenSuitors.dot?fleet=1' });
+    const ended = await service.app.inject({ method: 'GET', url: `/machines/sevenSuitors.dot?fleet=1&${range}` });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(live.body).toMatch(/\d+ tables?</);
+    expect(ended.body).not.toMatch(/\d+ tables?</);
+    const finished = (await service.app.inject({ method: 'GET', url: `/api/fleet?${range}` })).json() as FinishedFleetReport;
+    const played = finished.games.find((game) => game.game === 'sevenSuitors')!.transitions.filter((t) => t.event === 'card.played');
+    const times = played.reduce((sum, transition) => sum + transition.count, 0);
+    expect(times).toBeGreaterThan(0);
+    // The finished games' plays, each drawn as taken that often.
+    const drawnTimes = [...ended.body.matchAll(/card\.played[^"]*\(taken (\d+) times?\)/g)].reduce((sum, [, n]) => sum + Number(n), 0);
+    expect(drawnTimes).toBe(times);
+    const none = await service.app.inject({
+      method: 'GET',
+      url: '/machines/sevenSuitors.dot?fleet=1&from=2026-01-02T00:00:00Z&to=2026-01-03T00:00:00Z',
+    });
+    expect(none.body).not.toContain('(taken');
+    const plain = await service.app.inject({ method: 'GET', url: `/machines/sevenSuitors.svg?${range}` });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json()).toMatchObject({ error: 'badRequest', message: expect.stringContaining('?fleet=1&from=') });
+    const backwards = await service.app.inject({
+      method: 'GET',
+      url: '/machines/sevenSuitors.svg?fleet=1&from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z',
+    });
+    expect(backwards.statusCode).toBe(400);
+  });
+
   it('answers a range of finished games, and refuses a range spelt otherwise, out of order, too long or before the hours kept', async () => {
     const store = createMemoryEventStore();
     const host = new TableHost({ store, now: tickingClock() });

@@ -10,7 +10,7 @@ import { ADMIN, bearer, startService, type TestService } from '../../drivers/emb
 import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { TableHost } from '../host/tableHost.js';
 import { finishedBotTable, playMoves, tickingClock } from '../projections/fleet/fixtures/fleetInPlay.js';
-import type { OperatorReport } from './operatorFleet.js';
+import type { OperatorReport } from './operatorReport.js';
 
 const services: TestService[] = [];
 afterEach(async () => {

@@ -23,7 +23,7 @@ import type { GatewayContext } from './context.js';
 import { registerErrorReplies, unreadablePathReply } from './errorReplies.js';
 import { createMetrics } from './metrics.js';
 import { resolveLimits, type GatewayLimits, type GatewayLimitSettings } from './limits.js';
-import type { LagSource } from './eventLoopLag.js';
+import type { LagSource } from '../eventLoopLag.js';
 import { Lobby } from './lobby.js';
 import { registerRequestLimits } from './requestLimits.js';
 import { requestForLog } from './requestLog.js';
@@ -55,6 +55,7 @@ import { StorageFullNotices } from '../storageFull.js';
 import { StorageBudget } from './storageBudget.js';
 import { registerWorkBudgets } from './costlyWork.js';
 import type { ProjectionCheckpoints } from '../projections/checkpoints.js';
+import type { WorkerStatuses } from '../bus/workerStatus.js';
 import type { TableOwners } from '../bus/tableOwnerReads.js';
 import type { Tracer } from '@opentelemetry/api';
 import { NO_TRACING } from '../tracing/tracing.js';
@@ -96,6 +97,8 @@ export interface GatewayOptions {
   readonly projectionCheckpoints?: ProjectionCheckpoints;
   /** On NATS: which worker holds each table, for the operator's page (bus/tableOwnerReads.ts). */
   readonly tableOwners?: TableOwners;
+  /** On NATS: what each worker says of itself, for the operator's page (bus/workerStatus.ts). */
+  readonly workerStatuses?: WorkerStatuses;
   /** Makes a span of each player's command, the root of its trace (services/tracing); none: the no-op tracer. */
   readonly tracer?: Tracer;
 }
@@ -153,7 +156,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));
   app.register(machineRoutes(fleet));
-  app.register(operatorRoutes(context, fleet, { lag: options.eventLoopLag, owners: options.tableOwners }));
+  app.register(
+    operatorRoutes(context, fleet, { lag: options.eventLoopLag, owners: options.tableOwners, workerStatuses: options.workerStatuses }),
+  );
   app.register(metricsRoutes(context.metrics));
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) app.register(fastifyStatic, { root: webRoot, prefix: '/' });

@@ -2,7 +2,8 @@
  * The operator's view of the fleet (GET /api/admin/fleet): the tables in
  * play by game and state, what each waits on (people, the service, the
  * operator's repair), which of them the service is late for (stuck), and
- * this process's own figures. Built on the fleet overlay (the machine state
+ * the figures of this process and, on NATS, of every worker (the status
+ * each puts in the worker-status bucket). Built on the fleet overlay (the machine state
  * of every live table, folded from the logs), the lobby's listing (each
  * table's last event) and this process's metrics.
  *
@@ -10,17 +11,19 @@
  * the seats awaited, what for and whether a bot holds them, never a card,
  * a role or a token.
  */
-import { awaitedActions, type Action } from '../../machines/table/refusal.js';
+import { awaitedActions } from '../../machines/table/refusal.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
 import { turnDeadline } from '../clock/turnClock.js';
 import { activeStateIds } from '../diagram/active.js';
+import { counterRate } from '../bus/counterRate.js';
 import type { TableOwners } from '../bus/tableOwnerReads.js';
+import type { WorkerStatus, WorkerStatuses } from '../bus/workerStatus.js';
 import type { TableService } from '../host/tableService.js';
 import type { LiveFleetTable } from '../projections/fleet/fleetOverlay.js';
-import type { FleetReport } from '../projections/fleet/fleetReport.js';
 import type { GatewayFleet } from './fleetOverlay.js';
-import type { LagSource } from './eventLoopLag.js';
+import type { LagSource } from '../eventLoopLag.js';
 import type { GatewayMetrics } from './metrics.js';
+import type { OperatorReport, OperatorTable, OperatorWorker } from './operatorReport.js';
 
 /** How long past its moment a move the service owes (a bot's, a deal, a timeout) may be late before the table counts as stuck. */
 export const STUCK_AFTER_MS = 30_000;
@@ -29,60 +32,8 @@ const TABLES_LISTED = 200;
 /** The least time between two readings of the command counter that a rate is taken over. */
 const RATE_WINDOW_MS = 5_000;
 
-type WaitingOn = 'people' | 'service' | 'operator';
-
-interface OperatorTable {
-  readonly tableId: string;
-  readonly game: string;
-  readonly rules: number;
-  /** The innermost states it is in, as the diagrams name them. */
-  readonly states: readonly string[];
-  readonly waitingOn: WaitingOn;
-  /** The seats awaited, what for, and whether a bot holds each (a bot's move is the service's to make). */
-  readonly awaited: readonly { readonly seat: number; readonly action: Action; readonly bot: boolean }[];
-  readonly lastEventAt: string;
-  /** When the turn clock runs out, if it runs. */
-  readonly deadline: string | null;
-  /** How late the service is with the move it owes, in whole seconds, once past STUCK_AFTER_MS; null when not stuck. */
-  readonly overdueSeconds: number | null;
-  readonly quarantined: boolean;
-  /** The worker that holds it (NATS); null when this process does, or no claim was read. */
-  readonly owner: string | null;
-  /** The client's replay of the table. */
-  readonly replay: string;
-}
-
 /** A table before its owner is read. */
 type Listed = Omit<OperatorTable, 'owner'>;
-
-export interface OperatorReport {
-  readonly asOf: string;
-  readonly process: {
-    readonly rssBytes: number;
-    readonly heapUsedBytes: number;
-    readonly eventLoopLagMs: number;
-    /** Commands settled per second over the last readings (at least 5 s apart); null until there are two. */
-    readonly commandsPerSecond: number | null;
-    /** Events appended that the fleet overlay has not folded yet. */
-    readonly fleetLag: number;
-  };
-  /** Where the tables are held: by this process, or by table workers on NATS. */
-  readonly owner: 'thisProcess' | 'workers';
-  /** On NATS, the workers holding the listed tables, with how many of them each holds. */
-  readonly workers: readonly { readonly worker: string; readonly tables: number }[];
-  readonly games: FleetReport['games'];
-  readonly tables: {
-    readonly inPlay: number;
-    readonly waitingOnPeople: number;
-    readonly waitingOnService: number;
-    readonly stuck: number;
-    readonly quarantined: number;
-    /** At most TABLES_LISTED: the stuck first (the latest first), then those stopped for repair, then by last event, oldest first. */
-    readonly listed: readonly OperatorTable[];
-  };
-  /** What this page would show but cannot measure here, in words. */
-  readonly missing: readonly string[];
-}
 
 export interface OperatorFleetSources {
   readonly host: TableService;
@@ -91,11 +42,13 @@ export interface OperatorFleetSources {
   readonly lag: LagSource;
   /** On NATS: reads which worker holds each table. */
   readonly owners?: TableOwners;
+  /** On NATS: reads what each worker says of itself. */
+  readonly workerStatuses?: WorkerStatuses;
   readonly now?: () => number;
 }
 
-export function operatorFleet({ host, fleet, metrics, lag, owners, now = Date.now }: OperatorFleetSources) {
-  const commandRate = commandRateOf(metrics, now);
+export function operatorFleet({ host, fleet, metrics, lag, owners, workerStatuses, now = Date.now }: OperatorFleetSources) {
+  const commandRate = counterRate(async () => commandsSettled(metrics), { windowMs: RATE_WINDOW_MS, now });
   return {
     async report(): Promise<OperatorReport> {
       const [overlay, live, listing] = await Promise.all([fleet.report(), fleet.liveTables(), host.listTables()]);
@@ -106,7 +59,10 @@ export function operatorFleet({ host, fleet, metrics, lag, owners, now = Date.no
       const memory = process.memoryUsage();
       const onWorkers = host.onOwnMove === undefined;
       const listed = [...tables].sort(listingOrder).slice(0, TABLES_LISTED);
-      const held = await ownersOf(listed, onWorkers ? owners : undefined);
+      const [held, statuses] = await Promise.all([
+        ownersOf(listed, onWorkers ? owners : undefined),
+        statusesOf(onWorkers ? workerStatuses : undefined),
+      ]);
       return {
         asOf: new Date(at).toISOString(),
         process: {
@@ -117,7 +73,7 @@ export function operatorFleet({ host, fleet, metrics, lag, owners, now = Date.no
           fleetLag: overlay.lag,
         },
         owner: onWorkers ? 'workers' : 'thisProcess',
-        workers: held.workers,
+        workers: operatorWorkers(held.owners, statuses.statuses, at),
         games: overlay.games,
         tables: {
           inPlay: tables.length,
@@ -127,9 +83,7 @@ export function operatorFleet({ host, fleet, metrics, lag, owners, now = Date.no
           quarantined: tables.filter((table) => table.quarantined).length,
           listed: listed.map((table) => ({ ...table, owner: held.owners.get(table.tableId) ?? null })),
         },
-        missing: onWorkers
-          ? [...held.missing, "the workers' lag, memory and commands/s: scrape each worker's /metrics (WORKER_METRICS_PORT)"]
-          : [],
+        missing: [...held.missing, ...statuses.missing],
       };
     },
   };
@@ -169,22 +123,43 @@ function operatorTable(table: LiveFleetTable, lastEventAt: string | undefined, q
 
 /** The listed tables' workers, or what kept them from being read. */
 async function ownersOf(listed: readonly Listed[], owners: TableOwners | undefined) {
-  if (owners === undefined) {
-    return { owners: new Map<string, string>(), workers: [], missing: [] as string[] };
-  }
+  if (owners === undefined) return { owners: new Map<string, string>(), missing: [] as string[] };
   try {
-    const held = await owners(listed.map((table) => table.tableId));
-    const counts = new Map<string, number>();
-    for (const worker of held.values()) counts.set(worker, (counts.get(worker) ?? 0) + 1);
-    const workers = [...counts].map(([worker, tables]) => ({ worker, tables })).sort((a, b) => a.worker.localeCompare(b.worker));
-    return { owners: held, workers, missing: [] as string[] };
+    return { owners: await owners(listed.map((table) => table.tableId)), missing: [] as string[] };
   } catch (error) {
     return {
       owners: new Map<string, string>(),
-      workers: [],
       missing: [`which worker holds which table: the table-owners bucket could not be read (${(error as Error).message})`],
     };
   }
+}
+
+/** What the workers say of themselves, or what kept it from being read. */
+async function statusesOf(read: WorkerStatuses | undefined): Promise<{ statuses: WorkerStatus[]; missing: string[] }> {
+  if (read === undefined) return { statuses: [], missing: [] };
+  try {
+    return { statuses: await read(), missing: [] };
+  } catch (error) {
+    return {
+      statuses: [],
+      missing: [`the workers' memory, lag and commands/s: the worker-status bucket could not be read (${(error as Error).message})`],
+    };
+  }
+}
+
+/** Every worker that put its status or whose claim names a listed table, by id. */
+function operatorWorkers(owners: ReadonlyMap<string, string>, statuses: readonly WorkerStatus[], now: number): OperatorWorker[] {
+  const listedTables = new Map<string, number>();
+  for (const worker of owners.values()) listedTables.set(worker, (listedTables.get(worker) ?? 0) + 1);
+  const said = new Map(statuses.map(({ worker, ...status }) => [worker, status]));
+  return [...new Set([...said.keys(), ...listedTables.keys()])].sort().map((worker) => {
+    const status = said.get(worker);
+    return {
+      worker,
+      listedTables: listedTables.get(worker) ?? 0,
+      status: status === undefined ? null : { ...status, heardSecondsAgo: Math.max(0, Math.floor((now - Date.parse(status.at)) / 1000)) },
+    };
+  });
 }
 
 function listingOrder(a: Listed, b: Listed): number {
@@ -192,18 +167,8 @@ function listingOrder(a: Listed, b: Listed): number {
   return rank(a) - rank(b) || (b.overdueSeconds ?? 0) - (a.overdueSeconds ?? 0) || a.lastEventAt.localeCompare(b.lastEventAt);
 }
 
-/** Commands settled per second, from this process's command counter read at least RATE_WINDOW_MS apart. */
-function commandRateOf(metrics: GatewayMetrics, now: () => number) {
-  let last: { at: number; total: number } | undefined;
-  let rate: number | null = null;
-  return async (): Promise<number | null> => {
-    const counted = await metrics.registry.getSingleMetric('suitors_commands_total')?.get();
-    const total = (counted?.values ?? []).reduce((sum, { value }) => sum + value, 0);
-    const at = now();
-    if (last === undefined || at - last.at >= RATE_WINDOW_MS) {
-      if (last !== undefined) rate = Math.round(((total - last.total) / ((at - last.at) / 1000)) * 10) / 10;
-      last = { at, total };
-    }
-    return rate;
-  };
+/** Every command this process settled, by its counter. */
+async function commandsSettled(metrics: GatewayMetrics): Promise<number> {
+  const counted = await metrics.registry.getSingleMetric('suitors_commands_total')?.get();
+  return (counted?.values ?? []).reduce((sum, { value }) => sum + value, 0);
 }

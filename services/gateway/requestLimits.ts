@@ -16,7 +16,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientOf } from './clientIdentity.js';
-import { EventLoopLag, type LagSource } from './eventLoopLag.js';
+import { EventLoopLag, type LagSource } from '../eventLoopLag.js';
 import { windowOf, type CostlyRoute, type GatewayLimits } from './limits.js';
 import { GatewayRefusal, STATUS_OF } from './refusals.js';
 

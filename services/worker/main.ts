@@ -43,12 +43,13 @@ const nc = await connectAs(settings, 'worker').catch((error: unknown) => {
   process.exit(1);
 });
 const { replicas, streamName, prefix } = settings;
-const metrics = own.metrics === undefined ? undefined : createWorkerMetrics();
+// Counted whether or not they are served: the worker's status (the operator's page) reads its commands/s from them.
+const metrics = createWorkerMetrics();
 const tracing = startTracing({ service: 'suitors-worker', settings: tracingSettings });
 const store = await openJetStreamEventStore({ connection: nc, replicas, streamName, prefix });
 const worker = await startTableWorker({
   nc,
-  store: metrics?.measured(store) ?? store,
+  store: metrics.measured(store),
   metrics,
   tracer: tracing.tracer,
   ...(own.workerId === undefined ? {} : { workerId: own.workerId }),
@@ -63,7 +64,7 @@ const worker = await startTableWorker({
   log,
 });
 const metricsServer =
-  metrics === undefined || own.metrics === undefined
+  own.metrics === undefined
     ? undefined
     : await serveWorkerMetrics(metrics, own.metrics).catch((error: unknown) => {
         console.error(

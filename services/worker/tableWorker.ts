@@ -17,6 +17,9 @@
  * Workers share the live tables fairly (rebalancing.ts): one that joins is
  * handed its share between moves, and one that stops hands its tables on,
  * spread over the others.
+ *
+ * A worker that keeps its leases in the buckets puts its status there too
+ * (workerStatus.ts): its figures and tables, for the operator's page.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -36,6 +39,7 @@ import type { SharedOwnership, TableOwnership } from './tableOwnership.js';
 import type { WorkerMetrics } from './workerMetrics.js';
 import { dropTable, messageOf, type WorkerTables } from './workerTables.js';
 import { NO_TRACING } from '../tracing/tracing.js';
+import { publishWorkerStatus } from './workerStatus.js';
 
 export interface TableWorkerOptions {
   readonly nc: NatsConnection;
@@ -152,11 +156,24 @@ export async function startTableWorker(options: TableWorkerOptions): Promise<Tab
   log(`${workerId} serving tables (lease TTL ${leaseTtlMs} ms)`);
   const ownedTables = () => tables.leases.heldTables().filter((tableId) => tables.leases.holds(tableId));
   metrics?.countHeldTables(() => ownedTables().length);
+  const status =
+    options.ownership === undefined
+      ? await publishWorkerStatus({
+          nc,
+          workerId,
+          ownedTables,
+          ...(metrics === undefined ? {} : { metrics }),
+          ...(options.leaseNamespace === undefined ? {} : { namespace: options.leaseNamespace }),
+          replicas: options.leaseReplicas ?? 1,
+          log,
+        })
+      : null;
   return {
     workerId,
     ownedTables,
     async stop() {
       stopping = true;
+      await status?.stop();
       stopReleasing();
       await rebalancing?.stop();
       await adoption.stop();

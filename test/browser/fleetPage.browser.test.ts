@@ -5,7 +5,9 @@
  * taken), asked for again every few seconds while the page is shown; no
  * request once the tab is hidden or the page left; and the games that ended
  * in the last 24 hours, with their stays and transitions. The page's clock
- * is the test's, so each refresh comes when the test says.
+ * is the test's, so each refresh comes when the test says. A control above
+ * the diagram draws the games that ended in the last hour, day or week
+ * instead of the tables in play.
  * Screenshot: test-artifacts/browser/fleet-page.png.
  */
 import { describe, expect, it } from 'vitest';
@@ -79,6 +81,41 @@ describe('the fleet page', { timeout: 120_000 }, () => {
     const whenLeft = asked.length;
     await page.clock.runFor(120_000);
     expect(asked.length).toBe(whenLeft);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('draws the games that ended in a range instead of the tables in play, when the range is picked', async () => {
+    const url = session.service.url;
+    await finishedBotGame(url, 'antiCupid');
+    await apiCall(url, 'POST', '/api/tables', { game: 'antiCupid', bots: [1, 2, 3, 4] });
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/fleet/antiCupid`);
+    await page.locator('#fleet-diagram svg').waitFor();
+    const drawing = () =>
+      page.evaluate(() => ({
+        drawn: document.getElementById('fleet-diagram')?.dataset.drawn,
+        shaded: [...document.querySelectorAll('#fleet-diagram g.state.fleet')].map((state) => state.id),
+        taken: [...document.querySelectorAll('#fleet-diagram g.transition.fleet')].map((edge) => edge.id).sort(),
+      }));
+    const live = await drawing();
+    expect(live.drawn).toBe('live');
+    expect(live.shaded).toContain('antiCupid.seating');
+
+    await page.getByLabel('The diagram shows').selectOption({ label: 'the games that ended in the last hour' });
+    await expect.poll(async () => (await drawing()).drawn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00Z\/\d{4}-/);
+    const ended = await drawing();
+    // No table is in a state of a game that is over; the game that ended took its transitions, the seated table none.
+    expect(ended.shaded).toEqual([]);
+    expect(ended.taken.length).toBeGreaterThan(0);
+    const [from, to] = ended.drawn!.split('/');
+    const report = await apiCall<{ games: { game: string; finished: number }[] }>(url, 'GET', `/api/fleet?from=${from}&to=${to}`);
+    expect(report.games.find((game) => game.game === 'antiCupid')?.finished).toBe(1);
+    await screenshot(page, 'fleet-page-ended');
+
+    await page.getByLabel('The diagram shows').selectOption({ label: 'the tables in play now' });
+    await expect.poll(async () => (await drawing()).shaded).toContain('antiCupid.seating');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -2,8 +2,8 @@
  * The distributed tier's locks, tried against a real secured nats-server:
  * nobody gets in without credentials and TLS, and each identity is refused
  * by the server everything its permissions (services/bus/natsPermissions.ts)
- * do not grant it: a gateway cannot append an event, write a lease, an owner
- * or a snapshot, serve or answer commands, or answer for a worker's life; a
+ * do not grant it: a gateway cannot append an event, write a lease, an owner,
+ * a snapshot or a worker's status, serve or answer commands, or answer for a worker's life; a
  * worker cannot listen to commands outside the queue group or touch the
  * seat tokens; neither can delete, purge or reconfigure the log.
  */
@@ -30,6 +30,7 @@ import { connectAs } from '../../services/nats/connection.js';
 import { isPermissionViolation } from '../../services/nats/natsErrors.js';
 import type { NatsRole } from '../../services/nats/security/roles.js';
 import { openLeaseBuckets } from '../../services/worker/leaseBuckets.js';
+import { openWorkerStatusBucket, workerStatusReads } from '../../services/bus/workerStatus.js';
 import { openNatsCheckpoints } from '../../services/projections/natsCheckpoints.js';
 
 const { layout, subjects, buckets, presence } = deploymentNames();
@@ -75,6 +76,7 @@ describe('NATS with credentials, permissions and TLS', () => {
     const store = await openJetStreamEventStore({ connection: worker });
     stores.push(store);
     await openLeaseBuckets(worker, { ttlMs: 5000 });
+    await openWorkerStatusBucket(worker, { create: true });
     await openKvSeatTokens(await as('gateway'));
     tableId = 't-permissions';
     await store.append(tableId, [{ type: 'table.created', at: new Date().toISOString(), data: { game: 'sevenSuitors' } }], 0);
@@ -133,6 +135,7 @@ describe('NATS with credentials, permissions and TLS', () => {
       'write a lease': () => js.publish(`$KV.${buckets.workerLives}.w-fake`, 'life'),
       'write an owner': () => js.publish(`$KV.${buckets.tableOwners}.${tableId}`, '{"worker":"w-fake","incarnation":"x"}'),
       'write a snapshot': () => js.publish(`$KV.${buckets.snapshots}.${tableId}`, '{}'),
+      "write a worker's status": () => js.publish(`$KV.${buckets.workerStatus}.w-fake`, '{"worker":"w-fake"}'),
       // It may read an owner by its key (below), not remake or reconfigure the bucket.
       'reconfigure the owners bucket': () => jsm.streams.update(kvStream(buckets.tableOwners), { max_msgs_per_subject: 5 }),
       'delete the log': () => jsm.streams.delete(EVENTS),
@@ -173,6 +176,9 @@ describe('NATS with credentials, permissions and TLS', () => {
     expect(await answerTo(() => owners.get(tableId))).toBe('allowed');
     expect(await answerTo(() => owners.put(tableId, '{"worker":"w-fake","incarnation":"x"}'))).toBe('refused');
     expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.tableOwners), { deliver_subject: 'x' }))).toBe('refused');
+    // The workers' statuses, for the operator's page: read by key, never written, and no consumer on the bucket.
+    expect(await answerTo(() => workerStatusReads(gateway)())).toBe('allowed');
+    expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.workerStatus), { deliver_subject: 'x' }))).toBe('refused');
     // Its projections' checkpoints: kept by key, no consumer.
     const checkpoints = await openNatsCheckpoints(gateway, { bucket: buckets.projections });
     expect(await answerTo(() => checkpoints.save('probe', { state: {}, positions: { [tableId]: 1 } }))).toBe('allowed');

@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../drivers/embeddedService.js';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { waitFor } from '../../drivers/polling.js';
+import { printedSpans } from '../../drivers/printedSpans.js';
 import { startWorkerProcess, type WorkerProcess } from '../../drivers/workerProcess.js';
 import { startGatewayProcess } from '../../drivers/gatewayProcess.js';
 import { decodeReply, encode } from '../../services/bus/protocol.js';
@@ -70,18 +71,6 @@ function overHttp(baseUrl: string): Ask {
 }
 
 const subjects = tableSubjects();
-
-/** Each span in a process's stdout, as the SDK's console exporter prints them: `<trace id> <name>`. */
-function printedSpans(printed: string): string[] {
-  const spans: string[] = [];
-  let traceId: string | undefined;
-  for (const line of printed.split('\n')) {
-    traceId = /^\s*traceId: '([0-9a-f]{32})'/.exec(line)?.[1] ?? traceId;
-    const name = /^\s*name: '([^']+)',$/.exec(line)?.[1];
-    if (name !== undefined) spans.push(`${traceId} ${name}`);
-  }
-  return spans;
-}
 
 describe('a command traced across a gateway and a table worker over NATS', () => {
   let nats: LocalNats;

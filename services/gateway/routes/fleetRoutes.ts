@@ -60,23 +60,23 @@ const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00Z$/;
 const HOUR_MS = 3_600_000;
 const HOUR_EXAMPLE = '2026-12-01T13:00:00Z';
 
-const FleetQuery = Type.Object(
-  {
-    from: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description: `with to: the games that ended from this UTC hour on, written as ${HOUR_EXAMPLE}`,
-      }),
-    ),
-    to: Type.Optional(
-      Type.String({ maxLength: 64, description: `with from: … and before this UTC hour; at most ${FINISHED_HOURS_KEPT} hours after from` }),
-    ),
-  },
-  { additionalProperties: false },
-);
+/** `from` and `to` of a range of finished games: GET /api/fleet's, and the fleet overlay's on a diagram. */
+export const FinishedRangeQuery = {
+  from: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: `with to: the games that ended from this UTC hour on, written as ${HOUR_EXAMPLE}`,
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ maxLength: 64, description: `with from: … and before this UTC hour; at most ${FINISHED_HOURS_KEPT} hours after from` }),
+  ),
+};
+
+const FleetQuery = Type.Object(FinishedRangeQuery, { additionalProperties: false });
 
 /** The range a query names, in ms, or null for none; refuses (badRequest) anything but two hours in order, close enough. */
-function finishedRangeOf(query: { from?: string; to?: string }): { from: number; to: number } | null {
+export function finishedRangeOf(query: { from?: string; to?: string }): { from: number; to: number } | null {
   if (query.from === undefined && query.to === undefined) return null;
   if (query.from === undefined || query.to === undefined) {
     throw new GatewayRefusal(

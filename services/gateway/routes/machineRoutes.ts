@@ -13,7 +13,9 @@
  * drawn on it: each state shaded and labelled with its live tables, each
  * edge as thick as it is taken. That one is drawn again only when the
  * counts have changed, and at most once per game every FLEET_REDRAW_MS, so
- * however often it is asked for, Graphviz runs a few times a minute.
+ * however often it is asked for, Graphviz runs a few times a minute. With
+ * `&from=&to=` (GET /api/fleet's range) it is the games that ended in that
+ * range of hours: their transitions, each as thick as it was taken.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -29,12 +31,15 @@ import {
 } from '../../../machines/table/options.js';
 import type { TableSnapshot } from '../../../machines/table/snapshot.js';
 import { activeStateIds } from '../../diagram/active.js';
-import { fleetDrawingOf } from '../../diagram/fleetDrawing.js';
+import { fleetDrawingOf, type FleetCounts } from '../../diagram/fleetDrawing.js';
 import { modelOfGame, renderDiagram } from '../../diagram/files.js';
 import type { DiagramModel } from '../../diagram/model.js';
 import type { GatewayFleet } from '../fleetOverlay.js';
 import { GatewayRefusal } from '../refusals.js';
 import { ErrorBody } from '../schemas.js';
+import { FinishedRangeQuery, finishedRangeOf } from './fleetRoutes.js';
+
+type FinishedRange = { readonly from: number; readonly to: number };
 
 /** The files of a machine, by extension. */
 const MACHINE_FILES = {
@@ -135,8 +140,15 @@ const MachineEntry = Type.Object({
   diagrams: Type.Record(Type.String(), Type.String(), { description: 'the paths of the statechart files, by extension' }),
 });
 
-/** The least time between two drawings of one game's fleet overlay: a request in between gets the last one. */
+/** The least time between two drawings of one game's live fleet overlay: a request in between gets the last one. */
 const FLEET_REDRAW_MS = 2000;
+/**
+ * Drawings of finished games' ranges kept, by the counts drawn: ranges
+ * that hold the same games share one, and a client asking for range after
+ * range makes Graphviz draw one per new set of counts, which the rate
+ * limit bounds, while the memory they take stays this many drawings.
+ */
+const RANGE_DRAWINGS_KEPT = 16;
 
 interface FleetFile extends MachineFile {
   /** The counts it was drawn from, as JSON. */
@@ -144,15 +156,39 @@ interface FleetFile extends MachineFile {
   readonly drawnAt: number;
 }
 
-/** One game's fleet overlay files (svg, dot), redrawn when the counts change, at most once per FLEET_REDRAW_MS. */
+/**
+ * One game's fleet overlay files (svg, dot): the live one, redrawn when the
+ * counts change and at most once per FLEET_REDRAW_MS; or, for a range of
+ * finished games, their transitions (no table is in a state any more).
+ */
 function fleetFiles(fleet: GatewayFleet) {
-  const drawn = new Map<string, Promise<FleetFile>>();
-  return async (game: GameName, extension: 'svg' | 'dot'): Promise<MachineFile> => {
+  const live = new Map<string, Promise<FleetFile>>();
+  const ranges = new Map<string, Promise<FleetFile>>();
+  const draw = (game: GameName, extension: 'svg' | 'dot', counts: FleetCounts, countsJson: string) =>
+    renderDiagram(diagramModelFor(game), extension, { fleet: fleetDrawingOf(diagramModelFor(game), counts) }).then(
+      (body): FleetFile => ({ body, etag: etagOf(body), counts: countsJson, drawnAt: Date.now() }),
+    );
+  return async (game: GameName, extension: 'svg' | 'dot', range: FinishedRange | null): Promise<MachineFile> => {
     const key = `${game}.${extension}`;
-    const last = await drawn.get(key)?.catch(() => undefined);
+    if (range !== null) {
+      const counts = {
+        states: [],
+        transitions: (await fleet.finished(range)).games.filter((entry) => entry.game === game).flatMap((entry) => entry.transitions),
+      };
+      const countsJson = JSON.stringify(counts);
+      const rangeKey = `${key} ${countsJson}`;
+      let drawing = ranges.get(rangeKey);
+      if (drawing === undefined) {
+        drawing = draw(game, extension, counts, countsJson);
+        drawing.catch(() => ranges.delete(rangeKey));
+        ranges.set(rangeKey, drawing);
+        if (ranges.size > RANGE_DRAWINGS_KEPT) ranges.delete(ranges.keys().next().value!);
+      }
+      return drawing;
+    }
+    const last = await live.get(key)?.catch(() => undefined);
     if (last !== undefined && Date.now() - last.drawnAt < FLEET_REDRAW_MS) return last;
-    const report = await fleet.report();
-    const entries = report.games.filter((entry) => entry.game === game);
+    const entries = (await fleet.report()).games.filter((entry) => entry.game === game);
     const counts = {
       states: mergeCounts(entries.flatMap((entry) => entry.states).map(({ state, tables }) => [state, tables])).map(([state, tables]) => ({
         state,
@@ -162,10 +198,8 @@ function fleetFiles(fleet: GatewayFleet) {
     };
     const countsJson = JSON.stringify(counts);
     if (last !== undefined && last.counts === countsJson) return last;
-    const drawing = renderDiagram(diagramModelFor(game), extension, { fleet: fleetDrawingOf(diagramModelFor(game), counts) }).then(
-      (body): FleetFile => ({ body, etag: etagOf(body), counts: countsJson, drawnAt: Date.now() }),
-    );
-    drawn.set(key, drawing);
+    const drawing = draw(game, extension, counts, countsJson);
+    live.set(key, drawing);
     return drawing;
   };
 }
@@ -184,9 +218,11 @@ function etagOf(body: string): string {
 const MachineFileQuery = Type.Object({
   fleet: Type.Optional(
     Type.Union([Type.Literal('1'), Type.Literal('0')], {
-      description: '1: the fleet overlay (GET /api/fleet) drawn on the .svg or .dot: live tables per state, edges as thick as taken',
+      description:
+        '1: the fleet overlay (GET /api/fleet) drawn on the .svg or .dot: live tables per state, edges as thick as taken; with from and to, the transitions of the games that ended in that range',
     }),
   ),
+  ...FinishedRangeQuery,
 });
 
 const MachineFileParams = Type.Object({
@@ -233,8 +269,15 @@ export function machineRoutes(fleet: GatewayFleet): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { game, extension } = parseFileName(request.params.file);
+        const range = finishedRangeOf(request.query);
+        if (range !== null && request.query.fleet !== '1') {
+          throw new GatewayRefusal(
+            'badRequest',
+            `from and to are a range of the fleet overlay: ask for /machines/${game}.svg?fleet=1&from=…&to=…`,
+          );
+        }
         const file =
-          request.query.fleet === '1' ? await fleetFile(game, fleetExtension(game, extension)) : await machineFile(game, extension);
+          request.query.fleet === '1' ? await fleetFile(game, fleetExtension(game, extension), range) : await machineFile(game, extension);
         reply.header('cache-control', 'no-cache').header('etag', file.etag);
         // A 304 has no body at all (not even JSON's null): the schema's null documents it, undefined sends it.
         if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send(undefined as unknown as null);

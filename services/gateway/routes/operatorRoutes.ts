@@ -7,8 +7,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { TableOwners } from '../../bus/tableOwnerReads.js';
+import type { WorkerStatuses } from '../../bus/workerStatus.js';
 import type { GatewayContext } from '../context.js';
-import { EventLoopLag, type LagSource } from '../eventLoopLag.js';
+import { EventLoopLag, type LagSource } from '../../eventLoopLag.js';
 import type { GatewayFleet } from '../fleetOverlay.js';
 import { operatorFleet, STUCK_AFTER_MS } from '../operatorFleet.js';
 import { GatewayRefusal } from '../refusals.js';
@@ -28,9 +29,29 @@ const OperatorBody = Type.Object({
     fleetLag: Type.Integer({ minimum: 0, description: 'events the fleet overlay has not folded yet' }),
   }),
   owner: Type.Union([Type.Literal('thisProcess'), Type.Literal('workers')], { description: 'who holds the tables' }),
-  workers: Type.Array(Type.Object({ worker: Type.String(), tables: Count }), {
-    description: 'on NATS: the workers holding the listed tables, with how many of them each holds',
-  }),
+  workers: Type.Array(
+    Type.Object({
+      worker: Type.String(),
+      listedTables: Type.Integer({ minimum: 0, description: 'how many of the listed tables it holds' }),
+      status: Type.Union(
+        [
+          Type.Object({
+            at: Type.String({ description: 'when it put this status (every 2 s)' }),
+            heardSecondsAgo: Count,
+            rssBytes: Count,
+            heapUsedBytes: Count,
+            eventLoopLagMs: Count,
+            commandsPerSecond: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+            tablesHeld: Count,
+            tables: Type.Array(Type.String(), { description: 'at most 100 of the tables it holds, in id order' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'what it last said of itself; null when it says nothing (gone for over 6 s, or an older release)' },
+      ),
+    }),
+    { description: 'on NATS: every worker that puts its status, or holds a listed table, by id' },
+  ),
   games: Type.Array(Type.Unknown(), { description: 'as GET /api/fleet' }),
   tables: Type.Object({
     inPlay: Count,
@@ -62,7 +83,7 @@ const OperatorBody = Type.Object({
 export function operatorRoutes(
   context: GatewayContext,
   fleet: GatewayFleet,
-  options: { lag?: LagSource; owners?: TableOwners } = {},
+  options: { lag?: LagSource; owners?: TableOwners; workerStatuses?: WorkerStatuses } = {},
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     const ownLag = options.lag === undefined ? new EventLoopLag(1000) : undefined;
@@ -73,12 +94,14 @@ export function operatorRoutes(
       metrics: context.metrics,
       lag: options.lag ?? ownLag!,
       owners: options.owners,
+      workerStatuses: options.workerStatuses,
     });
     app.get(
       '/api/admin/fleet',
       {
         schema: {
-          summary: "The operator's page (admin token): tables in play, what each waits on, the stuck and stopped ones, this process",
+          summary:
+            "The operator's page (admin token): tables in play, what each waits on, the stuck and stopped ones, this process and every worker",
           description: `A table is stuck when a move the service owes (a bot's, a deal, a turn clock's timeout) is over ${STUCK_AFTER_MS / 1000} s late. Cards, roles and tokens are never shown.`,
           tags: ['operations'],
           response: { 200: OperatorBody, ...refusals(401, 403, 429, 503) },

@@ -6,53 +6,12 @@
 import { dwellQuantile, visitsOf, type DwellHistogram } from './dwellTimes.js';
 import { FINISHED_HOURS_KEPT, finishedBetween, hourText, oldestHourKept } from './finishedHours.js';
 import type { FleetGroup, FleetState } from './fleetOverlay.js';
+import type { DwellFigures, FinishedFleetReport, FleetGameReport, FleetReport, TransitionTally } from './fleetReportTypes.js';
 
-type TransitionCount = { readonly source: string; readonly target: string; readonly event: string; readonly count: number };
-type DwellFigures = { readonly state: string; readonly visits: number; readonly medianMs: number; readonly p90Ms: number };
-
-interface FleetGameReport {
-  readonly game: string;
-  readonly rules: number;
-  /** Tables whose game goes on. */
-  readonly tables: number;
-  readonly finished: number;
-  readonly quarantined: number;
-  /** Live tables in each state (ancestors included), state ids as the diagrams name them; states with none left out. */
-  readonly states: readonly { readonly state: string; readonly tables: number }[];
-  readonly transitions: readonly TransitionCount[];
-  /** How long tables stayed in each state they have left, in ms (to within 19%: dwellTimes.ts). */
-  readonly dwell: readonly DwellFigures[];
-}
-
-export interface FleetReport {
-  readonly asOf: string;
-  /** Events appended that the overlay has not folded yet. */
-  readonly lag: number;
-  readonly games: readonly FleetGameReport[];
-}
+export type { FinishedFleetReport, FleetReport };
 
 export function fleetReport(fleet: FleetState, { asOf, lag }: { asOf: string; lag: number }): FleetReport {
   return { asOf, lag, games: sortedGroups(fleet).map(gameReport) };
-}
-
-/** The games of one group that ended in the range, over their whole runs. */
-interface FinishedGameReport {
-  readonly game: string;
-  readonly rules: number;
-  /** Games that ended in the range. */
-  readonly finished: number;
-  readonly transitions: readonly TransitionCount[];
-  readonly dwell: readonly DwellFigures[];
-}
-
-export interface FinishedFleetReport {
-  readonly asOf: string;
-  readonly lag: number;
-  /** The range asked for, ISO times on the hour: games that ended at or after `from` and before `to`. */
-  readonly from: string;
-  readonly to: string;
-  /** The groups with games that ended in the range. */
-  readonly games: readonly FinishedGameReport[];
 }
 
 /** Why a range cannot be answered: it starts before the finished games kept. */
@@ -109,7 +68,7 @@ function gameReport(group: FleetGroup): FleetGameReport {
   };
 }
 
-function transitionCounts(transitions: Record<string, number>): TransitionCount[] {
+function transitionCounts(transitions: Record<string, number>): TransitionTally[] {
   return Object.entries(transitions)
     .map(([key, count]) => {
       const [source, target, event] = key.split(' ');

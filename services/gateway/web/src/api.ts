@@ -7,9 +7,18 @@ import type { Pass } from '../../../../machines/table/context.js';
 import type { GameName } from '../../../../machines/table/options.js';
 import type { TableView } from '../../../../machines/view.js';
 import type { ChatPhrase, Rematch, VersionedView } from '../../socketProtocol.js';
+import type { OperatorReport } from '../../operatorReport.js';
+import type { FinishedFleetReport, FleetGameReport, FleetReport } from '../../../projections/fleet/fleetReportTypes.js';
 import type { ContributionCommand } from './fairDeals.js';
 
 export type { Rematch, VersionedView };
+/** GET /api/fleet (docs/api.md, "Fleet"): counts only; with ?from=&to=, the games that ended in that range of UTC hours. */
+export type { FinishedFleetReport, FleetReport };
+/** One game and rules version of GET /api/fleet. */
+export type FleetGame = FleetGameReport;
+/** GET /api/admin/fleet, the operator's page's figures. */
+export type { OperatorReport };
+export type { OperatorTable, OperatorWorker } from '../../operatorReport.js';
 
 export interface LobbyTable {
   readonly tableId: string;
@@ -163,85 +172,27 @@ export function socketUrl(tableId: string, token: string | null, after: number |
   return `${scheme}://${location.host}${table(tableId)}/socket${search === '' ? '' : `?${search}`}`;
 }
 
-/** One game and rules version of GET /api/fleet (docs/api.md, "Fleet"): counts only. */
-export interface FleetGame {
-  readonly game: GameName;
-  readonly rules: number;
-  readonly tables: number;
-  readonly finished: number;
-  readonly quarantined: number;
-  readonly states: readonly { readonly state: string; readonly tables: number }[];
-  readonly transitions: readonly { readonly source: string; readonly target: string; readonly event: string; readonly count: number }[];
-  readonly dwell: readonly { readonly state: string; readonly visits: number; readonly medianMs: number; readonly p90Ms: number }[];
-}
-
-export interface FleetReport {
-  readonly asOf: string;
-  readonly lag: number;
-  readonly games: readonly FleetGame[];
-}
-
-/** GET /api/fleet?from=&to=: the games that ended in a range of UTC hours, over their whole runs. */
-export interface FinishedFleetReport {
-  readonly from: string;
-  readonly to: string;
-  readonly games: readonly Pick<FleetGame, 'game' | 'rules' | 'finished' | 'transitions' | 'dwell'>[];
-}
-
 /** The fleet (public counts) and its overlay drawn on a game's diagram. */
 export const fleetApi = {
   fleet: () => request<FleetReport>('GET', '/api/fleet'),
   /** `from` and `to`: UTC hours, as 2026-12-01T13:00:00Z. */
   finished: (from: string, to: string) =>
     request<FinishedFleetReport>('GET', `/api/fleet?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`),
-  /** The diagram with the overlay, and its ETag, so a page redraws only what changed. */
-  async overlay(game: GameName): Promise<{ readonly etag: string | null; readonly svg: string }> {
-    const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1`;
+  /**
+   * The diagram with the overlay, and its ETag, so a page redraws only what changed: the tables in play, or
+   * with `range` (UTC hours, as `finished`) the games that ended in it.
+   */
+  async overlay(
+    game: GameName,
+    range?: { readonly from: string; readonly to: string },
+  ): Promise<{ readonly etag: string | null; readonly svg: string }> {
+    const within = range === undefined ? '' : `&from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+    const path = `/machines/${encodeURIComponent(game)}.svg?fleet=1${within}`;
     const response = await fetch(path, { cache: 'no-cache' });
     if (!response.ok) throw new ApiError(response.status, 'error', `GET ${path} answered ${response.status}`);
     return { etag: response.headers.get('etag'), svg: await response.text() };
   },
 };
-
-/** A table as the operator's page lists it (GET /api/admin/fleet). */
-export interface OperatorTable {
-  readonly tableId: string;
-  readonly game: GameName;
-  readonly rules: number;
-  readonly states: readonly string[];
-  readonly waitingOn: 'people' | 'service' | 'operator';
-  readonly awaited: readonly { readonly seat: number; readonly action: string; readonly bot: boolean }[];
-  readonly lastEventAt: string;
-  readonly deadline: string | null;
-  readonly overdueSeconds: number | null;
-  readonly quarantined: boolean;
-  /** The worker that holds it (NATS); null when the service's one process does. */
-  readonly owner: string | null;
-  readonly replay: string;
-}
-
-export interface OperatorReport {
-  readonly asOf: string;
-  readonly process: {
-    readonly rssBytes: number;
-    readonly heapUsedBytes: number;
-    readonly eventLoopLagMs: number;
-    readonly commandsPerSecond: number | null;
-    readonly fleetLag: number;
-  };
-  readonly owner: 'thisProcess' | 'workers';
-  readonly workers: readonly { readonly worker: string; readonly tables: number }[];
-  readonly games: readonly FleetGame[];
-  readonly tables: {
-    readonly inPlay: number;
-    readonly waitingOnPeople: number;
-    readonly waitingOnService: number;
-    readonly stuck: number;
-    readonly quarantined: number;
-    readonly listed: readonly OperatorTable[];
-  };
-  readonly missing: readonly string[];
-}
 
 /** The operator's page's figures, with the admin token. */
 export const operatorApi = {

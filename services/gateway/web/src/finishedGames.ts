@@ -10,7 +10,14 @@ import { words } from './i18n/index.js';
 import type { GameName } from '../../../../machines/table/options.js';
 
 const HOUR_MS = 3_600_000;
-const SPANS = [1, 24, 168] as const;
+/** The spans a page offers, in hours: the last hour, day or week. */
+export const SPANS = [1, 24, 168] as const;
+
+/** The last `hours` of finished games, as the service counts them: whole UTC hours, to the end of the current one. */
+export function lastHours(hours: number): { readonly from: string; readonly to: string } {
+  const to = (Math.floor(Date.now() / HOUR_MS) + 1) * HOUR_MS;
+  return { from: hourText(to - hours * HOUR_MS), to: hourText(to) };
+}
 
 export interface FinishedGames {
   readonly element: HTMLElement;
@@ -34,9 +41,8 @@ export function finishedGames(game: GameName): FinishedGames {
     content,
   );
   const refresh = async () => {
-    const to = (Math.floor(Date.now() / HOUR_MS) + 1) * HOUR_MS;
-    const from = to - Number(span.value) * HOUR_MS;
-    const report = await fleetApi.finished(hourText(from), hourText(to));
+    const { from, to } = lastHours(Number(span.value));
+    const report = await fleetApi.finished(from, to);
     replaceChildren(content, ...finishedTables(report, game));
   };
   span.addEventListener('change', () => {

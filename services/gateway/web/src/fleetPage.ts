@@ -2,7 +2,8 @@
  * The fleet on a game's diagram (#/fleet/<game>): the statechart with the
  * fleet overlay drawn by the service (GET /machines/<game>.svg?fleet=1:
  * each state shaded and labelled with its live tables, each transition as
- * thick as it has been taken), the same counts in a table for those who do
+ * thick as it has been taken; or, picked above it, the transitions of the
+ * games that ended in the last hour, day or week), the same counts in a table for those who do
  * not read the drawing, a line of totals (GET /api/fleet), and the games
  * that ended lately (finishedGames.ts). All are asked for again every few
  * seconds while the page is shown
@@ -10,7 +11,7 @@
  */
 import { fleetApi, type FleetGame } from './api.js';
 import { inlineDiagram } from './diagram.js';
-import { finishedGames } from './finishedGames.js';
+import { finishedGames, lastHours, SPANS } from './finishedGames.js';
 import { h, replaceChildren } from './dom.js';
 import { words } from './i18n/index.js';
 import { failureWords } from './i18n/refusals.js';
@@ -27,7 +28,19 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
   const summary = h('p', { class: 'fleet-summary' }, said.loading);
   const drawing = h('div', { class: 'diagram-drawing' }, h('p', { class: 'muted' }, said.loading));
   const states = h('div', { class: 'fleet-states' });
-  const diagram = h('section', { id: 'fleet-diagram', class: 'diagram', 'aria-label': `${said.title}: ${title}` }, drawing);
+  // What the diagram draws: the tables in play, or the games that ended in the last hour, day or week.
+  const drawn = h(
+    'select',
+    { id: 'fleet-drawn' },
+    h('option', { value: 'live', selected: true }, said.drawnLive),
+    SPANS.map((hours) => h('option', { value: hours }, said.drawnEnded[hours])),
+  );
+  const diagram = h(
+    'section',
+    { id: 'fleet-diagram', class: 'diagram', 'aria-label': `${said.title}: ${title}` },
+    h('p', {}, h('label', { for: 'fleet-drawn' }, said.drawnLabel), drawn),
+    drawing,
+  );
   const finished = finishedGames(game);
   replaceChildren(
     root,
@@ -65,7 +78,8 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
 
   const refresh = async () => {
     try {
-      const [report, overlay] = await Promise.all([fleetApi.fleet(), fleetApi.overlay(game), finished.refresh()]);
+      const range = drawn.value === 'live' ? undefined : lastHours(Number(drawn.value));
+      const [report, overlay] = await Promise.all([fleetApi.fleet(), fleetApi.overlay(game, range), finished.refresh()]);
       groups = report.games.filter((group) => group.game === game);
       asOf = new Date(report.asOf).toLocaleTimeString();
       problem = null;
@@ -75,6 +89,7 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
       }
       replaceChildren(states, statesTable(groups));
       diagram.dataset.asOf = report.asOf;
+      diagram.dataset.drawn = range === undefined ? 'live' : `${range.from}/${range.to}`;
     } catch (error) {
       problem = failureWords(error);
       throw error;
@@ -83,6 +98,9 @@ export function showFleet(root: HTMLElement, game: GameName): () => void {
     }
   };
 
+  drawn.addEventListener('change', () => {
+    refresh().catch(() => undefined);
+  });
   return pollWhileShown(refresh, {
     everyMs: FLEET_REFRESH_MS,
     onPaused: (hidden) => {

@@ -6,10 +6,10 @@
  *   #/watch/<id>        a table, as a spectator
  *   #/join/<id>/<seat>  an invite: asks a name and takes the seat
  *   #/replay/<id>?at=N&seat=S  a finished table, event by event, as everyone or as seat S saw it
- *   #/fleet/<game>      the fleet's tables on the game's diagram, live
+ *   #/fleet/<game>      the fleet's tables on the game's diagram, live (#/fleet: the first game's)
  *   #/operator          the operator's page (admin token)
  */
-import { isGameName } from '../../../../machines/games/rules/index.js';
+import { GAME_NAMES, isGameName } from '../../../../machines/games/rules/index.js';
 import { h, replaceChildren } from './dom.js';
 import { LANGUAGE_NAMES, language, setLanguage, words } from './i18n/index.js';
 import { showFleet } from './fleetPage.js';
@@ -52,7 +52,8 @@ function route(): void {
       asSeat !== null && /^\d+$/.test(asSeat) ? Number(asSeat) : null,
     );
   } else if (page === 'fleet' && (id === '' || isGameName(id))) {
-    closePage = showFleet(root, id === '' ? 'sevenSuitors' : id);
+    // The first game registered, so the page names no game of its own.
+    closePage = showFleet(root, id === '' ? GAME_NAMES[0] : id);
   } else if (page === 'operator') closePage = showOperator(root);
   else if (page === undefined || page === '') closePage = showLobby(root);
   else {

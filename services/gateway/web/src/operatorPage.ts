@@ -1,12 +1,13 @@
 /**
  * The operator's page (#/operator), on GET /api/admin/fleet with the admin
- * token: this process's figures, the tables in play by game and state, what
+ * token: this process's figures, on NATS every worker's (its memory, lag,
+ * commands/s and the tables it holds), the tables in play by game and state, what
  * each waits on, the stuck ones first, each with a link to its replay, and
  * what cannot be shown here. The token is asked for on the page and kept in
  * sessionStorage (this tab only); a token refused is forgotten, and the
  * page says how to sign in. Asked again every 5 s while shown (pagePolling.ts).
  */
-import { ApiError, operatorApi, type OperatorReport, type OperatorTable } from './api.js';
+import { ApiError, operatorApi, type OperatorReport, type OperatorTable, type OperatorWorker } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { statesTable } from './fleetPage.js';
 import { words } from './i18n/index.js';
@@ -148,13 +149,7 @@ function operatorFigures(report: OperatorReport): HTMLElement[] {
       { 'aria-labelledby': 'operator-workers' },
       h('h3', { id: 'operator-workers' }, said.workers),
       report.owner === 'thisProcess' ? h('p', {}, said.noWorkers) : null,
-      report.workers.length === 0
-        ? null
-        : h(
-            'ul',
-            { class: 'operator-workers' },
-            report.workers.map(({ worker, tables: held }) => h('li', {}, said.workerHolds(worker, held))),
-          ),
+      report.workers.length === 0 ? null : workerList(report.workers),
       report.missing.length === 0
         ? null
         : h(
@@ -169,6 +164,66 @@ function operatorFigures(report: OperatorReport): HTMLElement[] {
           ),
     ),
   ];
+}
+
+/** Each worker's figures in one table, then the tables each holds, each a link to its replay. */
+function workerList(workers: readonly OperatorWorker[]): HTMLElement {
+  const said = words().operatorPage;
+  const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+  const figures = ({ worker, status }: OperatorWorker) =>
+    status === null
+      ? [worker, said.saysNothing, '', '', '', '']
+      : [
+          worker,
+          said.memoryFigures(mb(status.rssBytes), mb(status.heapUsedBytes)),
+          said.milliseconds(status.eventLoopLagMs),
+          status.commandsPerSecond === null ? said.notYetMeasured : String(status.commandsPerSecond),
+          String(status.tablesHeld),
+          said.heardAgo(status.heardSecondsAgo),
+        ];
+  return h(
+    'div',
+    { class: 'operator-workers' },
+    h(
+      'table',
+      {},
+      h('caption', {}, said.workerFiguresCaption),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          said.workerColumns.map((column) => h('th', { scope: 'col' }, column)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        workers.map((worker) =>
+          h(
+            'tr',
+            { 'data-worker': worker.worker },
+            figures(worker).map((cell) => h('td', {}, cell)),
+          ),
+        ),
+      ),
+    ),
+    workers.flatMap(({ worker, status }) =>
+      status === null || status.tables.length === 0
+        ? []
+        : [
+            h('p', {}, said.workerTables(worker, status.tables.length, status.tablesHeld)),
+            h(
+              'ul',
+              { class: 'worker-tables', 'data-worker': worker },
+              status.tables.map((tableId) =>
+                h('li', {}, h('a', { href: `#/replay/${encodeURIComponent(tableId)}`, 'aria-label': said.replayOf(tableId) }, tableId)),
+              ),
+            ),
+          ],
+    ),
+  );
 }
 
 function tableList(listed: readonly OperatorTable[], onWorkers: boolean): HTMLElement {

@@ -184,6 +184,13 @@ export const en = {
     statesCaption: 'Tables in play in each state',
     stateColumns: ['State', 'Tables'] as readonly string[],
     noTables: 'No table of this game is in play.',
+    drawnLabel: 'The diagram shows ',
+    drawnLive: 'the tables in play now',
+    drawnEnded: {
+      1: 'the games that ended in the last hour',
+      24: 'the games that ended in the last 24 hours',
+      168: 'the games that ended in the last 7 days',
+    } as Readonly<Record<number, string>>,
     endedHeading: 'Games that ended',
     endedWithin: 'In the last ',
     spans: { 1: 'hour', 24: '24 hours', 168: '7 days' } as Readonly<Record<number, string>>,
@@ -232,7 +239,12 @@ export const en = {
     noWorkers: 'This process holds every table itself (the embedded service): there are no workers.',
     notShown: 'Not shown here:',
     ownerColumn: 'Worker',
-    workerHolds: (worker: string, tables: number) => `${worker}: ${tables} of the tables listed`,
+    workerColumns: ['Worker', 'Memory', 'Event-loop lag', 'Commands per second', 'Tables held', 'Last heard'] as readonly string[],
+    workerFiguresCaption: 'Each worker’s figures, as it last put them (every 2 seconds)',
+    heardAgo: (seconds: number) => `${seconds} s ago`,
+    saysNothing: 'says nothing of itself',
+    workerTables: (worker: string, shown: number, held: number) =>
+      `Tables ${worker} holds${shown < held ? ` (the first ${shown} of ${held})` : ''}:`,
   },
 
   // The dialogs between hands and at the end (betweenHands.ts, gameOver.ts)

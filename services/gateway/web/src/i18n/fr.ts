@@ -172,6 +172,13 @@ export const fr: Catalogue = {
     statesCaption: 'Tables en jeu dans chaque état',
     stateColumns: ['État', 'Tables'],
     noTables: 'Aucune table de ce jeu n’est en jeu.',
+    drawnLabel: 'Le diagramme montre ',
+    drawnLive: 'les tables en jeu maintenant',
+    drawnEnded: {
+      1: 'les parties finies dans la dernière heure',
+      24: 'les parties finies dans les dernières 24 heures',
+      168: 'les parties finies dans les 7 derniers jours',
+    },
     endedHeading: 'Parties terminées',
     endedWithin: 'Depuis ',
     spans: { 1: 'une heure', 24: '24 heures', 168: '7 jours' },
@@ -219,7 +226,12 @@ export const fr: Catalogue = {
     noWorkers: 'Ce processus tient lui-même toutes les tables (le service intégré) : il n’y a pas de processus de tables.',
     notShown: 'Non montré ici :',
     ownerColumn: 'Processus',
-    workerHolds: (worker: string, tables: number) => `${worker} : ${tables} des tables listées`,
+    workerColumns: ['Processus', 'Mémoire', 'Retard de la boucle', 'Commandes par seconde', 'Tables tenues', 'Dernières nouvelles'],
+    workerFiguresCaption: 'Les chiffres de chaque processus de tables, tels qu’il les a donnés (toutes les 2 secondes)',
+    heardAgo: (seconds: number) => `il y a ${seconds} s`,
+    saysNothing: 'ne dit rien de lui-même',
+    workerTables: (worker: string, shown: number, held: number) =>
+      `Tables que tient ${worker}${shown < held ? ` (les ${shown} premières sur ${held})` : ''} :`,
   },
 
   headlines: { won: 'Vous avez gagné !', lost: 'Vous avez perdu', draw: 'Partie nulle', watched: 'Partie terminée' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../drivers/polling.js';
+import { waitFor } from '../drivers/polling.js';
 import { EventLoopLag } from './eventLoopLag.js';
 
 /** Holds the event loop for `ms` by the clock on the wall: a loaded machine holds it at least as long. */
