@@ -25,6 +25,8 @@ export interface BucketNames {
   readonly seatTokens: string;
   /** The gateways' projection checkpoints (services/projections/natsCheckpoints.ts): the fleet overlay's. */
   readonly projections: string;
+  /** What the gateways share of tables' notices (services/gateway/notices/): rematches as they stand, seats' chat times. */
+  readonly tableNotices: string;
 }
 
 /** The buckets of the deployment whose event stream is `namespace`. */
@@ -35,6 +37,7 @@ export function bucketNames(namespace: string): BucketNames {
     tableOwners: `${namespace}-table-owners`,
     seatTokens: seatTokensBucket(namespace),
     projections: `${namespace}-projections`,
+    tableNotices: `${namespace}-table-notices`,
   };
 }
 

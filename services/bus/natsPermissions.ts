@@ -8,7 +8,8 @@
  * - A gateway sends commands and new tables, reads the event log and the
  *   snapshots it shows, keeps the seat tokens and its projections'
  *   checkpoints, and reads a table's owner by its key (the operator's
- *   page). It may not append to a
+ *   page). Gateways alone tell each other a table's notices (quick chat, the
+ *   rematch as it stands) and keep what they share of them. It may not append to a
  *   log, write a lease, an owner or a snapshot, serve commands (join the
  *   workers' queue group or answer a command), or answer for a worker's life.
  * - A worker serves commands (in the queue group, and those addressed to it),
@@ -97,14 +98,16 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           subjects.command('*'),
           subjects.commandFor('*', '*'),
           subjects.create,
+          subjects.anyNotices,
           '$JS.API.INFO',
           ...readStream(streamName),
           ...readStream(kvStream(buckets.snapshots)),
           ...keepByKey(buckets.seatTokens),
           ...keepByKey(buckets.projections),
+          ...keepByKey(buckets.tableNotices),
           ...readKeys(buckets.tableOwners),
         ],
-        subscribe: [inbox],
+        subscribe: [subjects.anyNotices, inbox],
         allowResponses: false,
       };
     case 'worker':
