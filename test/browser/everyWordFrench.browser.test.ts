@@ -55,7 +55,6 @@ const SAME_IN_BOTH = [
   '.friends.phrases.cheer.shown',
   '.tables',
   '.tablesRegion',
-  '.columns.4',
   '.clock300',
   '.tableWord',
   '.tableNav',
