@@ -27,6 +27,8 @@ export interface BucketNames {
   readonly projections: string;
   /** What each worker says of itself for the operator's page, expiring (bus/workerStatus.ts). */
   readonly workerStatus: string;
+  /** What the gateways share of tables' notices (services/gateway/notices/): rematches as they stand, seats' chat times. */
+  readonly tableNotices: string;
 }
 
 /** The buckets of the deployment whose event stream is `namespace`. */
@@ -38,6 +40,7 @@ export function bucketNames(namespace: string): BucketNames {
     seatTokens: seatTokensBucket(namespace),
     projections: `${namespace}-projections`,
     workerStatus: `${namespace}-worker-status`,
+    tableNotices: `${namespace}-table-notices`,
   };
 }
 

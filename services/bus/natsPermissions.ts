@@ -8,8 +8,10 @@
  * - A gateway sends commands and new tables, reads the event log and the
  *   snapshots it shows, keeps the seat tokens and its projections'
  *   checkpoints, and reads a table's owner and each worker's status by key
- *   (the operator's page). It may not append to a
- *   log, write a lease, an owner, a snapshot or a worker's status, serve commands (join the
+ *   (the operator's page). Gateways alone tell each other a table's notices
+ *   (quick chat, the rematch as it stands) and keep what they share of them.
+ *   It may not append to a log, write a lease, an owner, a snapshot or a
+ *   worker's status, serve commands (join the
  *   workers' queue group or answer a command), or answer for a worker's life.
  * - A worker serves commands (in the queue group, and those addressed to it),
  *   forwards them to another worker, appends to the logs, and keeps the
@@ -98,15 +100,17 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           subjects.command('*'),
           subjects.commandFor('*', '*'),
           subjects.create,
+          subjects.anyNotices,
           '$JS.API.INFO',
           ...readStream(streamName),
           ...readStream(kvStream(buckets.snapshots)),
           ...keepByKey(buckets.seatTokens),
           ...keepByKey(buckets.projections),
+          ...keepByKey(buckets.tableNotices),
           ...readKeys(buckets.tableOwners),
           ...readKeys(buckets.workerStatus),
         ],
-        subscribe: [inbox],
+        subscribe: [subjects.anyNotices, inbox],
         allowResponses: false,
       };
     case 'worker':

@@ -30,6 +30,10 @@ export interface TableSubjects {
   commandsFor(workerId: string): string;
   /** New tables (created or imported): made by any one worker. */
   readonly create: string;
+  /** A table's notices (quick chat, the rematch as it stands), from gateway to gateways: never a game event, never stored. */
+  notices(tableId: string): string;
+  /** Every table's notices: what the gateways' permissions name. */
+  readonly anyNotices: string;
   /** The table id a command subject is about. */
   tableIdOf(subject: string): string;
 }
@@ -42,6 +46,8 @@ export function tableSubjects(prefix = DEFAULT_PREFIX): TableSubjects {
     anyCommand: `${prefix}.*.cmd`,
     commandsFor: (workerId) => `${prefix}.*.cmd.${workerId}`,
     create: `${prefix}.create`,
+    notices: (tableId) => `${prefix}.${tableId}.notices`,
+    anyNotices: `${prefix}.*.notices`,
     tableIdOf: (subject) => subject.split('.')[depth] ?? '',
   };
 }

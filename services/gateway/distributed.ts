@@ -18,6 +18,8 @@ import { deploymentNames } from '../bus/deploymentNames.js';
 import { tableOwnerReads } from '../bus/tableOwnerReads.js';
 import { workerStatusReads } from '../bus/workerStatus.js';
 import { openNatsCheckpoints } from '../projections/natsCheckpoints.js';
+import { memoryNoticeBoard, NOTICES_KEPT_MS, type NoticeBoard } from './notices/noticeBoard.js';
+import { natsNoticeRelay, openNatsNoticeBoard } from './notices/natsNotices.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
 import { natsSettingsFrom } from '../settings.js';
@@ -37,11 +39,16 @@ export interface DistributedGatewayOptions extends Omit<GatewayOptions, 'host' |
   readonly prefix?: string;
   /** The deployment's event stream (NATS_STREAM), which its buckets are named after; the default one when not given. */
   readonly streamName?: string;
+  /**
+   * What the gateways share of tables' notices: the rematches as they stand, the seats' chat times (natsNotices.ts).
+   * None: this gateway's own, which does for a deployment of one gateway only.
+   */
+  readonly noticeBoard?: NoticeBoard;
 }
 
 /** The gateway over the workers: its app, and the tables it reads and commands through. */
 export function createDistributedGateway(options: DistributedGatewayOptions): { app: Gateway; tables: RemoteTables } {
-  const { nc, store, prefix, streamName, ...gatewayOptions } = options;
+  const { nc, store, prefix, streamName, noticeBoard, ...gatewayOptions } = options;
   const tables = new RemoteTables({
     nc,
     store,
@@ -51,11 +58,16 @@ export function createDistributedGateway(options: DistributedGatewayOptions): { 
     onQuarantined: ({ tableId, seq, eventType, reason, message }) => app.log.error({ tableId, seq, eventType, reason }, message),
   });
   const deployment = streamName === undefined ? {} : { streamName };
+  // Chat and rematches reach the table's sockets on every gateway, and are one truth there (docs/distributed.md).
+  const relay = natsNoticeRelay(nc, deploymentNames({ prefix }).subjects, (error, tableId) =>
+    app.log.error({ err: error, tableId }, "relaying a table's notice over NATS failed"),
+  );
   const app: Gateway = createGateway({
     tableOwners: tableOwnerReads(nc, deployment),
     workerStatuses: workerStatusReads(nc, deployment),
     ...gatewayOptions,
     host: tables,
+    tableNotices: { relay, board: noticeBoard ?? memoryNoticeBoard({ keepMs: NOTICES_KEPT_MS }) },
   });
   return { app, tables };
 }
@@ -80,8 +92,14 @@ async function main(): Promise<void> {
     bucket: deploymentNames({ streamName, prefix }).buckets.projections,
     replicas: nats.replicas,
   });
+  const noticeBoard = await openNatsNoticeBoard(nc, {
+    bucket: deploymentNames({ streamName, prefix }).buckets.tableNotices,
+    keepMs: NOTICES_KEPT_MS,
+    replicas: nats.replicas,
+  });
   const { app, tables } = createDistributedGateway({
     nc,
+    noticeBoard,
     store,
     tokens,
     prefix,

@@ -46,7 +46,8 @@ import { labRoutes } from './routes/labRoutes.js';
 import { viewRoutes } from './routes/viewRoutes.js';
 import { createSeating } from './seating.js';
 import { TableFeed } from './tableFeed.js';
-import { TableNotices } from './tableNotices.js';
+import { TableNotices, type NoticeRelay } from './tableNotices.js';
+import { memoryNoticeBoard, NOTICES_KEPT_MS, type NoticeBoard } from './notices/noticeBoard.js';
 import { tellTimeouts } from './turnTimeouts.js';
 import { relayChangesMadeElsewhere, TableWatchers } from './tableWatchers.js';
 import { GATEWAY_GOING_AWAY } from './socketProtocol.js';
@@ -101,6 +102,11 @@ export interface GatewayOptions {
   readonly workerStatuses?: WorkerStatuses;
   /** Makes a span of each player's command, the root of its trace (services/tracing); none: the no-op tracer. */
   readonly tracer?: Tracer;
+  /**
+   * A table's notices (chat, the rematch) shared with the other gateways: how they travel to them and what is kept of
+   * them (notices/natsNotices.ts). None: this process's own, as on `npm start`.
+   */
+  readonly tableNotices?: { readonly relay: NoticeRelay; readonly board: NoticeBoard };
 }
 
 export type Gateway = FastifyInstance<
@@ -148,10 +154,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     app.register(routes(context));
   }
   // What a table's sockets are told beside its game: rematch proposals, quick chat, a bot's move when time ran out.
-  const notices = new TableNotices();
+  const notices = new TableNotices(options.tableNotices?.relay);
+  const board = options.tableNotices?.board ?? memoryNoticeBoard({ keepMs: NOTICES_KEPT_MS });
   const stopTellingTimeouts = tellTimeouts((onChange) => context.host.subscribe(onChange), notices);
-  app.register(rematchRoutes(context, notices));
-  app.register(chatRoutes(context, notices));
+  app.register(rematchRoutes(context, notices, board));
+  app.register(chatRoutes(context, notices, board));
   app.register(socketRoute(context, notices));
   const fleet = gatewayFleet(context.host, { checkpoints: options.projectionCheckpoints, log: app.log });
   app.register(fleetRoutes(fleet));

@@ -108,7 +108,7 @@ export type RematchAnswer = 'proposed' | 'waiting' | 'accepted' | 'declined';
  */
 export interface Rematch {
   readonly tableId: string;
-  /** A number no earlier proposal at this gateway had, so a client tells a new proposal from the last one. */
+  /** One more than the last proposal at this table while that is remembered (two minutes), so a client tells a new proposal from the last one. */
   readonly round: number;
   readonly proposer: number;
   /** The people at the finished table, seat order, and each one's answer. */

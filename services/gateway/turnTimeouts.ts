@@ -38,6 +38,6 @@ export function tellTimeouts(
     if (seats === undefined || action === undefined || !seats.delete(data.seat)) return;
     if (seats.size === 0) timedOut.delete(tableId);
     const card = action === 'play' && typeof data.card === 'string' ? (data.card as TimedOutMessage['card']) : null;
-    notices.tell(tableId, { type: 'timedOut', seat: data.seat, action, card });
+    notices.tellHere(tableId, { type: 'timedOut', seat: data.seat, action, card });
   });
 }

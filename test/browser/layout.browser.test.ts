@@ -1,7 +1,7 @@
 /**
  * How the table fits the screen, in a real headless Chromium: dialogs open
  * at their top; on a phone (390×844) every seat shows its number and its
- * whole name, the cards are big enough to tap and the passing panel leaves
+ * whole name, wrapped between words only, the cards are big enough to tap and the passing panel leaves
  * the felt in view; at 1280×720 the hand's dock does not cover one's own
  * seat; the lobby has the rules of the game being chosen.
  * Screenshots: test-artifacts/browser/layout-*.png.
@@ -56,19 +56,36 @@ describe('the table on small screens in Chromium', { timeout: 120_000 }, () => {
       boxes.map((box) => {
         const name = box.querySelector<HTMLElement>('.seat-name strong')!;
         const mark = box.querySelector<HTMLElement>('.seat-mark');
+        // A word the name wraps inside ("Heuristi" / "c bot 3") takes two lines: two boxes for its one range.
+        const words = [...(name.textContent ?? '').matchAll(/\S+/g)];
+        const broken = words.filter((word) => {
+          const range = document.createRange();
+          range.setStart(name.firstChild!, word.index);
+          range.setEnd(name.firstChild!, word.index + word[0].length);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+        });
         return {
           seat: box.getAttribute('data-seat'),
           mark: mark === null || mark.getBoundingClientRect().width === 0 ? null : mark.textContent,
           cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+          broken: broken.map((word) => word[0]),
         };
       }),
     );
-    expect(seats).toEqual(['0', '1', '2', '3', '4', '5'].map((seat) => ({ seat, mark: `seat ${seat}`, cut: false })));
-    const slots = await page
-      .locator('.recipient')
-      .evaluateAll((buttons) => buttons.map((button) => ({ text: button.textContent, colour: button.getAttribute('data-seat-colour') })));
+    expect(seats).toEqual(['0', '1', '2', '3', '4', '5'].map((seat) => ({ seat, mark: `seat ${seat}`, cut: false, broken: [] })));
+    const slots = await page.locator('.recipient').evaluateAll((buttons) =>
+      buttons.map((button) => ({
+        text: button.textContent,
+        colour: button.getAttribute('data-seat-colour'),
+        // What shows on the phone, the player's name being for screen readers there: no separator left dangling.
+        shown: (button.textContent ?? '').replace(button.querySelector('.recipient-name')?.textContent ?? '', ''),
+      })),
+    );
     expect(slots.length).toBeGreaterThan(0);
-    for (const { text, colour } of slots) expect(text).toMatch(new RegExp(`^To Seat ${colour} · `));
+    for (const { text, colour, shown } of slots) {
+      expect(text).toMatch(new RegExp(`^To Seat ${colour} · `));
+      expect(shown).toBe(`To Seat ${colour}: pick a card`);
+    }
     await screenshot(page, 'layout-phone-seats');
     expect(errors).toEqual([]);
     await page.close();

@@ -1,7 +1,9 @@
 /**
  * The gateway of the distributed service end to end on one NATS server:
  * HTTP in, commands to two table workers over NATS, the log in JetStream,
- * seat tokens in KV, views built in the gateway.
+ * seat tokens in KV, views built in the gateway; a table's chat and
+ * rematch shared by two gateways (their notices over NATS, the rematch and
+ * the chat counts in the gateways' KV bucket).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -18,11 +20,15 @@ import { startTableWorker, type TableWorker } from '../../services/worker/tableW
 import type { RemoteTables } from '../../services/bus/remoteTables.js';
 import { SocketClient } from '../../drivers/socketClient.js';
 import { waitFor } from '../../drivers/polling.js';
-import { listen } from '../../drivers/embeddedService.js';
 import type { Message } from '../../drivers/httpClient.js';
 import { deploymentNames } from '../../services/bus/deploymentNames.js';
 import type { ProjectionCheckpoints } from '../../services/projections/checkpoints.js';
 import { openNatsCheckpoints } from '../../services/projections/natsCheckpoints.js';
+import { NOTICES_KEPT_MS } from '../../services/gateway/notices/noticeBoard.js';
+import { openNatsNoticeBoard } from '../../services/gateway/notices/natsNotices.js';
+import { newToken } from '../../services/tokens/seatTokens.js';
+import { playSeat, type SeatPlay } from '../seatPlayer.js';
+import { bearer, httpBaseOf, listen } from '../../drivers/embeddedService.js';
 
 const ADMIN = { authorization: 'Bearer admin-for-distributed-tests' };
 
@@ -37,7 +43,9 @@ describe('the distributed gateway over table workers', () => {
   let otherApp: Gateway;
   let otherTables: RemoteTables;
   const sockets: SocketClient[] = [];
+  let url: Promise<string> | undefined;
   let otherUrl: Promise<string> | undefined;
+  const base = () => (url ??= listen(app));
   const otherBase = () => (otherUrl ??= listen(otherApp));
 
   async function startGateway(
@@ -45,11 +53,14 @@ describe('the distributed gateway over table workers', () => {
   ): Promise<{ app: Gateway; tables: RemoteTables }> {
     const { nc, store } = await connectWithStore('gateway');
     const tokens = await openKvSeatTokens(nc);
+    // As `npm run start:gateway` opens it: the notice board the gateways share.
+    const noticeBoard = await openNatsNoticeBoard(nc, { bucket: deploymentNames().buckets.tableNotices, keepMs: NOTICES_KEPT_MS });
     const started = createDistributedGateway({
       ...options,
       nc,
       store,
       tokens,
+      noticeBoard,
       logger: pino({ level: 'silent' }),
       adminToken: 'admin-for-distributed-tests',
       webRoot: '/nonexistent',
@@ -274,5 +285,113 @@ describe('the distributed gateway over table workers', () => {
     for (const message of elsewhere.views) expect(message.view.seats[0].occupant?.name).toBe('Leaving');
     expect(before.view.hand.cards.length).toBeGreaterThan(0);
     expect(nextCards.length).toBeGreaterThan(0);
+  });
+
+  const socketTo = async (at: string, tableId: string, token?: string) => {
+    const socket = await SocketClient.open(`${at}/api/tables/${tableId}/socket${token === undefined ? '' : `?token=${token}`}`);
+    sockets.push(socket);
+    await socket.next((message: Message) => message.type === 'view', 'the first view');
+    return socket;
+  };
+
+  it('tells Bob on B what Alice says on A, limits her chat wherever she sends it, and rematches them at one table', async () => {
+    const a = { app, tables, base: await base() };
+    const b = { app: otherApp, base: await otherBase() };
+    const { tableId } = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [2, 3] },
+      })
+    ).json();
+    const alice = (await a.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/0`, payload: { name: 'Alice' } })).json().token;
+    const bob = (await b.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/1`, payload: { name: 'Bob' } })).json().token;
+    const bobsSocket = await socketTo(b.base, tableId, bob);
+    const alicesSocket = await socketTo(a.base, tableId, alice);
+    // Someone at another table, on Bob's gateway: told nothing of this one.
+    const other = (await b.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors', bots: [1, 2, 3] } })).json();
+    const elsewhere = await socketTo(b.base, other.tableId);
+
+    const say = (gateway: Gateway, phrase: string) =>
+      gateway.inject({ method: 'POST', url: `/api/tables/${tableId}/chat`, headers: bearer(alice), payload: { phrase } });
+    expect((await say(a.app, 'goodLuck')).statusCode).toBe(204);
+    expect(await bobsSocket.next((message: Message) => message.type === 'chat', "Alice's chat on Bob's gateway")).toEqual({
+      type: 'chat',
+      seat: 0,
+      phrase: 'goodLuck',
+    });
+    // Six a minute per seat, counted across the gateways: three through A and two through B are five more.
+    for (const gateway of [a.app, b.app, a.app, b.app, a.app]) expect((await say(gateway, 'hello')).statusCode).toBe(204);
+    const seventh = await say(b.app, 'wow');
+    expect(seventh.statusCode, seventh.body).toBe(429);
+    await waitFor(() => bobsSocket.messages.filter((message: Message) => message.type === 'chat').length === 6, 'six chats reach Bob');
+    await waitFor(() => alicesSocket.messages.filter((message: Message) => message.type === 'chat').length === 6, 'six chats reach Alice');
+    expect(elsewhere.messages.filter((message: Message) => message.type === 'chat')).toEqual([]);
+
+    // The game to its end: Alice plays through A, Bob through B.
+    let over = false;
+    const play: SeatPlay = { acknowledged: [], refused: [] };
+    const playing = [
+      playSeat(httpBaseOf(a.base), { tableId, seat: 0, token: alice }, play, () => over),
+      playSeat(httpBaseOf(b.base), { tableId, seat: 1, token: bob }, play, () => over),
+    ];
+    await waitFor(async () => (await tables.snapshot(tableId)).snapshot.context.outcome?.finished === true, 'the game to end', {
+      timeoutMs: 60_000,
+      everyMs: 200,
+    });
+    over = true;
+    await Promise.all(playing);
+
+    const before = new Set((await a.tables.listTables()).map((table) => table.tableId));
+    const aliceNext = newToken();
+    const bobNext = newToken();
+    const proposed = await a.app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/rematch`,
+      headers: bearer(alice),
+      payload: { token: aliceNext },
+    });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const told = await bobsSocket.next(
+      (message: Message) => message.type === 'rematch' && message.rematch.status === 'open',
+      "Alice's proposal on Bob's gateway",
+    );
+    expect(told.rematch.seats).toEqual([
+      { seat: 0, name: 'Alice', answer: 'proposed' },
+      { seat: 1, name: 'Bob', answer: 'waiting' },
+    ]);
+    const answered = await b.app.inject({
+      method: 'POST',
+      url: `/api/tables/${tableId}/rematch/answer`,
+      headers: bearer(bob),
+      payload: { accept: true, token: bobNext },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const { rematch } = answered.json();
+    expect(rematch).toMatchObject({ status: 'started' });
+    const started = await alicesSocket.next(
+      (message: Message) => message.type === 'rematch' && message.rematch.status === 'started',
+      "the started rematch on Alice's gateway",
+    );
+    expect(started.rematch.rematchTableId).toBe(rematch.rematchTableId);
+    expect((await a.app.inject({ method: 'GET', url: `/api/tables/${tableId}/rematch` })).json().rematch).toEqual(rematch);
+
+    // One new table: Alice and Bob in their seats, each by the token they made, usable through either gateway.
+    const seats = (
+      await b.app.inject({ method: 'GET', url: `/api/tables/${rematch.rematchTableId}/view`, headers: bearer(aliceNext) })
+    ).json();
+    expect(seats.view.viewer).toBe(0);
+    expect(seats.view.seats.map((seat: { occupant: { name: string; bot: boolean } }) => seat.occupant)).toEqual([
+      { name: 'Alice', bot: false },
+      { name: 'Bob', bot: false },
+      expect.objectContaining({ bot: true }),
+      expect.objectContaining({ bot: true }),
+    ]);
+    const bobsView = (
+      await a.app.inject({ method: 'GET', url: `/api/tables/${rematch.rematchTableId}/view`, headers: bearer(bobNext) })
+    ).json();
+    expect(bobsView.view.viewer).toBe(1);
+    const made = (await a.tables.listTables()).filter((table) => !before.has(table.tableId));
+    expect(made.map((table) => table.tableId)).toEqual([rematch.rematchTableId]);
   });
 });

@@ -5,7 +5,8 @@
  * do not grant it: a gateway cannot append an event, write a lease, an owner,
  * a snapshot or a worker's status, serve or answer commands, or answer for a worker's life; a
  * worker cannot listen to commands outside the queue group or touch the
- * seat tokens; neither can delete, purge or reconfigure the log.
+ * seat tokens, nor tell or keep a table's notices (chat, the rematch);
+ * neither can delete, purge or reconfigure the log.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,9 @@ import type { NatsRole } from '../../services/nats/security/roles.js';
 import { openLeaseBuckets } from '../../services/worker/leaseBuckets.js';
 import { openWorkerStatusBucket, workerStatusReads } from '../../services/bus/workerStatus.js';
 import { openNatsCheckpoints } from '../../services/projections/natsCheckpoints.js';
+import { NOTICES_KEPT_MS } from '../../services/gateway/notices/noticeBoard.js';
+import { openNatsNoticeBoard } from '../../services/gateway/notices/natsNotices.js';
+import { waitFor } from '../../drivers/polling.js';
 
 const { layout, subjects, buckets, presence } = deploymentNames();
 const EVENTS = layout.streamName;
@@ -184,6 +188,28 @@ describe('NATS with credentials, permissions and TLS', () => {
     expect(await answerTo(() => checkpoints.save('probe', { state: {}, positions: { [tableId]: 1 } }))).toBe('allowed');
     expect(await checkpoints.load('probe')).toEqual({ state: {}, positions: { [tableId]: 1 } });
     expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.projections), { deliver_subject: 'x' }))).toBe('refused');
+  });
+
+  it("lets gateways alone tell and keep a table's notices: a worker's chat reaches no gateway", async () => {
+    const gateway = await as('gateway');
+    const worker = await as('worker');
+    const subject = subjects.notices(tableId);
+    const heard: string[] = [];
+    const hearing = gateway.subscribe(subject, { callback: (_, message) => void heard.push(message.string()) });
+    await gateway.flush();
+    worker.publish(subject, JSON.stringify({ type: 'chat', seat: 0, phrase: 'hello' }));
+    // The server has taken the worker's message before the gateway's is sent, so it would be heard first.
+    await worker.flush();
+    gateway.publish(subject, 'from a gateway');
+    await waitFor(() => heard.length > 0, "the gateway's notice");
+    hearing.unsubscribe();
+    expect(heard).toEqual(['from a gateway']);
+    expect(await subscriptionAnswer(worker, subject)).toBe('refused');
+    expect(await answerTo(() => jetstream(worker).publish(`$KV.${buckets.tableNotices}.rematch.${tableId}`, '{}'))).toBe('refused');
+    const board = await openNatsNoticeBoard(gateway, { bucket: buckets.tableNotices, keepMs: NOTICES_KEPT_MS });
+    expect(await answerTo(() => board.write(`rematch.${tableId}`, '{}', null))).toBe('allowed');
+    const jsm = await jetstreamManager(gateway);
+    expect(await answerTo(() => jsm.consumers.add(kvStream(buckets.tableNotices), { deliver_subject: 'x' }))).toBe('refused');
   });
 
   it('refuses a worker what is not its part: commands outside the queue group, seat tokens, deleting the log', async () => {

@@ -64,6 +64,19 @@ export const antiCupidRules: GameRules = {
       'After five hands the most points wins.',
     ],
     wonBy: 'seats',
+    translations: {
+      fr: {
+        title: 'Anti-Cupid',
+        end: () => 'cinq donnes : chacun est Anti-Cupid une fois',
+        summary: [
+          'Cinq joueurs ; à chaque donne, l’un d’eux est Anti-Cupid et joue seul. Le rôle passe d’une place vers la gauche à chaque donne : chacun est Anti-Cupid une fois en cinq donnes.',
+          'En comptant à partir de la gauche d’Anti-Cupid, le 1er et le 3e joueur sont partenaires (A), de même que le 2e et le 4e (B).',
+          'Un partenariat qui marie une couleur marque 1 point pour chacun de ses deux joueurs.',
+          'Anti-Cupid ne veut aucun mariage : il marque 1 pour chaque couleur restée non mariée (ses 7 partagés, ou l’un mis de côté). Si Anti-Cupid prend les deux 7 d’une couleur, les quatre autres marquent 1 chacun.',
+          'Après cinq donnes, le plus de points gagne.',
+        ],
+      },
+    },
   },
   bot: {
     stake: ({ me, antiCupid, seatCount }) => {

@@ -5,7 +5,7 @@
  * hands, so the first game teaches trick play, trump and marriages alone.
  */
 import type { GameRules } from './gameRules.js';
-import { sevenSuitorsRules } from './sevenSuitors.js';
+import { sevenSuitorsRules, TEAMS_OF_FOUR_FR } from './sevenSuitors.js';
 
 export const firstLessonRules: GameRules = {
   ...sevenSuitorsRules,
@@ -41,5 +41,16 @@ export const firstLessonRules: GameRules = {
       'No passing and no special cards: the cards you are dealt are the cards you play.',
       'Every suit your team marries is marked off for your team; after the last hand the team with more suits marked wins (then more marriages).',
     ],
+    translations: {
+      fr: {
+        ...sevenSuitorsRules.words.translations.fr,
+        title: 'Seven Suitors : une première leçon',
+        summary: [
+          TEAMS_OF_FOUR_FR,
+          'Ni passe ni cartes spéciales : vous jouez les cartes qui vous sont distribuées.',
+          'Chaque couleur que votre équipe marie est marquée pour votre équipe ; après la dernière donne, l’équipe qui a le plus de couleurs marquées gagne (puis le plus de mariages).',
+        ],
+      },
+    },
   },
 };

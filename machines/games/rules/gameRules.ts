@@ -54,6 +54,20 @@ interface GameWords {
   readonly summary: readonly string[];
   /** Whether the game is won by a team (named as one) or by seats with the highest score. */
   readonly wonBy: 'team' | 'seats';
+  /**
+   * The game's name, end and rules in short in the client's other languages, by language code (`fr`), worded for the same
+   * options: a game added with none is shown in English in those languages, and one added with them needs no edit
+   * of the client (services/gateway/web/src/i18n/).
+   */
+  readonly translations: Readonly<Record<string, TranslatedGameWords>>;
+}
+
+/** What a language other than English says of the game, as `end` and `summary` do in English. */
+export interface TranslatedGameWords {
+  /** The game's name; a name that is a title may stay as it is. */
+  readonly title: string;
+  end(options: TableOptions): string;
+  readonly summary: readonly string[];
 }
 
 export interface GameRules {

@@ -9,6 +9,10 @@ import type { GameRules } from './gameRules.js';
 
 const TEAMS: readonly Team[] = ['A', 'B'];
 
+/** The teams of four in French, as a first lesson says them too. */
+export const TEAMS_OF_FOUR_FR =
+  'Quatre joueurs en deux équipes : les places 0 et 2 (équipe A) contre les places 1 et 3 (équipe B) ; les partenaires sont face à face.';
+
 export const sevenSuitorsRules: GameRules = {
   title: 'Seven Suitors',
   seats: 4,
@@ -61,6 +65,17 @@ export const sevenSuitorsRules: GameRules = {
       'Every suit your team marries is marked off for your team for the rest of the game, and counts as a marriage.',
     ],
     wonBy: 'team',
+    translations: {
+      fr: {
+        title: 'Seven Suitors',
+        end: (options) => frenchEndWords((options as SevenSuitorsOptions).end),
+        summary: [
+          TEAMS_OF_FOUR_FR,
+          'Avant de jouer, chacun passe en même temps une carte à chacun des autres joueurs.',
+          'Chaque couleur que votre équipe marie est marquée pour votre équipe jusqu’à la fin de la partie, et compte comme un mariage.',
+        ],
+      },
+    },
   },
   bot: {
     stake:
@@ -74,6 +89,13 @@ export const sevenSuitorsRules: GameRules = {
     passesSevensToFriends: false,
   },
 };
+
+function frenchEndWords(end: EndCondition): string {
+  const parsed = parseEnd(end);
+  if (parsed.kind === 'allSuits') return 'la première équipe à marier les sept couleurs';
+  if (parsed.kind === 'hands') return `${parsed.hands} donne${parsed.hands === 1 ? '' : 's'}, puis le plus de couleurs marquées`;
+  return `la première équipe à ${parsed.marriages} mariages`;
+}
 
 function endWords(end: EndCondition): string {
   const parsed = parseEnd(end);

@@ -69,6 +69,20 @@ export function traitorOfLoveRulesEndingAbove(endScore: number): GameRules {
         `The game ends after a hand in which someone passes ${endScore} points; the highest score wins.`,
       ],
       wonBy: 'seats',
+      translations: {
+        fr: {
+          title: 'A Traitor of Love',
+          end: () => `la donne après laquelle quelqu’un a plus de ${endScore} points`,
+          summary: [
+            'Six joueurs en deux équipes qui alternent autour de la table : les places 0, 2, 4 (équipe A) et 1, 3, 5 (équipe B).',
+            'À chaque donne, une carte de rôle secrète est distribuée : qui reçoit Cœurs est le Traître ; tous les autres sont des Entremetteurs. Vous seul connaissez votre rôle.',
+            'Chacun passe une carte à chaque joueur de l’autre équipe.',
+            'Les Entremetteurs marquent 1 pour chaque mariage de leur équipe. Le Traître veut que l’autre équipe se marie : 1 point pour chacun de ses mariages, rien pour ceux de sa propre équipe.',
+            'Après la dernière levée, chacun désigne en secret un coéquipier. Dans l’équipe du Traître, un Entremetteur qui a désigné le Traître marque +2 ; le Traître perd 1 pour chaque coéquipier qui l’a désigné et gagne 1 pour chacun des autres.',
+            `La partie se termine après une donne où quelqu’un dépasse ${endScore} points ; le meilleur score gagne.`,
+          ],
+        },
+      },
     },
     bot: {
       stake: ({ me, roleCard }) => {

@@ -7,6 +7,7 @@ import type { GatewayContext } from '../context.js';
 import { ErrorBody, TableParams } from '../schemas.js';
 import { CHAT_PHRASES, type ChatPhrase } from '../socketProtocol.js';
 import type { TableNotices } from '../tableNotices.js';
+import type { NoticeBoard } from '../notices/noticeBoard.js';
 
 /** Chat phrases one seat may send in a minute. */
 const CHAT_PER_MINUTE = 6;
@@ -18,9 +19,9 @@ const ChatBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function chatRoutes(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
+export function chatRoutes(context: GatewayContext, notices: TableNotices, board: NoticeBoard): FastifyPluginAsyncTypebox {
   const { feed, auth } = context;
-  const chat = new QuickChat({ notices, perMinute: CHAT_PER_MINUTE });
+  const chat = new QuickChat({ notices, board, perMinute: CHAT_PER_MINUTE });
   return async (app) => {
     app.post(
       '/api/tables/:tableId/chat',
@@ -38,7 +39,7 @@ export function chatRoutes(context: GatewayContext, notices: TableNotices): Fast
         const { tableId } = request.params;
         const { snapshot } = await feed.current(tableId);
         const hold = heldSeatOf(await auth.fromHeader(request.headers.authorization, tableId), tableId, snapshot.context);
-        chat.say(tableId, hold.seat, request.body.phrase);
+        await chat.say(tableId, hold.seat, request.body.phrase);
         return reply.code(204).send(null);
       },
     );

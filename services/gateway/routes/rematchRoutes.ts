@@ -16,6 +16,7 @@ import { RematchProposals, type RematchSeating } from '../rematch/rematchProposa
 import { ErrorBody, TableParams } from '../schemas.js';
 import type { Rematch } from '../socketProtocol.js';
 import type { TableNotices } from '../tableNotices.js';
+import type { NoticeBoard } from '../notices/noticeBoard.js';
 
 /** How long a proposal waits for the others' answers. */
 const REMATCH_SECONDS = 60;
@@ -77,17 +78,17 @@ async function openRematchTable(
   } finally {
     done();
   }
-  for (const { seat, name, token } of people) {
+  for (const { seat, name, holder } of people) {
     // The table is made: one seat that could not be taken stays open for its player (or anyone) to take, rather
     // than the rematch told `expired` while its table waits for players nobody was told of.
-    await seating.join(rematchTableId, seat, name, token).catch((error: unknown) => {
+    await seating.joinAs(rematchTableId, seat, name, holder).catch((error: unknown) => {
       log.error({ err: error, tableId: rematchTableId, seat }, 'a seat of a rematch could not be taken; it stays open');
     });
   }
   return rematchTableId;
 }
 
-export function rematchRoutes(context: GatewayContext, notices: TableNotices): FastifyPluginAsyncTypebox {
+export function rematchRoutes(context: GatewayContext, notices: TableNotices, board: NoticeBoard): FastifyPluginAsyncTypebox {
   const { feed, auth, limits } = context;
   /** The seat the request's token holds at the table, as the table stands. */
   const heldSeat = async (tableId: string, authorization: string | undefined) => {
@@ -98,6 +99,7 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
   return async (app) => {
     const proposals = new RematchProposals({
       notices,
+      board,
       current: (tableId) => feed.current(tableId),
       open: (tableId, seating) => openRematchTable(context, tableId, seating, app.log),
       seconds: REMATCH_SECONDS,
@@ -116,7 +118,7 @@ export function rematchRoutes(context: GatewayContext, notices: TableNotices): F
       },
       async (request) => {
         await feed.current(request.params.tableId);
-        return { rematch: proposals.at(request.params.tableId) };
+        return { rematch: await proposals.at(request.params.tableId) };
       },
     );
 

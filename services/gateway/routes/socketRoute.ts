@@ -90,7 +90,9 @@ export function socketRoute(context: GatewayContext, notices: TableNotices): Fas
           close: (code: number, reason: string) => socket.close(code, reason),
         };
         const unwatch = watchers.watch(tableId, watcher);
-        const stopNotices = notices.listen(tableId, { send });
+        const stopNotices = notices.listen(tableId, { send }, (error) =>
+          request.log.error({ err: error, tableId }, 'reading what stands at the table (its rematch) for a new socket failed'),
+        );
         metrics.socketOpened(role);
         const heartbeat = keepAlive(socket);
         socket.on('close', () => {

@@ -11,7 +11,7 @@ export type NatsRole = (typeof NATS_ROLES)[number];
 /** What each identity is for, in the docs' and the start-up line's words. */
 export const ROLE_PURPOSE: Readonly<Record<NatsRole, string>> = {
   gateway:
-    "sends players' commands and new tables to the workers, reads the logs it shows and the tables' owners, keeps seat tokens and the fleet overlay's checkpoint",
+    "sends players' commands and new tables to the workers, reads the logs it shows and the tables' owners, keeps seat tokens and the fleet overlay's checkpoint, tells the other gateways a table's chat and rematch",
   worker: 'serves commands, appends to the logs, keeps leases, owners and snapshots',
   admin: 'operator tooling: everything (creating streams, repairs, inspection)',
 };

@@ -249,6 +249,7 @@ function tableList(list: readonly LobbyTable[], sit: (tableId: string, seat: num
           'tr',
           {},
           words().columns.map((heading) => h('th', { scope: 'col' }, heading)),
+          h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, words().actionsColumn)),
         ),
       ),
       h(

@@ -72,7 +72,7 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
             onclick: () => controls.aimAt(seat),
           },
           // On a phone the seat's number and colour name it; its player's name is kept for screen readers.
-          h('span', {}, table.toSeat(seat), h('span', { class: 'recipient-name' }, shortName(view, seat)), ': '),
+          h('span', {}, table.toSeat(seat), h('span', { class: 'recipient-name' }, ' · ', shortName(view, seat)), ': '),
           card === undefined ? h('em', {}, table.pickACard) : cardFace(card),
         );
       }),

@@ -50,7 +50,9 @@ export const en = {
   daysAgo: (days: number) => `${days} day${days === 1 ? '' : 's'} ago`,
   ended: (ago: string) => `ended ${ago}`,
   lastMove: (ago: string) => `last move ${ago}`,
-  columns: ['Game', 'State', 'Players', 'Seats', ''] as readonly string[],
+  columns: ['Game', 'State', 'Players', 'Seats'] as readonly string[],
+  /** The header of the column of buttons, for screen readers only: the buttons say the rest. */
+  actionsColumn: 'Take a seat or watch',
   botsOnly: 'bots only',
   takeSeatBack: (seat: number) => `Take seat ${seat} back`,
   full: 'full',

@@ -65,7 +65,7 @@ export const enTable = {
   matchmakerWants: 'You score for your own team’s marriages, and +2 if you name the Traitor when they are on your team.',
   passing: 'Passing',
   passOneEach: 'Pass one card to each:',
-  toSeat: (seat: number) => `To Seat ${seat} · `,
+  toSeat: (seat: number) => `To Seat ${seat}`,
   pickACard: 'pick a card',
   passTheseCards: 'Pass these cards',
   seatLabel: (seat: number, name: string) => `Seat ${seat} · ${name}`,

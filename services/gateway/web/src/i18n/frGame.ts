@@ -1,31 +1,24 @@
 /** The games' own words in French, entry for entry as enGame.ts; options and values by their keys. */
-import type { SevenSuitorsOptions } from '../../../../../machines/table/optionTypes.js';
-import { parseEnd } from '../../../../../machines/table/options.js';
+import { GAME_NAMES, rulesOf } from '../../../../../machines/games/rules/index.js';
+import type { TranslatedGameWords } from '../../../../../machines/games/rules/gameRules.js';
 import type { GameWords, RulesView } from './enGame.js';
 
-/** The number the table's own (English) end words give, so a later rules version's figure is kept. */
-function figureIn(words: string, otherwise: number): number {
-  const found = /\d+/.exec(words);
-  return found === null ? otherwise : Number(found[0]);
+/**
+ * The game's own words in French, from its rules object (machines/games/rules/, `words.translations.fr`), so a
+ * game added with its French needs no edit here. A table whose English words are not the current rules' (it plays
+ * by an earlier rulebook) keeps its own English ones, rather than French words of rules it does not play by; so
+ * does a game with no French.
+ */
+function frenchOf(rules: RulesView): TranslatedGameWords | null {
+  const current = rulesOf(rules.game).words;
+  const sameRules = current.end(rules.options) === rules.endWords && current.summary.join('\n') === rules.rulesSummary.join('\n');
+  return sameRules ? (current.translations.fr ?? null) : null;
 }
-
-function sevenSuitorsEnd(rules: RulesView): string {
-  const end = parseEnd((rules.options as SevenSuitorsOptions).end);
-  if (end.kind === 'allSuits') return 'la première équipe à marier les sept couleurs';
-  if (end.kind === 'hands') return `${end.hands} donne${end.hands === 1 ? '' : 's'}, puis le plus de couleurs marquées`;
-  return `la première équipe à ${end.marriages} mariages`;
-}
-
-const TEAMS_OF_FOUR =
-  'Quatre joueurs en deux équipes : les places 0 et 2 (équipe A) contre les places 1 et 3 (équipe B) ; les partenaires sont face à face.';
 
 export const frGame: GameWords = {
-  titles: {
-    sevenSuitors: 'Seven Suitors',
-    firstLesson: 'Seven Suitors : une première leçon',
-    traitorOfLove: 'A Traitor of Love',
-    antiCupid: 'Anti-Cupid',
-  },
+  titles: Object.fromEntries(
+    GAME_NAMES.map((game) => [game, rulesOf(game).words.translations.fr?.title ?? rulesOf(game).title]),
+  ) as GameWords['titles'],
   optionLabels: { end: 'La partie se termine après', specials: 'Cartes spéciales', passing: 'Passe' },
   choiceLabels: {
     allSuits: 'la première équipe à marquer les sept couleurs',
@@ -41,50 +34,8 @@ export const frGame: GameWords = {
     none: 'sans passe',
     oneEach: 'passer une carte à chaque joueur',
   },
-  end: (rules) => {
-    switch (rules.game) {
-      case 'sevenSuitors':
-      case 'firstLesson':
-        return sevenSuitorsEnd(rules);
-      case 'traitorOfLove':
-        return `la donne après laquelle quelqu’un a plus de ${figureIn(rules.endWords, 15)} points`;
-      case 'antiCupid':
-        return 'cinq donnes : chacun est Anti-Cupid une fois';
-    }
-  },
-  summary: (rules) => {
-    switch (rules.game) {
-      case 'sevenSuitors':
-        return [
-          TEAMS_OF_FOUR,
-          'Avant de jouer, chacun passe en même temps une carte à chacun des autres joueurs.',
-          'Chaque couleur que votre équipe marie est marquée pour votre équipe jusqu’à la fin de la partie, et compte comme un mariage.',
-        ];
-      case 'firstLesson':
-        return [
-          TEAMS_OF_FOUR,
-          'Ni passe ni cartes spéciales : vous jouez les cartes qui vous sont distribuées.',
-          'Chaque couleur que votre équipe marie est marquée pour votre équipe ; après la dernière donne, l’équipe qui a le plus de couleurs marquées gagne (puis le plus de mariages).',
-        ];
-      case 'traitorOfLove':
-        return [
-          'Six joueurs en deux équipes qui alternent autour de la table : les places 0, 2, 4 (équipe A) et 1, 3, 5 (équipe B).',
-          'À chaque donne, une carte de rôle secrète est distribuée : qui reçoit Cœurs est le Traître ; tous les autres sont des Entremetteurs. Vous seul connaissez votre rôle.',
-          'Chacun passe une carte à chaque joueur de l’autre équipe.',
-          'Les Entremetteurs marquent 1 pour chaque mariage de leur équipe. Le Traître veut que l’autre équipe se marie : 1 point pour chacun de ses mariages, rien pour ceux de sa propre équipe.',
-          'Après la dernière levée, chacun désigne en secret un coéquipier. Dans l’équipe du Traître, un Entremetteur qui a désigné le Traître marque +2 ; le Traître perd 1 pour chaque coéquipier qui l’a désigné et gagne 1 pour chacun des autres.',
-          `La partie se termine après une donne où quelqu’un dépasse ${figureIn(rules.endWords, 15)} points ; le meilleur score gagne.`,
-        ];
-      case 'antiCupid':
-        return [
-          'Cinq joueurs ; à chaque donne, l’un d’eux est Anti-Cupid et joue seul. Le rôle passe d’une place vers la gauche à chaque donne : chacun est Anti-Cupid une fois en cinq donnes.',
-          'En comptant à partir de la gauche d’Anti-Cupid, le 1er et le 3e joueur sont partenaires (A), de même que le 2e et le 4e (B).',
-          'Un partenariat qui marie une couleur marque 1 point pour chacun de ses deux joueurs.',
-          'Anti-Cupid ne veut aucun mariage : il marque 1 pour chaque couleur restée non mariée (ses 7 partagés, ou l’un mis de côté). Si Anti-Cupid prend les deux 7 d’une couleur, les quatre autres marquent 1 chacun.',
-          'Après cinq donnes, le plus de points gagne.',
-        ];
-    }
-  },
+  end: (rules) => frenchOf(rules)?.end(rules.options) ?? rules.endWords,
+  summary: (rules) => frenchOf(rules)?.summary ?? rules.rulesSummary,
 
   teamLower: (team) => `équipe ${team}`,
   partnership: (side) => `Partenariat ${side}`,

@@ -59,7 +59,7 @@ export const frTable: TableWords = {
   matchmakerWants: 'Vous marquez pour les mariages de votre équipe, et +2 si vous désignez le Traître quand il est dans votre équipe.',
   passing: 'Passe',
   passOneEach: 'Passez une carte à chacun :',
-  toSeat: (seat) => `À la place ${seat} · `,
+  toSeat: (seat) => `À la place ${seat}`,
   pickACard: 'choisissez une carte',
   passTheseCards: 'Passer ces cartes',
   seatLabel: (seat, name) => `Place ${seat} · ${name}`,
