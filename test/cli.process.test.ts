@@ -4,47 +4,17 @@
  * `check` passes them all; a tampered record fails with a line naming the
  * problem; bad flags exit 2 with a message saying what is wrong.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GAME_NAMES } from '../machines/table/options.js';
-import type { GameRecord } from '../machines/record/record.js';
+import { scratchDirectory, suitors, type RecordDocument } from './kit/cli.js';
 import { settingsFromEnv, wholeNumber } from '../drivers/flags.js';
 
-/** A record as the JSON document it is: every field can be tampered with. */
-type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
-type RecordDocument = Writable<GameRecord>;
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'services', 'cli', 'bin.js');
 /** 40 in the everyday suite (the command's files, names and counts, not the rules: botGames.test.ts plays those); `npm run test:deep` writes and checks 1000 of each game (CLI_GAMES). */
 const { games: GAMES_PER_RUN } = settingsFromEnv({ games: wholeNumber({ env: 'CLI_GAMES', default: 40 }) });
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly seconds: number;
-}
-
-function suitors(...args: string[]): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }));
-  });
-}
-
-const scratch = mkdtempSync(join(tmpdir(), 'suitors-cli-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory('suitors-cli-test');
 
 describe(`simulate then check, ${GAMES_PER_RUN} games of each game`, () => {
   it.concurrent.each([...GAME_NAMES])(

@@ -9,6 +9,7 @@ import { createMemoryEventStore } from '../eventstore/memoryEventStore.js';
 import { waitFor } from '../../drivers/polling.js';
 import type { TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { finishedBotGame } from '../../test/kit/serviceTables.js';
 
 const service = servicesClosedAfterEach();
 const MANY = { perSecond: 1000, burst: 1000 };
@@ -18,21 +19,10 @@ function post(started: TestService, url: string, payload: object, remoteAddress:
   return started.app.inject({ method: 'POST', url, payload, remoteAddress });
 }
 
-async function finishedGame(started: TestService): Promise<string> {
-  const created = await post(started, '/api/tables', ALL_BOTS, '10.9.9.9');
-  expect(created.statusCode, created.body).toBe(201);
-  const { tableId } = created.json();
-  await waitFor(
-    async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-    `table ${tableId} to finish`,
-  );
-  return tableId;
-}
-
 describe('tables of bots alone in play', () => {
   it('are capped per client (429) and in all (503), forks nobody sits at included; a table with a person is not', async () => {
     const store = createMemoryEventStore();
-    const finished = await finishedGame(service({ store }));
+    const finished = await finishedBotGame(service({ store }), { remoteAddress: '10.9.9.9' });
     // Bots that take an hour a move: every table this gateway makes stays in play for the test.
     const slow = service({
       store,

@@ -7,28 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../drivers/polling.js';
-import type { TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { finishedBotGame } from '../../test/kit/serviceTables.js';
 import { DEFAULT_LIMITS, liftedRateLimits } from './limits.js';
 import { WorkQueue } from './costlyWork.js';
 import { openLocalStorage } from '../storage/storage.js';
 import { TableHost } from '../host/tableHost.js';
 
 const service = servicesClosedAfterEach();
-
-async function finishedGame(started: TestService): Promise<string> {
-  const created = await started.app.inject({
-    method: 'POST',
-    url: '/api/tables',
-    payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
-  });
-  const { tableId } = created.json();
-  await waitFor(
-    async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-    `table ${tableId} to finish`,
-  );
-  return tableId;
-}
 
 describe('the budgets of costly routes', () => {
   it('take so many forks at once and so many waiting, refuse the next 503 with Retry-After and make nothing for it, and leave new tables their own budget', async () => {
@@ -49,7 +35,7 @@ describe('the budgets of costly routes', () => {
       host,
       limits: { ...liftedRateLimits(), budgets: { ...DEFAULT_LIMITS.budgets, forkTable: { atOnce: 1, waiting: 2 } } },
     });
-    const tableId = await finishedGame(started);
+    const tableId = await finishedBotGame(started);
     const tablesBefore = (await started.store.listTables()).length;
     const sendFork = () => started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at: 10 } });
     const sent = Array.from({ length: 6 }, sendFork);

@@ -13,6 +13,8 @@ import type { StoredEvent } from '../eventstore/eventStore.js';
 import { waitFor } from '../../drivers/polling.js';
 import { ADMIN, bearer, startService, type TestService } from '../../drivers/embeddedService.js';
 import { EVENT_SCHEMA } from '../host/upcasters.js';
+import { manualTimers } from '../../test/kit/manualTimers.js';
+import { awaitedActions } from '../../machines/table/refusal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-clock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,9 +76,13 @@ describe('the turn clock', () => {
 
   it('keeps bots playing, seat tokens and deadlines across restarts of the service on its SQLite file', async () => {
     const path = join(dir, 'restart.db');
-    const run = async <T>(options: Parameters<typeof startService>[0], work: (service: TestService) => Promise<T>): Promise<T> => {
+    // The services live by the test's clock: their bots and turn clocks wait on it and their events are stamped by it,
+    // so a restart slowed by a busy machine moves no deadline, and only the test's steps move time.
+    const clock = manualTimers(Date.now());
+    const run = async <T>({ botDelayMs }: { botDelayMs: number }, work: (service: TestService) => Promise<T>): Promise<T> => {
       const storage = openLocalStorage({ kind: 'sqlite', path });
-      const started = startService({ limits: TEST_LIMITS, ...options, store: storage.store, tokens: storage.tokens });
+      const host = new TableHost({ store: storage.store, now: () => new Date(clock.now()), autopilot: { botDelayMs, timers: clock } });
+      const started = startService({ limits: TEST_LIMITS, host, store: storage.store, tokens: storage.tokens });
       try {
         return await work(started);
       } finally {
@@ -84,6 +90,8 @@ describe('the turn clock', () => {
         await storage.close();
       }
     };
+    /** The bots' moves due now made (each move sets the next bot's timer, so the waits below run this until done). */
+    const botsMove = () => clock.advance(0);
     // Bots too slow to move before the first restart, so the next service must take their game up.
     const botTable = await run({ botDelayMs: 60_000 }, async ({ app }) => {
       const bots = await app.inject({
@@ -93,32 +101,37 @@ describe('the turn clock', () => {
       });
       return bots.json().tableId as string;
     });
-    const { tableId, token, lastBefore } = await run({}, async ({ app }) => {
-      await waitFor(
-        async () => (await app.inject({ method: 'GET', url: `/api/tables/${botTable}/view` })).json().view.phase === 'gameOver',
-        'the bot game to finish',
-      );
+    const { tableId, token, lastBefore } = await run({ botDelayMs: 0 }, async ({ app, host }) => {
+      const viewOf = async (id: string) => (await app.inject({ method: 'GET', url: `/api/tables/${id}/view` })).json().view;
+      // Asked of the host while the bots move (a look over HTTP each step would meet the rate limit), then over HTTP.
+      await waitFor(async () => {
+        botsMove();
+        return (await host.snapshot(botTable)).snapshot.context.outcome?.finished === true;
+      }, 'the bot game to finish');
+      expect((await viewOf(botTable)).phase).toBe('gameOver');
       const seated = await seatedTable(app, 1.5);
       // The bots pass at once; then only seat 0 is awaited, and its clock runs from the last bot pass.
       await waitFor(async () => {
-        const { view } = (await app.inject({ method: 'GET', url: `/api/tables/${seated.tableId}/view` })).json();
-        return view.awaiting.length === 1;
+        botsMove();
+        return awaitedActions((await host.snapshot(seated.tableId)).snapshot).length === 1;
       }, 'the bots to pass');
+      expect((await viewOf(seated.tableId)).awaiting).toHaveLength(1);
       const lastBefore = (await logOf(app, seated.tableId)).at(-1)!;
       const { turnDeadline } = (await app.inject({ method: 'GET', url: `/api/tables/${seated.tableId}/view` })).json();
       expect(turnDeadline).toBe(new Date(Date.parse(lastBefore.at) + 1500).toISOString());
       return { ...seated, lastBefore };
     });
 
-    // Restarted 1.2 s after the last event at the earliest: a timeout due from that event then comes within 0.3 s of
-    // the restart (at once if the restart was later), and one counted from the restart (1.5 s) is told apart by the
-    // 1.4 s below with room for a slow start.
-    await waitFor(() => Date.now() - Date.parse(lastBefore.at) >= 1200, 'the clock to pass 1.2 s after the last event', { everyMs: 20 });
-    const restartedAt = Date.now();
-    await run({}, async ({ app }) => {
+    // Restarted 1.2 s after the last event: a timeout due from that event comes 0.3 s after the restart, and one
+    // counted from the restart (1.5 s) would be told apart by the 1.4 s below.
+    clock.advance(Date.parse(lastBefore.at) + 1200 - clock.now());
+    const restartedAt = clock.now();
+    await run({ botDelayMs: 0 }, async ({ app, host }) => {
       const seatView = await app.inject({ method: 'GET', url: `/api/tables/${tableId}/view`, headers: bearer(token) });
       expect(seatView.statusCode).toBe(200);
       expect(seatView.json().view.viewer).toBe(0);
+      await waitFor(() => host.hasMovesToCome(tableId), 'the restarted service to take the table up and run its clock');
+      clock.advance(300);
       const log = await waitFor(async () => {
         const events = await logOf(app, tableId);
         return events.some((event) => event.type === 'turn.timedOut') && events;

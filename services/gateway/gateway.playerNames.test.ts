@@ -5,17 +5,10 @@
  * trimmed).
  */
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../drivers/polling.js';
-import type { TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { createdTable, finishedBotGame } from '../../test/kit/serviceTables.js';
 
 const service = servicesClosedAfterEach();
-
-async function createTable(started: TestService, body: object): Promise<string> {
-  const response = await started.app.inject({ method: 'POST', url: '/api/tables', payload: body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().tableId;
-}
 
 const REFUSED: [string, string][] = [
   ['Ada\u202Eevol', 'bidi'],
@@ -32,7 +25,7 @@ const REFUSED: [string, string][] = [
 describe('player names', () => {
   it('a seat taken with a name that breaks a rule is 400 naming the rule, and the seat stays open', async () => {
     const started = service();
-    const tableId = await createTable(started, { game: 'sevenSuitors' });
+    const tableId = await createdTable(started, { game: 'sevenSuitors' });
     const before = await started.host.events(tableId);
     for (const [name, rule] of REFUSED) {
       const joined = await started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/seats/1`, payload: { name } });
@@ -46,7 +39,7 @@ describe('player names', () => {
 
   it('a name that keeps the rules is stored in NFC, trimmed of what is invisible around it', async () => {
     const started = service();
-    const tableId = await createTable(started, { game: 'sevenSuitors' });
+    const tableId = await createdTable(started, { game: 'sevenSuitors' });
     const joined = await started.app.inject({
       method: 'POST',
       url: `/api/tables/${tableId}/seats/2`,
@@ -58,11 +51,7 @@ describe('player names', () => {
 
   it('a fork with a name that breaks a rule is 400 naming the rule, and makes no table', async () => {
     const started = service();
-    const tableId = await createTable(started, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] });
-    await waitFor(
-      async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-      `table ${tableId} to finish`,
-    );
+    const tableId = await finishedBotGame(started);
     for (const [name, rule] of REFUSED) {
       const forked = await started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at: 10, seat: 0, name } });
       expect(forked.statusCode, JSON.stringify(name)).toBe(400);

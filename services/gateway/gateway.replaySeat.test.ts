@@ -5,31 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { viewFor } from '../../machines/view.js';
-import { waitFor } from '../../drivers/polling.js';
-import { ADMIN, type TestService } from '../../drivers/embeddedService.js';
+import { ADMIN } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { createdTable, finishedBotGame } from '../../test/kit/serviceTables.js';
 
 const startService = servicesClosedAfterEach();
-
-async function createTable(service: TestService, body: object): Promise<string> {
-  const response = await service.app.inject({ method: 'POST', url: '/api/tables', payload: body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().tableId;
-}
-
-async function finishedGame(service: TestService): Promise<string> {
-  const tableId = await createTable(service, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] });
-  await waitFor(
-    async () => (await service.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-    `table ${tableId} to finish`,
-  );
-  return tableId;
-}
 
 describe('a replay as one seat saw it', () => {
   it("answers that seat's own view at the event, from the same view function as live play", async () => {
     const service = startService();
-    const tableId = await finishedGame(service);
+    const tableId = await finishedBotGame(service);
     const events = await service.host.events(tableId);
     // Mid-trick: a seat to play has legal cards, which only its own view shows.
     const at = events.findIndex((event, index) => index > 20 && event.type === 'card.played') + 1;
@@ -49,7 +34,7 @@ describe('a replay as one seat saw it', () => {
 
   it('is refused while the game is in play (409), and for a seat the table has not (400), changing nothing', async () => {
     const service = startService();
-    const playing = await createTable(service, { game: 'antiCupid', bots: [1, 2, 3, 4] });
+    const playing = await createdTable(service, { game: 'antiCupid', bots: [1, 2, 3, 4] });
     const during = await service.app.inject({ method: 'GET', url: `/api/tables/${playing}/replay?at=1&seat=1` });
     expect(during.statusCode).toBe(409);
     expect(during.json()).toEqual({
@@ -59,7 +44,7 @@ describe('a replay as one seat saw it', () => {
     const spectator = await service.app.inject({ method: 'GET', url: `/api/tables/${playing}/replay?at=1` });
     expect(spectator.statusCode).toBe(200);
 
-    const tableId = await finishedGame(service);
+    const tableId = await finishedBotGame(service);
     const version = (await service.host.events(tableId)).length;
     const outOfRange = await service.app.inject({ method: 'GET', url: `/api/tables/${tableId}/replay?at=3&seat=4` });
     expect(outOfRange.statusCode).toBe(400);

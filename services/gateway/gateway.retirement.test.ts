@@ -6,26 +6,16 @@
  * the retention, are kept whole.
  */
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../drivers/polling.js';
 import type { TestService } from '../../drivers/embeddedService.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { createdTable, finishedBotGame } from '../../test/kit/serviceTables.js';
 import { retireFinishedGames } from '../host/retirement.js';
 
 const service = servicesClosedAfterEach();
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-async function createTable(started: TestService, body: object): Promise<string> {
-  const response = await started.app.inject({ method: 'POST', url: '/api/tables', payload: body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().tableId;
-}
-
 async function finishedGame(started: TestService): Promise<{ tableId: string; endedAt: number }> {
-  const tableId = await createTable(started, { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] });
-  await waitFor(
-    async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-    `table ${tableId} to finish`,
-  );
+  const tableId = await finishedBotGame(started);
   const [summary] = (await started.store.listTables()).filter((table) => table.tableId === tableId);
   return { tableId, endedAt: Date.parse(summary.lastEventAt) };
 }
@@ -35,7 +25,7 @@ describe('a retired game', () => {
     const started = service();
     const { app, store } = started;
     const { tableId, endedAt } = await finishedGame(started);
-    const waiting = await createTable(started, { game: 'sevenSuitors', bots: [1, 2, 3] });
+    const waiting = await createdTable(started, { game: 'sevenSuitors', bots: [1, 2, 3] });
     const recordBefore = (await app.inject({ method: 'GET', url: `/api/tables/${tableId}/record` })).json();
 
     const run = await retireFinishedGames(store, { olderThanDays: 7, now: new Date(endedAt + 7 * DAY_MS) });
@@ -75,7 +65,7 @@ describe('a retired game', () => {
     const started = service();
     const { store } = started;
     const { tableId, endedAt } = await finishedGame(started);
-    await createTable(started, { game: 'sevenSuitors', bots: [1, 2, 3] });
+    await createdTable(started, { game: 'sevenSuitors', bots: [1, 2, 3] });
     const seen: string[] = [];
     const onTable = ({ tableId: id, outcome }: { tableId: string; outcome: string }) => seen.push(`${outcome} ${id}`);
 

@@ -9,6 +9,7 @@ import { waitFor } from '../../drivers/polling.js';
 import { bearer, httpBaseOf, listen, type TestService } from '../../drivers/embeddedService.js';
 import { playSeat, type SeatPlay } from '../../test/seatPlayer.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { finishedBotGame } from '../../test/kit/serviceTables.js';
 import { newToken } from '../tokens/seatTokens.js';
 import { liftedRateLimits } from './limits.js';
 
@@ -26,21 +27,6 @@ function startWithBudget(eventsPerDay: number) {
 
 function createTable(started: TestService, client: string) {
   return started.app.inject({ method: 'POST', url: '/api/tables', remoteAddress: client, payload: { game: 'sevenSuitors' } });
-}
-
-async function finishedGame(started: TestService): Promise<string> {
-  const created = await started.app.inject({
-    method: 'POST',
-    url: '/api/tables',
-    remoteAddress: '10.0.0.9',
-    payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
-  });
-  const { tableId } = created.json();
-  await waitFor(
-    async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true,
-    `table ${tableId} to finish`,
-  );
-  return tableId;
 }
 
 describe('the daily storage budget', () => {
@@ -75,7 +61,7 @@ describe('the daily storage budget', () => {
 
   it('counts the events a fork and an import write, and refuses the next once they are spent', async () => {
     const { started } = startWithBudget(5);
-    const tableId = await finishedGame(started);
+    const tableId = await finishedBotGame(started, { remoteAddress: '10.0.0.9' });
     const fork = () =>
       started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, remoteAddress: '10.0.0.3', payload: { at: 10 } });
     const forked = await fork();

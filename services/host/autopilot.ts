@@ -16,6 +16,7 @@ import type { PlayerCommand } from '../../machines/table/events.js';
 import type { TableSnapshot } from '../../machines/table/snapshot.js';
 import { createBotRunner } from '../bots/botRunner.js';
 import { createTurnClock, turnDeadline } from '../clock/turnClock.js';
+import type { Timers } from '../clock/timers.js';
 import { isVersionConflict } from '../eventstore/eventStore.js';
 import { isTableRefusal } from './errors.js';
 import { botKindOf, type TableSettings } from './tableSettings.js';
@@ -71,6 +72,8 @@ export interface AutopilotOptions {
    */
   readonly onMoveLost?: (tableId: string) => void;
   readonly now?: () => number;
+  /** The timers the bots' delay and the turn clock wait on (the system's; a test's own clock in tests). */
+  readonly timers?: Timers;
 }
 
 export const DEFAULT_BOT_DELAY_MS = 600;
@@ -95,12 +98,14 @@ export class Autopilot {
       snapshot,
       submit: (tableId, move) => this.measured('bot', tableId, () => owner.botMove(tableId, move)),
       delayMs: options.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
+      timers: options.timers,
       onError,
     });
     this.clock = createTurnClock({
       snapshot,
       timeOut: (tableId, version, move) => this.measured('clock', tableId, () => owner.timeOut(tableId, version, move)),
       onError,
+      timers: options.timers,
       ...(options.now === undefined ? {} : { now: options.now }),
     });
   }

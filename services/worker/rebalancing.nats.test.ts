@@ -5,18 +5,17 @@
  * worker that stops spreads its tables over the others. The workers run in
  * this process over one in-memory log, each with its own NATS connection.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
+import { describe, expect, it } from 'vitest';
 import { sleep, waitFor } from '../../drivers/polling.js';
 import { createRemoteTable, gameOf, nextRemoteMove, playRemotely, remoteHolder, submitRemoteMove } from '../../drivers/remotePlay.js';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { GAMES } from '../../machines/table/options.js';
-import { RemoteTables } from '../bus/remoteTables.js';
+import type { RemoteTables } from '../bus/remoteTables.js';
 import type { EventStore, StoredEvent } from '../eventstore/eventStore.js';
 import { foldLog } from '../host/replay.js';
 import { openLocalStorage } from '../storage/storage.js';
-import { startTableWorker, type TableWorker } from './tableWorker.js';
+import type { TableWorker } from './tableWorker.js';
+import { workersOverNatsForTests } from '../../test/kit/workersOverNats.js';
 import { createWorkerMetrics, type WorkerMetrics } from './workerMetrics.js';
 
 const TTL_MS = 1500;
@@ -33,38 +32,16 @@ interface Append {
 }
 
 describe('tables shared among workers (one server, a shared in-memory log)', () => {
-  let nats: LocalNats;
-  const connections: NatsConnection[] = [];
+  const cluster = workersOverNatsForTests();
+  const { workers } = cluster;
   let store: EventStore;
   let tables: RemoteTables;
-  let workers: TableWorker[] = [];
   /** Everything the test saw happen, numbered in order: appends and the workers' log lines. */
   let order = 0;
   let appends: Append[] = [];
   /** The workers' log lines, for a failure to show. */
   let lines: string[] = [];
   let handOffs: Array<{ order: number; from: string; tableId: string; to: string }> = [];
-
-  beforeAll(async () => {
-    nats = await startLocalNats(1);
-  });
-
-  afterAll(async () => {
-    await Promise.allSettled(connections.map((nc) => nc.close()));
-    await nats?.stop();
-  });
-
-  afterEach(async () => {
-    await tables?.close();
-    await Promise.allSettled(workers.map((worker) => worker.stop()));
-    workers = [];
-  });
-
-  async function connection(role: 'worker' | 'gateway'): Promise<NatsConnection> {
-    const nc = await nats.connect(role);
-    connections.push(nc);
-    return nc;
-  }
 
   /** The shared log as one worker sees it: each append it makes is noted with who made it. */
   function storeOf(workerId: string): EventStore {
@@ -78,9 +55,8 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
   }
 
   async function startWorker(workerId: string, rebalancePerSecond: number, metrics?: WorkerMetrics): Promise<TableWorker> {
-    const worker = await startTableWorker({
+    return cluster.startWorker({
       metrics,
-      nc: await connection('worker'),
       store: storeOf(workerId),
       workerId,
       leaseTtlMs: TTL_MS,
@@ -93,8 +69,6 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
         if (handed !== null) handOffs.push({ order: order++, from: handed[1], tableId: handed[2], to: handed[3] });
       },
     });
-    workers.push(worker);
-    return worker;
   }
 
   async function setUp(): Promise<void> {
@@ -102,7 +76,7 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
     appends = [];
     handOffs = [];
     lines = [];
-    tables = new RemoteTables({ nc: await connection('gateway'), store, requestTimeoutMs: 3000, retryForMs: 5000 });
+    ({ tables } = await cluster.openTables(store));
   }
 
   /** Every event of each log acknowledged once, at its place: nothing lost, nothing played twice, no gap. */
@@ -221,7 +195,6 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
       },
     );
     await Promise.all(workers.map((worker) => worker.stop()));
-    workers = [];
 
     for (const tableId of moved) {
       const afterHandOff = appends.filter((append) => append.tableId === tableId && append.order > handedAt.get(tableId)!);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createRng } from '../../machines/cards/shuffle.js';
 import { phaseOf } from '../../machines/table/snapshot.js';
@@ -18,56 +18,24 @@ import { RemoteTables } from '../bus/remoteTables.js';
 import { tableSubjects } from '../bus/subjects.js';
 
 const subjects = tableSubjects();
-import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
-import type { NatsRole } from '../nats/security/roles.js';
+import { workersOverNatsForTests } from '../../test/kit/workersOverNats.js';
 import { openLeaseBuckets } from './leaseBuckets.js';
-import { startTableWorker, type TableWorker } from './tableWorker.js';
 
 const TTL_MS = 1500;
 
 describe('table workers over NATS (one server, a shared in-memory log)', () => {
-  let nats: LocalNats;
-  const connections: NatsConnection[] = [];
+  const cluster = workersOverNatsForTests();
+  const { workers } = cluster;
   let store: EventStore;
-  let workers: TableWorker[] = [];
   let tables: RemoteTables;
-
   /** The gateway's connection (RemoteTables'): what sends commands to the workers. */
   let gatewayNc: NatsConnection;
 
-  async function connection(role: NatsRole): Promise<NatsConnection> {
-    const nc = await nats.connect(role);
-    connections.push(nc);
-    return nc;
-  }
-
-  async function startWorker(workerId: string, ttlMs = TTL_MS): Promise<TableWorker> {
-    // Tables stay where they are served first: what moves them is rebalancing.nats.test.ts's.
-    const worker = await startTableWorker({ nc: await connection('worker'), store, workerId, leaseTtlMs: ttlMs, rebalancePerSecond: 0 });
-    workers.push(worker);
-    return worker;
-  }
-
-  beforeAll(async () => {
-    nats = await startLocalNats(1);
-  });
-
-  afterAll(async () => {
-    await Promise.allSettled(connections.map((nc) => nc.close()));
-    await nats?.stop();
-  });
-
-  afterEach(async () => {
-    await tables?.close();
-    await Promise.allSettled(workers.map((worker) => worker.stop()));
-    workers = [];
-  });
-
   async function setUp(workerIds = ['w-a', 'w-b']): Promise<void> {
     store = openLocalStorage({ kind: 'memory' }).store;
-    for (const workerId of workerIds) await startWorker(workerId);
-    gatewayNc = await connection('gateway');
-    tables = new RemoteTables({ nc: gatewayNc, store, requestTimeoutMs: 3000, retryForMs: 5000 });
+    // Tables stay where they are served first: what moves them is rebalancing.nats.test.ts's.
+    for (const workerId of workerIds) await cluster.startWorker({ store, workerId, leaseTtlMs: TTL_MS, rebalancePerSecond: 0 });
+    ({ tables, nc: gatewayNc } = await cluster.openTables(store));
   }
 
   it('plays bot games of all three games to the end through two workers, each table served by one of them', async () => {
@@ -161,7 +129,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     expect(await kindOf(tables.createTable({ game: 'chess' }))).toMatch(/^malformed: game must be/);
     expect(await kindOf(tables.importRecord({ game: 'sevenSuitors' }))).toMatch(/^invalidRecord: the record does not verify/);
     // A lease for a table that does not exist is given back at once.
-    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
+    const { claims: kv } = await openLeaseBuckets(await cluster.connection('worker'), { ttlMs: TTL_MS });
     expect((await kv.get('t-no-such-table'))?.operation ?? 'none').not.toBe('PUT');
     expect(await store.version(tableId)).toBe(6);
 
@@ -267,7 +235,7 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     const { tableId } = await createRemoteTable(tables, { game: 'sevenSuitors' });
     const owner = tables.ownerOf(tableId)!;
     const other = owner === 'w-a' ? 'w-b' : 'w-a';
-    const { claims: kv } = await openLeaseBuckets(connections[0], { ttlMs: TTL_MS });
+    const { claims: kv } = await openLeaseBuckets(await cluster.connection('worker'), { ttlMs: TTL_MS });
     // The claim vanishes under its owner (an operator removed it), and the other worker takes the table.
     await kv.delete(tableId);
     const nc = gatewayNc;
@@ -292,7 +260,6 @@ describe('table workers over NATS (one server, a shared in-memory log)', () => {
     await Promise.all(ids.map((tableId) => playRemotely(tables, tableId, { stop: () => tables.ownerOf(tableId) === second.workerId })));
     expect(Date.now() - started).toBeLessThan(TTL_MS); // released, not expired
     await second.stop();
-    workers = [];
     const lonely = new RemoteTables({ nc: gatewayNc, store, retryForMs: 300 });
     const error = await lonely
       .submit(ids[0], { type: 'card.played', seat: 0, card: '1-1' }, { holder: remoteHolder(ids[0], 0) })

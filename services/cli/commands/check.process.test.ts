@@ -4,13 +4,10 @@
  * naming what is wrong, and a record whose game replays the same under the
  * rules is still caught when its deal is not its seed's.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { GameRecord } from '../../../machines/record/record.js';
+import { describe, expect, it } from 'vitest';
+import { scratchDirectory, suitors, type RecordDocument } from '../../../test/kit/cli.js';
 import type { Card } from '../../../machines/cards/card.js';
 import { commitmentOf } from '../../../machines/fairness/fairDeal.js';
 import { randomMove } from '../../../machines/bots/randomBot.js';
@@ -21,22 +18,7 @@ import type { TableEvent } from '../../../machines/table/events.js';
 import { awaitedActions } from '../../../machines/table/refusal.js';
 import { offer, phaseOf, startTable } from '../../../machines/table/snapshot.js';
 
-type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
-type RecordDocument = Writable<GameRecord>;
-
-const BIN = fileURLToPath(new URL('../bin.js', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'suitors-check-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function suitors(...args: string[]): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout }));
-  });
-}
+const scratch = scratchDirectory('suitors-check-test');
 
 /**
  * The two 7s of a suit are alike in play: swapping their names through a

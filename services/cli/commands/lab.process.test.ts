@@ -4,29 +4,16 @@
  * file names it and folds the rest, and a usage mistake is refused with
  * what would be right, writing nothing.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDirectory, suitors } from '../../../test/kit/cli.js';
 import { simulateGame } from '../../simulator/simulate.js';
 import type { LabStats } from '../../lab/labStats.js';
 import { parseArgs, UsageError } from '../args.js';
 import { labCommand } from './lab.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const BIN = join(ROOT, 'services', 'cli', 'bin.js');
-const scratch = mkdtempSync(join(tmpdir(), 'suitors-lab-cli-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function suitors(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
-  });
-}
+const scratch = scratchDirectory('suitors-lab-cli');
 
 function statsIn(out: string): LabStats {
   return JSON.parse(readFileSync(join(out, 'stats.json'), 'utf8')) as LabStats;

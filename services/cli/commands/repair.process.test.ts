@@ -1,10 +1,7 @@
 /** `suitors repair` on the embedded service's SQLite file, as an operator runs it. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDirectory, suitors } from '../../../test/kit/cli.js';
 import { createRng } from '../../../machines/cards/shuffle.js';
 import { nextBotMove } from '../../../drivers/botTurns.js';
 import { openLocalStorage } from '../../storage/storage.js';
@@ -12,21 +9,7 @@ import { foldLog } from '../../host/replay.js';
 import { TableHost } from '../../host/tableHost.js';
 import { TABLE_REPAIRED } from '../../host/tableLog.js';
 
-const BIN = fileURLToPath(new URL('../bin.js', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'suitors-repair-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function suitors(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const scratch = scratchDirectory('suitors-repair-test');
 
 /** A table some moves in, in a new SQLite file, with an event the machine refuses appended behind its host's back. */
 async function quarantinedTableIn(path: string): Promise<{ tableId: string; bad: number }> {

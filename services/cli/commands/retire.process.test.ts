@@ -1,30 +1,13 @@
 /** `suitors retire` on the embedded service's SQLite file, as an operator runs it from cron. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDirectory, suitors } from '../../../test/kit/cli.js';
 import { openLocalStorage } from '../../storage/storage.js';
 import { TableHost } from '../../host/tableHost.js';
 import { nextBotMove } from '../../../drivers/botTurns.js';
 import { createRng } from '../../../machines/cards/shuffle.js';
 
-const BIN = fileURLToPath(new URL('../bin.js', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'suitors-retire-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function suitors(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const scratch = scratchDirectory('suitors-retire-test');
 
 /** A one-hand game of bots played to its end long ago (its host's clock 30 days back), in a new SQLite file. */
 async function oldFinishedGameIn(path: string): Promise<string> {
