@@ -11,8 +11,14 @@
  *   (4 h by default: whoever waited there has gone). The rule is read from the log and the clock alone,
  *   so every gateway, before or after a restart, agrees on it.
  * - Tables seating players are capped per client (429), per network (an IPv4
- *   /24 or IPv6 /48: 429) and in all (503), so nobody can fill the service
- *   with tables nobody plays, nor with addresses taken from one range.
+ *   /24 or IPv6 /48: 429) and in all, so nobody can fill the service
+ *   with tables nobody plays, nor with addresses taken from one range. The
+ *   cap in all is shared max-min fairly between networks: when it is full, a
+ *   creator whose network holds fewer waiting tables than another takes the
+ *   place of that network's oldest table nobody waits at (tableToDisplace),
+ *   so many networks of one abuser cannot keep people out; only a creator of
+ *   a network holding the most is refused (503), sent to tables where people
+ *   wait.
  * - Tables of bots alone (made so, or forked with nobody taking a seat) play
  *   themselves at bot pace until the game ends: a CPU and storage cost with
  *   nobody at the table, so those in play are capped per client (429) and in
@@ -106,6 +112,8 @@ export class Lobby {
   private readonly seating = new Map<string, Seating>();
   /** Closed tables: a closed table never opens again (no one may join it), so this is kept. */
   private readonly closed = new Set<string>();
+  /** Closed tables that were closed to make room for another network's (tableToDisplace). */
+  private readonly displaced = new Set<string>();
   /** Who created each table still seating players, by client address. */
   private readonly creators = new Map<string, string>();
   /** Creations under way, per client and in all, counted against the caps until they are done. */
@@ -175,13 +183,17 @@ export class Lobby {
       if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits)) open.add(tableId);
     const network = networkOf(client);
     let mine = this.reserved.of(client);
-    let ofNetwork = this.reservedByNetwork.of(network);
+    const byNetwork = new Map<string, string[]>();
     for (const [tableId, creator] of this.creators) {
       if (open.has(tableId)) {
         if (creator === client) mine++;
-        if (networkOf(creator) === network) ofNetwork++;
+        const theirs = networkOf(creator);
+        const tables = byNetwork.get(theirs);
+        if (tables === undefined) byNetwork.set(theirs, [tableId]);
+        else tables.push(tableId);
       } else if (!this.seating.has(tableId)) this.creators.delete(tableId);
     }
+    const ofNetwork = this.reservedByNetwork.of(network) + (byNetwork.get(network)?.length ?? 0);
     const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork, seatingTablesInAll: inAll } = this.limits;
     const untilOneCloses = `fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`;
     if (mine >= perClient) {
@@ -196,7 +208,9 @@ export class Lobby {
         `the clients of network ${network} have ${perNetwork} tables waiting for players, the most one network's may; ${untilOneCloses}`,
       );
     }
-    if (open.size + this.reserved.inAll >= inAll) {
+    const displaced = open.size + this.reserved.inAll >= inAll ? this.tableToDisplace(ofNetwork, byNetwork) : undefined;
+    if (typeof displaced === 'string') this.displace(displaced);
+    if (displaced === null) {
       const withPeople = this.tablesPeopleWaitAt(open);
       const where =
         withPeople.length === 0
@@ -215,6 +229,42 @@ export class Lobby {
       networkDone();
       clientDone(tableId);
     };
+  }
+
+  /**
+   * Max-min fairness for a full cap: the table a creator whose network
+   * holds `ofNetwork` waiting tables may take the place of, or null. It is
+   * the oldest table nobody waits at (no seat's socket open here) of the
+   * network holding the most waiting tables, if that is more than the
+   * creator's (on a tie, the network whose table has waited longest). So a
+   * network new to the cap always gets a table, one holding the most never
+   * does, and an abuser's share of the cap shrinks as people of other
+   * networks arrive, however many networks the abuser has. `byNetwork`: the
+   * open tables made here, per network, oldest first.
+   */
+  private tableToDisplace(ofNetwork: number, byNetwork: ReadonlyMap<string, readonly string[]>): string | null {
+    const playerThere = this.options.playerThere ?? (() => true);
+    const larger = [...byNetwork.values()].filter((tables) => tables.length > ofNetwork);
+    // Oldest first within a count (the creators' order), so the tie goes to the network whose table waited longest.
+    larger.sort((a, b) => b.length - a.length);
+    for (const tables of larger) {
+      const idle = tables.find((tableId) => !playerThere(tableId));
+      if (idle !== undefined) return idle;
+    }
+    return null;
+  }
+
+  /** Closes a table nobody waits at to make room (tableToDisplace): it leaves the lobby, and joining it is refused. */
+  private displace(tableId: string): void {
+    this.closed.add(tableId);
+    this.displaced.add(tableId);
+    this.seating.delete(tableId);
+    this.creators.delete(tableId);
+  }
+
+  /** Whether the table was closed to make room for a table of another network (tableToDisplace). */
+  closedToMakeRoom(tableId: string): boolean {
+    return this.displaced.has(tableId);
   }
 
   /**
