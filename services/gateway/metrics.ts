@@ -27,6 +27,8 @@ export interface MetricsSources {
   readonly storage: { readonly full: boolean; readonly refused: number };
   /** The bytes the storage holds on this machine's disk (storage.ts); none: no suitors_storage_bytes (memory, NATS). */
   readonly storageBytes?: () => number;
+  /** How many tables the storage has retired (SQLite); none: no suitors_tables_retired. */
+  readonly retiredTables?: () => number;
   /** Also export the process's own metrics (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -74,6 +76,17 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       registers: [registry],
       collect() {
         this.set(storageBytes());
+      },
+    });
+  }
+  const { retiredTables } = sources;
+  if (retiredTables !== undefined) {
+    new Gauge({
+      name: 'suitors_tables_retired',
+      help: 'Finished games retired from the storage: their game record kept, their log and snapshot deleted (suitors retire, SUITORS_RETAIN_FINISHED_DAYS)',
+      registers: [registry],
+      collect() {
+        this.set(retiredTables());
       },
     });
   }
