@@ -34,6 +34,7 @@ import type { TableSummary } from '../eventstore/eventStore.js';
 import { statusOf } from '../host/tableStatus.js';
 import type { GatewayLimits } from './limits.js';
 import { networkOf } from './clientIdentity.js';
+import { TableMakers } from './tableMakers.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableChange } from './tableFeed.js';
 
@@ -114,8 +115,8 @@ export class Lobby {
   private readonly closed = new Set<string>();
   /** Closed tables that were closed to make room for another network's (tableToDisplace). */
   private readonly displaced = new Set<string>();
-  /** Who created each table still seating players, by client address. */
-  private readonly creators = new Map<string, string>();
+  /** Who created each table still seating players here, by client and by network. */
+  private readonly makers = new TableMakers();
   /** Creations under way, per client and in all, counted against the caps until they are done. */
   private readonly reserved = new Reservations();
   /** The same, by the creator's network. */
@@ -146,7 +147,7 @@ export class Lobby {
       this.seating.set(tableId, { version, hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt });
     } else {
       this.seating.delete(tableId);
-      this.creators.delete(tableId);
+      this.makers.delete(tableId);
     }
   }
 
@@ -174,41 +175,15 @@ export class Lobby {
    * it was not.
    */
   async reserveSeatingTable(client: string): Promise<(tableId?: string) => void> {
-    const tables = await this.tables();
-    const now = this.now();
-    const open = new Set<string>();
-    for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
-    // Tables made through this gateway since the listing.
-    for (const [tableId, seating] of this.seating)
-      if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits)) open.add(tableId);
     const network = networkOf(client);
-    let mine = this.reserved.of(client);
-    const byNetwork = new Map<string, string[]>();
-    for (const [tableId, creator] of this.creators) {
-      if (open.has(tableId)) {
-        if (creator === client) mine++;
-        const theirs = networkOf(creator);
-        const tables = byNetwork.get(theirs);
-        if (tables === undefined) byNetwork.set(theirs, [tableId]);
-        else tables.push(tableId);
-      } else if (!this.seating.has(tableId)) this.creators.delete(tableId);
-    }
-    const ofNetwork = this.reservedByNetwork.of(network) + (byNetwork.get(network)?.length ?? 0);
-    const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork, seatingTablesInAll: inAll } = this.limits;
-    const untilOneCloses = `fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`;
-    if (mine >= perClient) {
-      throw new GatewayRefusal(
-        'rateLimited',
-        `${client} has ${perClient} tables waiting for players, the most one client may; ${untilOneCloses}`,
-      );
-    }
-    if (ofNetwork >= perNetwork && network !== client) {
-      throw new GatewayRefusal(
-        'rateLimited',
-        `the clients of network ${network} have ${perNetwork} tables waiting for players, the most one network's may; ${untilOneCloses}`,
-      );
-    }
-    const displaced = open.size + this.reserved.inAll >= inAll ? this.tableToDisplace(ofNetwork, byNetwork) : undefined;
+    // Most of a flood is refused here, at the cost of the client's and its network's own tables, before the listing.
+    this.checkShares(client, network);
+    const open = this.openTables(await this.tables(), this.now());
+    // Again, with nothing awaited before the reservation: others may have reserved meanwhile.
+    const ofNetwork = this.checkShares(client, network);
+    const inAll = this.limits.seatingTablesInAll;
+    const openHere = (tableId: string) => this.openHere(tableId, this.now());
+    const displaced = open.size + this.reserved.inAll >= inAll ? this.tableToDisplace(ofNetwork, openHere) : undefined;
     if (typeof displaced === 'string') this.displace(displaced);
     if (displaced === null) {
       const withPeople = this.tablesPeopleWaitAt(open);
@@ -223,12 +198,50 @@ export class Lobby {
     }
     const networkDone = this.reservedByNetwork.take(network, () => undefined);
     const clientDone = this.reserved.take(client, (tableId) => {
-      if (this.seating.has(tableId)) this.creators.set(tableId, client);
+      if (this.seating.has(tableId)) this.makers.add(tableId, client);
     });
     return (tableId) => {
       networkDone();
       clientDone(tableId);
     };
+  }
+
+  /** Refuses (429) a client past its share of the tables waiting for players, or its network past its; the network's count. */
+  private checkShares(client: string, network: string): number {
+    const now = this.now();
+    const openHere = (tableId: string) => this.openHere(tableId, now);
+    const mine = this.reserved.of(client) + this.makers.openOfClient(client, openHere);
+    const ofNetwork = this.reservedByNetwork.of(network) + this.makers.openOfNetwork(network, openHere);
+    const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork } = this.limits;
+    const untilOneCloses = `fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`;
+    if (mine >= perClient) {
+      throw new GatewayRefusal(
+        'rateLimited',
+        `${client} has ${perClient} tables waiting for players, the most one client may; ${untilOneCloses}`,
+      );
+    }
+    if (ofNetwork >= perNetwork && network !== client) {
+      throw new GatewayRefusal(
+        'rateLimited',
+        `the clients of network ${network} have ${perNetwork} tables waiting for players, the most one network's may; ${untilOneCloses}`,
+      );
+    }
+    return ofNetwork;
+  }
+
+  /** The tables seating players and not closed: those listed, and those made through this gateway since the listing. */
+  private openTables(tables: readonly TableSummary[], now: number): Set<string> {
+    const open = new Set<string>();
+    for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
+    for (const tableId of this.seating.keys()) if (this.openHere(tableId, now)) open.add(tableId);
+    return open;
+  }
+
+  /** Whether a table made or seen through this gateway still seats players, and is not closed. */
+  private openHere(tableId: string, now: number): boolean {
+    const seating = this.seating.get(tableId);
+    if (seating === undefined || this.closed.has(tableId)) return false;
+    return !seatingClosed({ phase: 'seating', ...seating }, now, this.limits);
   }
 
   /**
@@ -239,15 +252,14 @@ export class Lobby {
    * creator's (on a tie, the network whose table has waited longest). So a
    * network new to the cap always gets a table, one holding the most never
    * does, and an abuser's share of the cap shrinks as people of other
-   * networks arrive, however many networks the abuser has. `byNetwork`: the
-   * open tables made here, per network, oldest first.
+   * networks arrive, however many networks the abuser has. Only tables
+   * made through this gateway are counted and displaced.
    */
-  private tableToDisplace(ofNetwork: number, byNetwork: ReadonlyMap<string, readonly string[]>): string | null {
+  private tableToDisplace(ofNetwork: number, openHere: (tableId: string) => boolean): string | null {
     const playerThere = this.options.playerThere ?? (() => true);
-    const larger = [...byNetwork.values()].filter((tables) => tables.length > ofNetwork);
-    // Oldest first within a count (the creators' order), so the tie goes to the network whose table waited longest.
-    larger.sort((a, b) => b.length - a.length);
-    for (const tables of larger) {
+    const larger = this.makers.openByNetwork(openHere).filter(({ tables }) => tables.length > ofNetwork);
+    larger.sort((a, b) => b.tables.length - a.tables.length || a.oldest - b.oldest);
+    for (const { tables } of larger) {
       const idle = tables.find((tableId) => !playerThere(tableId));
       if (idle !== undefined) return idle;
     }
@@ -259,7 +271,7 @@ export class Lobby {
     this.closed.add(tableId);
     this.displaced.add(tableId);
     this.seating.delete(tableId);
-    this.creators.delete(tableId);
+    this.makers.delete(tableId);
   }
 
   /** Whether the table was closed to make room for a table of another network (tableToDisplace). */
@@ -339,7 +351,7 @@ export class Lobby {
             const seen = this.seating.get(table.tableId);
             if (seen !== undefined && table.version > seen.version && table.status?.phase !== 'seating') {
               this.seating.delete(table.tableId);
-              this.creators.delete(table.tableId);
+              this.makers.delete(table.tableId);
             }
           }
           this.lookUpIdleSeating(tables);
@@ -372,7 +384,7 @@ export class Lobby {
     if (closed) {
       this.closed.add(table.tableId);
       this.seating.delete(table.tableId);
-      this.creators.delete(table.tableId);
+      this.makers.delete(table.tableId);
     }
     return closed;
   }
