@@ -60,6 +60,45 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       this.set(sources.quarantinedTables());
     },
   });
+  storageMetrics(registry, sources);
+  const commands = new Counter({
+    name: 'suitors_commands_total',
+    help: 'Commands submitted to tables, by source and outcome (accepted, or the refusal kind)',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'suitors_command_duration_seconds',
+    help: 'From a command reaching the gateway to its acceptance or refusal (durable when accepted)',
+    labelNames: ['source'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  const sockets = new Gauge({
+    name: 'suitors_sockets_connected',
+    help: 'Open WebSocket connections, by role',
+    labelNames: ['role'] as const,
+    registers: [registry],
+  });
+  sockets.set({ role: 'seat' }, 0);
+  sockets.set({ role: 'spectator' }, 0);
+  return {
+    registry,
+    commandSettled(source, outcome, seconds) {
+      commands.inc({ source, outcome: outcome === 'accepted' ? 'accepted' : outcome.refused });
+      latency.observe({ source }, seconds);
+    },
+    socketOpened(role) {
+      sockets.inc({ role });
+    },
+    socketClosed(role) {
+      sockets.dec({ role });
+    },
+  };
+}
+
+/** What the storage holds and whether it is full: the gauges and the counter an operator watches the disk by. */
+function storageMetrics(registry: Registry, sources: MetricsSources): void {
   new Gauge({
     name: 'suitors_storage_full',
     help: "1 while the service's storage is full (its last write was refused for want of space; 507), else 0",
@@ -99,38 +138,4 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       this.inc(sources.storage.refused);
     },
   });
-  const commands = new Counter({
-    name: 'suitors_commands_total',
-    help: 'Commands submitted to tables, by source and outcome (accepted, or the refusal kind)',
-    labelNames: ['source', 'outcome'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'suitors_command_duration_seconds',
-    help: 'From a command reaching the gateway to its acceptance or refusal (durable when accepted)',
-    labelNames: ['source'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-    registers: [registry],
-  });
-  const sockets = new Gauge({
-    name: 'suitors_sockets_connected',
-    help: 'Open WebSocket connections, by role',
-    labelNames: ['role'] as const,
-    registers: [registry],
-  });
-  sockets.set({ role: 'seat' }, 0);
-  sockets.set({ role: 'spectator' }, 0);
-  return {
-    registry,
-    commandSettled(source, outcome, seconds) {
-      commands.inc({ source, outcome: outcome === 'accepted' ? 'accepted' : outcome.refused });
-      latency.observe({ source }, seconds);
-    },
-    socketOpened(role) {
-      sockets.inc({ role });
-    },
-    socketClosed(role) {
-      sockets.dec({ role });
-    },
-  };
 }
