@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     trustProxy: settings.trustProxy,
     storageFull,
     storageBytes: storage.bytes,
+    retiredTables: storage.retiredTables,
     projectionCheckpoints,
     tracer: tracing.tracer,
   });

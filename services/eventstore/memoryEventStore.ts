@@ -17,7 +17,7 @@ import {
   type TableSummary,
 } from './eventStore.js';
 import { checkAppend, checkRetirement, checkSnapshot, checkTableId, toJson } from './storeChecks.js';
-import { createSubscribers, type ListenerErrorHandler } from './subscribers.js';
+import { createSubscribers, heardEvent, type ListenerErrorHandler } from './subscribers.js';
 
 export interface MemoryEventStoreOptions {
   /** Called when a subscriber throws; the default writes to stderr. */
@@ -65,7 +65,8 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       log.events.push(...kept);
       if (statusJson !== undefined) log.statusJson = statusJson;
       logs.set(tableId, log);
-      if (subscribers.size > 0) for (const event of kept) subscribers.publish(tableId, storedEvent(event));
+      if (subscribers.size > 0)
+        for (const event of kept) subscribers.publish(tableId, heardEvent(event.seq, event.type, event.at, event.dataJson));
       return versionOf(tableId);
     },
 

@@ -6,10 +6,9 @@
  */
 import { TableRetired, VersionConflict, type NewEvent, type TableStatus } from './eventStore.js';
 import type { CommitQueue } from './sqliteCommitQueue.js';
-import { storedEvent } from './sqliteReads.js';
 import type { EncodedEvent, WriteOutcome } from './sqliteWrites.js';
 import { checkAppend, toJson } from './storeChecks.js';
-import type { Subscribers } from './subscribers.js';
+import { heardEvent, type Subscribers } from './subscribers.js';
 
 type Append = (tableId: string, events: readonly NewEvent[], expectedVersion: number, status?: TableStatus) => Promise<number>;
 
@@ -35,7 +34,9 @@ export function sqliteAppends(queue: CommitQueue, subscribers: Subscribers, chec
           return;
         }
         if (subscribers.size > 0)
-          encoded.forEach((event, index) => subscribers.publish(tableId, storedEvent(expectedVersion + index + 1, event)));
+          encoded.forEach((event, index) =>
+            subscribers.publish(tableId, heardEvent(expectedVersion + index + 1, event.type, event.at, event.dataJson)),
+          );
         resolve(outcome.version);
       };
       queue.enqueue({ write: { kind: 'append', tableId, events: encoded, expectedVersion, statusJson }, settle, reject });

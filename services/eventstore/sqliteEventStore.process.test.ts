@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AT, describeEventStoreContract, played } from './eventStore.contract.js';
-import { isVersionConflict, type EventStore } from './eventStore.js';
+import { isVersionConflict, type EventStore, type StoredEvent } from './eventStore.js';
 import { openSqliteEventStore, type GroupCommit, type SqliteEventStoreOptions } from './sqliteEventStore.js';
 
 const directories: string[] = [];
@@ -96,6 +96,23 @@ describe('sqlite event store', () => {
     await inMemory.retire('long', { expectedVersion: 4500, record: {}, at: AT });
     expect(await racing).toEqual([]);
     await inMemory.close();
+  });
+
+  it("tells its listeners of a long append without parsing every event's data: only what a listener reads", async () => {
+    await withStore(async (store) => {
+      const heard: StoredEvent[] = [];
+      store.subscribe((_, event) => heard.push(event));
+      const events = Array.from({ length: 500 }, (_, index) => played(`1-${index}`));
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        await store.append('t-long', events, 0);
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
+      expect(heard).toHaveLength(500);
+      expect({ ...heard[499] }).toEqual({ seq: 500, type: 'card.played', at: AT, data: { seat: 0, card: '1-499' } });
+    });
   });
 
   it('creates the parent directories of its file and puts the file in WAL mode', async () => {

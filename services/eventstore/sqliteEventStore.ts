@@ -47,8 +47,14 @@ export interface SqliteEventStoreOptions {
   readonly onCommit?: (commit: GroupCommit) => void;
 }
 
+/** An SQLite event store, and what only it can say at once, for the metrics. */
+export interface SqliteEventStore extends EventStore {
+  /** How many tables are retired (suitors_tables_retired). */
+  retiredCount(): number;
+}
+
 /** The parts (sqliteSchema, sqliteReads, sqliteAppends, sqliteSnapshots, sqliteCommitQueue) behind `EventStore`. */
-export function openSqliteEventStore(path: string, options: SqliteEventStoreOptions = {}): EventStore {
+export function openSqliteEventStore(path: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const db = openDatabase(path, busyTimeoutMs);
   const reads = prepareReads(db, path);
@@ -94,6 +100,7 @@ export function openSqliteEventStore(path: string, options: SqliteEventStoreOpti
     async retired(tableId: string) {
       return retirements.retired(tableId);
     },
+    retiredCount: () => retirements.count(),
     // Writes already requested are committed before the file is closed.
     async close() {
       if (closed) return;

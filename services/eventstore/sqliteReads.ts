@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StoredEvent, TableStatus, TableSummary } from './eventStore.js';
+import { nextTurn } from './loopTurns.js';
 import { withFileNamed } from './sqliteFile.js';
 import type { EncodedEvent } from './sqliteWrites.js';
 
@@ -18,7 +19,8 @@ interface SqliteReads {
  * Events read in one turn of the event loop: a long log (a game of 100 hands is
  * 6,000 events, read whole by a fork or an export) is read a page a turn, so it
  * never holds the loop for the whole query and its parsing (15-45 ms for 6,000
- * here, a page about a sixth of that).
+ * here, a page about a sixth of that), and the pages of reads under way at
+ * once take turns (loopTurns.ts) rather than run back to back.
  */
 const EVENTS_PER_PAGE = 1000;
 
@@ -52,7 +54,7 @@ export function prepareReads(db: Database.Database, path: string): SqliteReads {
       const upTo = withFileNamed(path, () => version.get(tableId) as number);
       const events: StoredEvent[] = [];
       for (let after = afterVersion; after < upTo; after += EVENTS_PER_PAGE) {
-        if (after > afterVersion) await new Promise((resolve) => setImmediate(resolve));
+        if (after > afterVersion) await nextTurn();
         const rows = withFileNamed(path, () => readPage.all(tableId, after, Math.min(after + EVENTS_PER_PAGE, upTo)) as EventRow[]);
         for (const row of rows) events.push(storedEvent(row.seq, { type: row.type, at: row.at, dataJson: row.data }));
       }
@@ -73,6 +75,6 @@ export function prepareReads(db: Database.Database, path: string): SqliteReads {
   };
 }
 
-export function storedEvent(seq: number, event: EncodedEvent): StoredEvent {
+function storedEvent(seq: number, event: EncodedEvent): StoredEvent {
   return { seq, type: event.type, at: event.at, data: JSON.parse(event.dataJson) as unknown };
 }

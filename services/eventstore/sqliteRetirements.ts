@@ -14,6 +14,8 @@ import { checkRetirement, checkTableId } from './storeChecks.js';
 interface SqliteRetirements {
   retire(tableId: string, retirement: Retirement): Promise<void>;
   retired(tableId: string): RetiredTable | null;
+  /** How many tables are retired: what a retention run has kept as records alone. */
+  count(): number;
 }
 
 interface RetiredRow {
@@ -27,6 +29,7 @@ interface RetiredRow {
 /** `checkOpen` throws once the store is closed: a retirement is refused before anything is queued. */
 export function sqliteRetirements(db: Database.Database, path: string, queue: CommitQueue, checkOpen: () => void): SqliteRetirements {
   const load = db.prepare('SELECT version, status, last_event_at, retired_at, record FROM retired_tables WHERE table_id = ?');
+  const count = db.prepare('SELECT COUNT(*) FROM retired_tables').pluck();
   return {
     retire(tableId, retirement) {
       return new Promise<void>((resolve, reject) => {
@@ -54,6 +57,10 @@ export function sqliteRetirements(db: Database.Database, path: string, queue: Co
         retiredAt: row.retired_at,
         record: JSON.parse(row.record) as unknown,
       };
+    },
+    count() {
+      checkOpen();
+      return withFileNamed(path, () => count.get() as number);
     },
   };
 }

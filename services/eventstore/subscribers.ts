@@ -5,6 +5,27 @@
  */
 import type { EventListener, StoredEvent } from './eventStore.js';
 
+/**
+ * An appended event as its listeners hear it, its data parsed from the
+ * stored JSON only when a listener reads it (then once). A fork or an import
+ * appends thousands of events at once, and most listeners look at an
+ * event's table and type alone: parsing every event's data for them held
+ * the event loop for 100 ms and more per fork (issue 26). `data` is an own
+ * enumerable property, so spreading, cloning and JSON see it as usual.
+ */
+export function heardEvent(seq: number, type: string, at: string, dataJson: string): StoredEvent {
+  let parsed: { readonly data: unknown } | undefined;
+  return {
+    seq,
+    type,
+    at,
+    get data() {
+      parsed ??= { data: JSON.parse(dataJson) as unknown };
+      return parsed.data;
+    },
+  };
+}
+
 export type ListenerErrorHandler = (error: unknown, tableId: string, event: StoredEvent) => void;
 
 export interface Subscribers {

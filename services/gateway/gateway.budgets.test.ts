@@ -58,6 +58,36 @@ describe('the budgets of costly routes', () => {
     expect((await sendFork()).statusCode).toBe(201);
   });
 
+  it('refuse a request past its budget before reading its body: a full line answers 503 even to a body that is no JSON', async () => {
+    const store = openLocalStorage({ kind: 'memory' }).store;
+    const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const fork = host.forkTable.bind(host);
+    let forksStarted = 0;
+    host.forkTable = async (...args) => {
+      forksStarted++;
+      await held;
+      return fork(...args);
+    };
+    const started = service({
+      store,
+      host,
+      limits: { ...liftedRateLimits(), budgets: { ...DEFAULT_LIMITS.budgets, forkTable: { atOnce: 1, waiting: 0 } } },
+    });
+    const tableId = await finishedBotGame(started);
+    const url = `/api/tables/${tableId}/fork`;
+    const first = started.app.inject({ method: 'POST', url, payload: { at: 10 } });
+    await waitFor(async () => forksStarted === 1, 'the first fork to be under way');
+    // A megabyte of record would be parsed before its refusal otherwise; a body that is no JSON shows it was not.
+    const unread = await started.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"at": 1' });
+    expect(unread.statusCode, unread.body).toBe(503);
+    letGo();
+    expect((await first).statusCode).toBe(201);
+    const read = await started.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"at": 1' });
+    expect(read.statusCode).toBe(400);
+  });
+
   it('pass each place to the next in line, first come first served, and free it when the work fails', async () => {
     const queue = new WorkQueue('forks', { atOnce: 1, waiting: 2 });
     const order: string[] = [];

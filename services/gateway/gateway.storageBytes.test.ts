@@ -1,12 +1,15 @@
 /**
- * suitors_storage_bytes (issue 26): /metrics tells the operator how much the
- * SQLite store holds on disk, its write-ahead log with it, as it grows.
+ * suitors_storage_bytes and suitors_tables_retired (issue 26): /metrics tells
+ * the operator how much the SQLite store holds on disk, its write-ahead log
+ * with it, as it grows, and how many finished games retention has retired.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
+import { waitFor } from '../../drivers/polling.js';
+import { retireFinishedGames } from '../host/retirement.js';
 import { openLocalStorage } from '../storage/storage.js';
 import { liftedRateLimits } from './limits.js';
 
@@ -51,9 +54,38 @@ describe('the storage size metric', () => {
     }
   });
 
+  it('counts the finished games retired from the SQLite store, by this service or by `suitors retire`', async () => {
+    const storage = openLocalStorage({ kind: 'sqlite', path: join(directory, 'retired.db') });
+    try {
+      const started = service({ store: storage.store, tokens: storage.tokens, retiredTables: storage.retiredTables });
+      const retired = async () => {
+        const text = (await started.app.inject({ method: 'GET', url: '/metrics' })).body;
+        return /^suitors_tables_retired (\d+)$/m.exec(text)?.[1];
+      };
+      expect(await retired()).toBe('0');
+      const created = await started.app.inject({
+        method: 'POST',
+        url: '/api/tables',
+        payload: { game: 'sevenSuitors', options: { end: 'hands:1' }, bots: [0, 1, 2, 3] },
+      });
+      const { tableId } = created.json();
+      await waitFor(async () => (await started.host.snapshot(tableId)).snapshot.context.outcome?.finished === true, 'the bot game to end');
+      // Another opening of the file, as the command's would be.
+      const command = openLocalStorage({ kind: 'sqlite', path: join(directory, 'retired.db') });
+      const run = await retireFinishedGames(command.store, { olderThanDays: 1, now: new Date(Date.now() + 2 * 24 * 60 * 60 * 1000) });
+      await command.close();
+      expect(run.retired).toBe(1);
+      expect(await retired()).toBe('1');
+      await started.close();
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('is not reported for a store that holds nothing on this disk', async () => {
     const started = service();
     const text = (await started.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(text).not.toContain('suitors_storage_bytes');
+    expect(text).not.toContain('suitors_tables_retired');
   });
 });

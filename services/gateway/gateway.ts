@@ -90,6 +90,8 @@ export interface GatewayOptions {
   readonly storageFull?: StorageFullNotices;
   /** The bytes the storage holds on disk, for suitors_storage_bytes (Storage.bytes); none: no such metric. */
   readonly storageBytes?: () => number;
+  /** How many tables the storage has retired, for suitors_tables_retired (Storage.retiredTables); none: no such metric. */
+  readonly retiredTables?: () => number;
   /** The clock the daily storage budget's days are read from (Date.now; a test sets its own). */
   readonly storageBudgetNow?: () => number;
   /** What load shedding reads the event loop's lag from (this process's loop; a test sets its own). */
@@ -218,6 +220,7 @@ function wireContext(
     quarantinedTables: () => host.quarantinedTables().length,
     processMetrics: options.processMetrics,
     storageBytes: options.storageBytes,
+    retiredTables: options.retiredTables,
   });
   const feed = new TableFeed({
     host,

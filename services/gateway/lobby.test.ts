@@ -128,11 +128,53 @@ describe('the lobby', () => {
     const token = await seat(adas, 'Ada', '10.0.1.1');
     await started.open(`/api/tables/${adas}/socket?token=${token}`);
 
-    const full = await create(app, undefined, '10.0.2.1');
+    // A network new to the cap takes the place of the abuser's table, where nobody waits.
+    expect((await create(app, undefined, '10.0.2.1')).statusCode).toBe(201);
+    const full = await create(app, undefined, '10.0.2.2');
     expect(full.statusCode).toBe(503);
     expect(full.json().message).toBe(
       `the service has 2 tables waiting for players, the most it keeps; people are waiting for players at table ${adas}: take a seat there, or try again later`,
     );
+  });
+
+  it('shares a full cap max-min fairly between networks: a network holding fewer tables takes the place of the oldest table nobody waits at of the network holding the most', async () => {
+    const started = await listening.start({ limits: { routes: { createTable: MANY, joinSeat: MANY }, seatingTablesInAll: 4 } });
+    const { app } = started;
+    const made = async (address: string) => {
+      const answer = await create(app, undefined, address);
+      expect(answer.statusCode, answer.body).toBe(201);
+      return answer.json().tableId as string;
+    };
+    const listed = async () => (await lobby(app)).body.tables.map((table: { tableId: string }) => table.tableId);
+    // The abuser's network holds three tables; Ada waits at hers (her seat's socket open).
+    const abusers = [await made('10.0.0.1'), await made('10.0.0.2'), await made('10.0.0.3')];
+    const adas = await made('10.0.1.1');
+    const seated = await app.inject({ method: 'POST', url: `/api/tables/${adas}/seats/0`, payload: { name: 'Ada' } });
+    await started.open(`/api/tables/${adas}/socket?token=${seated.json().token}`);
+
+    // The cap is full; the network holding the most gets no more.
+    const refused = await create(app, undefined, '10.0.0.4');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().message).toMatch(`people are waiting for players at table ${adas}`);
+    // Another network's creator takes the place of the abuser's oldest table, which is closed for good.
+    const bobs = await made('10.0.2.1');
+    expect(await listed()).not.toContain(abusers[0]);
+    const late = await app.inject({ method: 'POST', url: `/api/tables/${abusers[0]}/seats/0`, payload: { name: 'Cy' } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({
+      error: 'notNow',
+      message: `table ${abusers[0]} is closed: nobody was waiting at it when the service's tables waiting for players were full, and it made room for a table of another network; create a table, or join one of the lobby's (GET /api/tables)`,
+    });
+    // Each new network gets a table, from the abuser's first, until every network holds one.
+    await made('10.0.3.1');
+    await made('10.0.4.1');
+    expect((await listed()).filter((tableId: string) => abusers.includes(tableId))).toEqual([]);
+    // Then from the oldest table nobody waits at: Bob's, never Ada's.
+    await made('10.0.5.1');
+    const now = await listed();
+    expect(now).toContain(adas);
+    expect(now).not.toContain(bobs);
+    expect(now).toHaveLength(4);
   });
 
   it('closes a table nobody sits at once nothing has happened there for the limit: it leaves the lobby, joining it is 409, it no longer counts; a table with a person stays', async () => {

@@ -11,8 +11,14 @@
  *   (4 h by default: whoever waited there has gone). The rule is read from the log and the clock alone,
  *   so every gateway, before or after a restart, agrees on it.
  * - Tables seating players are capped per client (429), per network (an IPv4
- *   /24 or IPv6 /48: 429) and in all (503), so nobody can fill the service
- *   with tables nobody plays, nor with addresses taken from one range.
+ *   /24 or IPv6 /48: 429) and in all, so nobody can fill the service
+ *   with tables nobody plays, nor with addresses taken from one range. The
+ *   cap in all is shared max-min fairly between networks: when it is full, a
+ *   creator whose network holds fewer waiting tables than another takes the
+ *   place of that network's oldest table nobody waits at (tableToDisplace),
+ *   so many networks of one abuser cannot keep people out; only a creator of
+ *   a network holding the most is refused (503), sent to tables where people
+ *   wait.
  * - Tables of bots alone (made so, or forked with nobody taking a seat) play
  *   themselves at bot pace until the game ends: a CPU and storage cost with
  *   nobody at the table, so those in play are capped per client (429) and in
@@ -28,6 +34,7 @@ import type { TableSummary } from '../eventstore/eventStore.js';
 import { statusOf } from '../host/tableStatus.js';
 import type { GatewayLimits } from './limits.js';
 import { networkOf } from './clientIdentity.js';
+import { TableMakers } from './tableMakers.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableChange } from './tableFeed.js';
 
@@ -83,6 +90,8 @@ interface Seating {
   readonly version: number;
   readonly hasPerson: boolean;
   readonly lastEventAt: string;
+  /** lastEventAt in ms: the shares count a network's tables on every request, and parsing the time each time cost a second in 20 of a flood. */
+  readonly lastEventMs: number;
 }
 
 export interface LobbyOptions {
@@ -106,8 +115,10 @@ export class Lobby {
   private readonly seating = new Map<string, Seating>();
   /** Closed tables: a closed table never opens again (no one may join it), so this is kept. */
   private readonly closed = new Set<string>();
-  /** Who created each table still seating players, by client address. */
-  private readonly creators = new Map<string, string>();
+  /** Closed tables that were closed to make room for another network's (tableToDisplace). */
+  private readonly displaced = new Set<string>();
+  /** Who created each table still seating players here, by client and by network. */
+  private readonly makers = new TableMakers();
   /** Creations under way, per client and in all, counted against the caps until they are done. */
   private readonly reserved = new Reservations();
   /** The same, by the creator's network. */
@@ -135,10 +146,11 @@ export class Lobby {
       this.changed.set(tableId, { tableId, version, lastEventAt: facts.lastEventAt, status: statusOf(snapshot) });
     }
     if (phaseOf(snapshot) === 'seating') {
-      this.seating.set(tableId, { version, hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt });
+      const lastEventAt = facts.lastEventAt;
+      this.seating.set(tableId, { version, hasPerson: hasPerson(snapshot), lastEventAt, lastEventMs: Date.parse(lastEventAt) });
     } else {
       this.seating.delete(tableId);
-      this.creators.delete(tableId);
+      this.makers.delete(tableId);
     }
   }
 
@@ -166,23 +178,44 @@ export class Lobby {
    * it was not.
    */
   async reserveSeatingTable(client: string): Promise<(tableId?: string) => void> {
-    const tables = await this.tables();
-    const now = this.now();
-    const open = new Set<string>();
-    for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
-    // Tables made through this gateway since the listing.
-    for (const [tableId, seating] of this.seating)
-      if (!this.closed.has(tableId) && !seatingClosed({ phase: 'seating', ...seating }, now, this.limits)) open.add(tableId);
     const network = networkOf(client);
-    let mine = this.reserved.of(client);
-    let ofNetwork = this.reservedByNetwork.of(network);
-    for (const [tableId, creator] of this.creators) {
-      if (open.has(tableId)) {
-        if (creator === client) mine++;
-        if (networkOf(creator) === network) ofNetwork++;
-      } else if (!this.seating.has(tableId)) this.creators.delete(tableId);
+    // Most of a flood is refused here, at the cost of the client's and its network's own tables, before the listing.
+    this.checkShares(client, network);
+    const open = this.openTables(await this.tables(), this.now());
+    // Again, with nothing awaited before the reservation: others may have reserved meanwhile.
+    const ofNetwork = this.checkShares(client, network);
+    const inAll = this.limits.seatingTablesInAll;
+    const openHere = (tableId: string) => this.openHere(tableId, this.now());
+    const displaced = open.size + this.reserved.inAll >= inAll ? this.tableToDisplace(ofNetwork, openHere) : undefined;
+    if (typeof displaced === 'string') this.displace(displaced);
+    if (displaced === null) {
+      const withPeople = this.tablesPeopleWaitAt(open);
+      const where =
+        withPeople.length === 0
+          ? 'no table here has a person waiting at it'
+          : `people are waiting for players at ${withPeople.map((tableId) => `table ${tableId}`).join(', ')}: take a seat there`;
+      throw new GatewayRefusal(
+        'unavailable',
+        `the service has ${inAll} tables waiting for players, the most it keeps; ${where}, or try again later`,
+      );
     }
-    const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork, seatingTablesInAll: inAll } = this.limits;
+    const networkDone = this.reservedByNetwork.take(network, () => undefined);
+    const clientDone = this.reserved.take(client, (tableId) => {
+      if (this.seating.has(tableId)) this.makers.add(tableId, client);
+    });
+    return (tableId) => {
+      networkDone();
+      clientDone(tableId);
+    };
+  }
+
+  /** Refuses (429) a client past its share of the tables waiting for players, or its network past its; the network's count. */
+  private checkShares(client: string, network: string): number {
+    const now = this.now();
+    const openHere = (tableId: string) => this.openHere(tableId, now);
+    const mine = this.reserved.of(client) + this.makers.openOfClient(client, openHere);
+    const ofNetwork = this.reservedByNetwork.of(network) + this.makers.openOfNetwork(network, openHere);
+    const { seatingTablesPerClient: perClient, seatingTablesPerNetwork: perNetwork } = this.limits;
     const untilOneCloses = `fill one, or wait until one starts or closes (after ${this.limits.seatingIdleSeconds} s with nobody at it)`;
     if (mine >= perClient) {
       throw new GatewayRefusal(
@@ -196,25 +229,57 @@ export class Lobby {
         `the clients of network ${network} have ${perNetwork} tables waiting for players, the most one network's may; ${untilOneCloses}`,
       );
     }
-    if (open.size + this.reserved.inAll >= inAll) {
-      const withPeople = this.tablesPeopleWaitAt(open);
-      const where =
-        withPeople.length === 0
-          ? 'no table here has a person waiting at it'
-          : `people are waiting for players at ${withPeople.map((tableId) => `table ${tableId}`).join(', ')}: take a seat there`;
-      throw new GatewayRefusal(
-        'unavailable',
-        `the service has ${inAll} tables waiting for players, the most it keeps; ${where}, or try again later`,
-      );
+    return ofNetwork;
+  }
+
+  /** The tables seating players and not closed: those listed, and those made through this gateway since the listing. */
+  private openTables(tables: readonly TableSummary[], now: number): Set<string> {
+    const open = new Set<string>();
+    for (const table of tables) if (table.status?.phase === 'seating' && !this.isClosed(table, now)) open.add(table.tableId);
+    for (const tableId of this.seating.keys()) if (this.openHere(tableId, now)) open.add(tableId);
+    return open;
+  }
+
+  /** Whether a table made or seen through this gateway still seats players, and is not closed. */
+  private openHere(tableId: string, now: number): boolean {
+    const seating = this.seating.get(tableId);
+    if (seating === undefined || this.closed.has(tableId)) return false;
+    return now - seating.lastEventMs < seatingIdleLimit(seating.hasPerson, this.limits) * 1000;
+  }
+
+  /**
+   * Max-min fairness for a full cap: the table a creator whose network
+   * holds `ofNetwork` waiting tables may take the place of, or null. It is
+   * the oldest table nobody waits at (no seat's socket open here) of the
+   * network holding the most waiting tables, if that is more than the
+   * creator's (on a tie, the network whose table has waited longest). So a
+   * network new to the cap always gets a table, one holding the most never
+   * does, and an abuser's share of the cap shrinks as people of other
+   * networks arrive, however many networks the abuser has. Only tables
+   * made through this gateway are counted and displaced.
+   */
+  private tableToDisplace(ofNetwork: number, openHere: (tableId: string) => boolean): string | null {
+    const playerThere = this.options.playerThere ?? (() => true);
+    const larger = this.makers.openByNetwork(openHere).filter(({ tables }) => tables.length > ofNetwork);
+    larger.sort((a, b) => b.tables.length - a.tables.length || a.oldest - b.oldest);
+    for (const { tables } of larger) {
+      const idle = tables.find((tableId) => !playerThere(tableId));
+      if (idle !== undefined) return idle;
     }
-    const networkDone = this.reservedByNetwork.take(network, () => undefined);
-    const clientDone = this.reserved.take(client, (tableId) => {
-      if (this.seating.has(tableId)) this.creators.set(tableId, client);
-    });
-    return (tableId) => {
-      networkDone();
-      clientDone(tableId);
-    };
+    return null;
+  }
+
+  /** Closes a table nobody waits at to make room (tableToDisplace): it leaves the lobby, and joining it is refused. */
+  private displace(tableId: string): void {
+    this.closed.add(tableId);
+    this.displaced.add(tableId);
+    this.seating.delete(tableId);
+    this.makers.delete(tableId);
+  }
+
+  /** Whether the table was closed to make room for a table of another network (tableToDisplace). */
+  closedToMakeRoom(tableId: string): boolean {
+    return this.displaced.has(tableId);
   }
 
   /**
@@ -267,7 +332,7 @@ export class Lobby {
     const waiting: { tableId: string; since: number }[] = [];
     const playerThere = this.options.playerThere ?? (() => true);
     for (const [tableId, seating] of this.seating) {
-      if (seating.hasPerson && open.has(tableId) && playerThere(tableId)) waiting.push({ tableId, since: Date.parse(seating.lastEventAt) });
+      if (seating.hasPerson && open.has(tableId) && playerThere(tableId)) waiting.push({ tableId, since: seating.lastEventMs });
     }
     waiting.sort((a, b) => a.since - b.since || (a.tableId < b.tableId ? -1 : 1));
     return waiting.slice(0, PEOPLE_WAITING_SHOWN).map(({ tableId }) => tableId);
@@ -289,7 +354,7 @@ export class Lobby {
             const seen = this.seating.get(table.tableId);
             if (seen !== undefined && table.version > seen.version && table.status?.phase !== 'seating') {
               this.seating.delete(table.tableId);
-              this.creators.delete(table.tableId);
+              this.makers.delete(table.tableId);
             }
           }
           this.lookUpIdleSeating(tables);
@@ -322,7 +387,7 @@ export class Lobby {
     if (closed) {
       this.closed.add(table.tableId);
       this.seating.delete(table.tableId);
-      this.creators.delete(table.tableId);
+      this.makers.delete(table.tableId);
     }
     return closed;
   }

@@ -27,6 +27,8 @@ export interface MetricsSources {
   readonly storage: { readonly full: boolean; readonly refused: number };
   /** The bytes the storage holds on this machine's disk (storage.ts); none: no suitors_storage_bytes (memory, NATS). */
   readonly storageBytes?: () => number;
+  /** How many tables the storage has retired (SQLite); none: no suitors_tables_retired. */
+  readonly retiredTables?: () => number;
   /** Also export the process's own metrics (CPU, memory, event loop). */
   readonly processMetrics?: boolean;
 }
@@ -58,34 +60,7 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       this.set(sources.quarantinedTables());
     },
   });
-  new Gauge({
-    name: 'suitors_storage_full',
-    help: "1 while the service's storage is full (its last write was refused for want of space; 507), else 0",
-    registers: [registry],
-    collect() {
-      this.set(sources.storage.full ? 1 : 0);
-    },
-  });
-  const { storageBytes } = sources;
-  if (storageBytes !== undefined) {
-    new Gauge({
-      name: 'suitors_storage_bytes',
-      help: "Bytes the service's storage holds on disk: the SQLite file with its write-ahead log and shared-memory files",
-      registers: [registry],
-      collect() {
-        this.set(storageBytes());
-      },
-    });
-  }
-  new Counter({
-    name: 'suitors_storage_full_refusals_total',
-    help: "Writes refused because the service's storage was full (each answered 507, or logged for a bot move or a snapshot)",
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.storage.refused);
-    },
-  });
+  storageMetrics(registry, sources);
   const commands = new Counter({
     name: 'suitors_commands_total',
     help: 'Commands submitted to tables, by source and outcome (accepted, or the refusal kind)',
@@ -135,4 +110,47 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       sockets.dec({ role });
     },
   };
+}
+
+/** What the storage holds and whether it is full: the gauges and the counter an operator watches the disk by. */
+function storageMetrics(registry: Registry, sources: MetricsSources): void {
+  new Gauge({
+    name: 'suitors_storage_full',
+    help: "1 while the service's storage is full (its last write was refused for want of space; 507), else 0",
+    registers: [registry],
+    collect() {
+      this.set(sources.storage.full ? 1 : 0);
+    },
+  });
+  const { storageBytes } = sources;
+  if (storageBytes !== undefined) {
+    new Gauge({
+      name: 'suitors_storage_bytes',
+      help: "Bytes the service's storage holds on disk: the SQLite file with its write-ahead log and shared-memory files",
+      registers: [registry],
+      collect() {
+        this.set(storageBytes());
+      },
+    });
+  }
+  const { retiredTables } = sources;
+  if (retiredTables !== undefined) {
+    new Gauge({
+      name: 'suitors_tables_retired',
+      help: 'Finished games retired from the storage: their game record kept, their log and snapshot deleted (suitors retire, SUITORS_RETAIN_FINISHED_DAYS)',
+      registers: [registry],
+      collect() {
+        this.set(retiredTables());
+      },
+    });
+  }
+  new Counter({
+    name: 'suitors_storage_full_refusals_total',
+    help: "Writes refused because the service's storage was full (each answered 507, or logged for a bot move or a snapshot)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.storage.refused);
+    },
+  });
 }

@@ -23,19 +23,23 @@ export function tellTimeouts(
 ): () => void {
   /** Per table, the seats timed out whose move has not come yet. */
   const timedOut = new Map<string, Set<number>>();
+  const dataOf = (event: StoredEvent) => (event.data ?? {}) as { seat?: unknown; card?: unknown };
   return changedAnywhere((tableId, event) => {
-    const data = (event.data ?? {}) as { seat?: unknown; card?: unknown };
-    if (typeof data.seat !== 'number') return;
+    // The table and type first: an event's data is parsed only when read (eventstore/subscribers.ts), and a fork's
+    // thousands of events need none of it.
     if (event.type === TURN_TIMED_OUT) {
-      if (!notices.hears(tableId)) return;
+      const { seat } = dataOf(event);
+      if (typeof seat !== 'number' || !notices.hears(tableId)) return;
       const seats = timedOut.get(tableId) ?? new Set<number>();
-      seats.add(data.seat);
+      seats.add(seat);
       timedOut.set(tableId, seats);
       return;
     }
     const seats = timedOut.get(tableId);
     const action = ACTION_OF[event.type];
-    if (seats === undefined || action === undefined || !seats.delete(data.seat)) return;
+    if (seats === undefined || action === undefined) return;
+    const data = dataOf(event);
+    if (typeof data.seat !== 'number' || !seats.delete(data.seat)) return;
     if (seats.size === 0) timedOut.delete(tableId);
     const card = action === 'play' && typeof data.card === 'string' ? (data.card as TimedOutMessage['card']) : null;
     notices.tellHere(tableId, { type: 'timedOut', seat: data.seat, action, card });

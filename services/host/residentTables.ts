@@ -139,10 +139,11 @@ export class ResidentTables {
    * committed state (in the table's queue, between commands): during an
    * append the actor runs ahead of the log. The caller need not wait for
    * the write: a snapshot is a cache, and a failed one is retried at the next.
+   * `persisted`: the actor as XState persists it now, if the caller has it already.
    */
-  saveSnapshot(table: ResidentTable): Promise<void> {
+  saveSnapshot(table: ResidentTable, persisted: unknown = table.actor.getPersistedSnapshot()): Promise<void> {
     const { tableId, version } = table;
-    const saved = savedTableOf(table.created, table.actor.getPersistedSnapshot(), table.lastEventAt);
+    const saved = savedTableOf(table.created, persisted, table.lastEventAt);
     const before = table.snapshotVersion;
     table.snapshotVersion = version;
     const write = (this.snapshotWrites.get(tableId) ?? Promise.resolve())

@@ -146,7 +146,8 @@ export class TableHost implements TableService {
     return this.queues.run(tableId, async () => {
       const table = this.tables.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
       const at = this.now().toISOString();
-      return this.commit(table, [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))]);
+      const events = [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))];
+      return this.commit(table, events, { persisted: plan.persisted });
     });
   }
 
@@ -168,7 +169,9 @@ export class TableHost implements TableService {
     return this.queues.run(newTable, async () => {
       const table = this.tables.adopt(newTable, created, resumeTable(persisted, created.rules), 0, '');
       const owed = this.owedEvents(table);
-      return this.commit(table, [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))]);
+      const events = [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))];
+      // What the worker persisted is the table after these events unless the host owed it more.
+      return this.commit(table, events, owed.length === 0 ? { persisted } : {});
     });
   }
 
@@ -261,7 +264,7 @@ export class TableHost implements TableService {
   private async contribute(table: ResidentTable, command: unknown, steps: CommandSteps): Promise<Accepted> {
     await this.contributions.ready(table);
     const event = steps.step(() => this.contributions.contributionEvent(table, command, this.now().toISOString()));
-    const accepted = await this.commit(table, [event], steps);
+    const accepted = await this.commit(table, [event], { steps });
     this.contributions.took(table, event);
     return accepted;
   }
@@ -290,7 +293,7 @@ export class TableHost implements TableService {
       const owed = this.owedEvents(table).map((each) => toNewEvent(each, at));
       return [...notes, toNewEvent(event, at), ...reveals, ...owed];
     });
-    return this.commit(table, events, steps);
+    return this.commit(table, events, { steps });
   }
 
   async snapshot(tableId: string): Promise<{ version: number; snapshot: TableSnapshot }> {
@@ -458,9 +461,17 @@ export class TableHost implements TableService {
   /**
    * Appends events the actor has already taken. Only once they are durable
    * do reads see the new state; if the append fails the actor is discarded
-   * and the table is rebuilt from its log on next use.
+   * and the table is rebuilt from its log on next use. `persisted`: the
+   * actor after these events as XState persists it, made off the event loop
+   * (a fork or an import, folded on the worker), saved as the snapshot
+   * rather than persisted again here: for a long game that took 80 ms of the
+   * loop per fork under the fork flood of issue 26.
    */
-  private async commit(table: ResidentTable, unstamped: readonly NewEvent[], steps = UNTRACED_STEPS): Promise<Accepted> {
+  private async commit(
+    table: ResidentTable,
+    unstamped: readonly NewEvent[],
+    { steps = UNTRACED_STEPS, persisted }: { steps?: CommandSteps; persisted?: unknown } = {},
+  ): Promise<Accepted> {
     const next = table.actor.getSnapshot();
     const events = unstamped.map(withSchema);
     let version: number;
@@ -479,7 +490,7 @@ export class TableHost implements TableService {
     if (version - table.snapshotVersion >= this.snapshotEvery) {
       // The events are durable already, so the answer does not wait for the snapshot, nor fails with it:
       // it is a cache, the log stays the truth, and the next snapshot tries again.
-      this.tables.saveSnapshot(table).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
+      this.tables.saveSnapshot(table, persisted).catch((error: unknown) => this.onSnapshotError(error, table.tableId));
     }
     return { tableId: table.tableId, version, events: events.map((event, i) => ({ ...event, seq: first + i })) };
   }

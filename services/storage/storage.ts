@@ -71,6 +71,8 @@ export interface Storage {
    * index, which hold committed events until a checkpoint); none for memory, and for NATS, whose servers hold it.
    */
   readonly bytes?: () => number;
+  /** How many tables are retired (SQLite; none for memory and NATS): suitors_tables_retired. */
+  readonly retiredTables?: () => number;
   /** Closes the tokens, then the store (whose pending writes are committed first), then a connection it made. */
   close(): Promise<void>;
 }
@@ -97,7 +99,11 @@ export function openLocalStorage(settings: LocalStorageSettings): Storage {
   if (ifMissing === 'refuse' && !existsSync(path)) throw new MissingStorage(path);
   const store = openSqliteEventStore(path, { maxBytes, busyTimeoutMs, onCommit });
   try {
-    return { ...storageOf('sqlite', path, store, openSqliteSeatTokens(path, busyTimeoutMs)), bytes: () => sqliteBytes(path) };
+    return {
+      ...storageOf('sqlite', path, store, openSqliteSeatTokens(path, busyTimeoutMs)),
+      bytes: () => sqliteBytes(path),
+      retiredTables: () => store.retiredCount(),
+    };
   } catch (error) {
     void store.close();
     throw error;

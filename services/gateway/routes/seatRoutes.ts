@@ -10,7 +10,7 @@ import { GatewayRefusal } from '../refusals.js';
 import { CommandAccepted, CommandBody, JoinSeatBody, JoinedSeat, LeftSeat, refusals, SeatParams, TableParams } from '../schemas.js';
 
 export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
-  const { feed, auth, seating, limits } = context;
+  const { feed, auth, seating, limits, lobby } = context;
   return async (app) => {
     app.post(
       '/api/tables/:tableId/seats/:seat',
@@ -28,6 +28,12 @@ export function seatRoutes(context: GatewayContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { tableId, seat } = request.params;
         const name = playerName(request.body.name, 'body.name');
+        if (lobby.closedToMakeRoom(tableId)) {
+          throw new GatewayRefusal(
+            'notNow',
+            `table ${tableId} is closed: nobody was waiting at it when the service's tables waiting for players were full, and it made room for a table of another network; create a table, or join one of the lobby's (GET /api/tables)`,
+          );
+        }
         const { snapshot, facts } = await feed.current(tableId);
         const table = { phase: phaseOf(snapshot), hasPerson: hasPerson(snapshot), lastEventAt: facts.lastEventAt };
         if (seatingClosed(table, Date.now(), limits)) {
