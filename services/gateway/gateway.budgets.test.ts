@@ -16,20 +16,26 @@ import { TableHost } from '../host/tableHost.js';
 
 const service = servicesClosedAfterEach();
 
+/** A host on memory whose forks wait until `letGo` is called; `forksStarted` counts those begun. */
+function hostWithHeldForks() {
+  const store = openLocalStorage({ kind: 'memory' }).store;
+  const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
+  let letGo!: () => void;
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  const fork = host.forkTable.bind(host);
+  let started = 0;
+  host.forkTable = async (...args) => {
+    started++;
+    await held;
+    return fork(...args);
+  };
+  return { store, host, letGo: () => letGo(), forksStarted: () => started };
+}
+
 describe('the budgets of costly routes', () => {
   it('take so many forks at once and so many waiting, refuse the next 503 with Retry-After and make nothing for it, and leave new tables their own budget', async () => {
-    const store = openLocalStorage({ kind: 'memory' }).store;
-    const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
     // Forks held until the test lets them go, so that six are sent while the first is under way.
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const fork = host.forkTable.bind(host);
-    let forksStarted = 0;
-    host.forkTable = async (...args) => {
-      forksStarted++;
-      await held;
-      return fork(...args);
-    };
+    const { store, host, letGo, forksStarted } = hostWithHeldForks();
     const started = service({
       store,
       host,
@@ -39,7 +45,7 @@ describe('the budgets of costly routes', () => {
     const tablesBefore = (await started.store.listTables()).length;
     const sendFork = () => started.app.inject({ method: 'POST', url: `/api/tables/${tableId}/fork`, payload: { at: 10 } });
     const sent = Array.from({ length: 6 }, sendFork);
-    await waitFor(async () => forksStarted === 1, 'the first fork to be under way');
+    await waitFor(async () => forksStarted() === 1, 'the first fork to be under way');
     const created = await started.app.inject({ method: 'POST', url: '/api/tables', payload: { game: 'sevenSuitors' } });
     letGo();
     const forks = await Promise.all(sent);
@@ -54,22 +60,12 @@ describe('the budgets of costly routes', () => {
     }
     // Three forks and the new table; nothing for the refused.
     expect((await started.store.listTables()).length).toBe(tablesBefore + 4);
-    expect(forksStarted).toBe(3);
+    expect(forksStarted()).toBe(3);
     expect((await sendFork()).statusCode).toBe(201);
   });
 
   it('refuse a request past its budget before reading its body: a full line answers 503 even to a body that is no JSON', async () => {
-    const store = openLocalStorage({ kind: 'memory' }).store;
-    const host = new TableHost({ store, autopilot: { botDelayMs: 0 } });
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const fork = host.forkTable.bind(host);
-    let forksStarted = 0;
-    host.forkTable = async (...args) => {
-      forksStarted++;
-      await held;
-      return fork(...args);
-    };
+    const { store, host, letGo, forksStarted } = hostWithHeldForks();
     const started = service({
       store,
       host,
@@ -78,7 +74,7 @@ describe('the budgets of costly routes', () => {
     const tableId = await finishedBotGame(started);
     const url = `/api/tables/${tableId}/fork`;
     const first = started.app.inject({ method: 'POST', url, payload: { at: 10 } });
-    await waitFor(async () => forksStarted === 1, 'the first fork to be under way');
+    await waitFor(async () => forksStarted() === 1, 'the first fork to be under way');
     // A megabyte of record would be parsed before its refusal otherwise; a body that is no JSON shows it was not.
     const unread = await started.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"at": 1' });
     expect(unread.statusCode, unread.body).toBe(503);
