@@ -164,6 +164,31 @@ describe('keyboard, phone and motion in Chromium', { timeout: 120_000 }, () => {
     expect(layout.felt!.top).toBeGreaterThanOrEqual(0);
     expect(layout.felt!.bottom).toBeLessThanOrEqual(layout.dock!.top);
     expect(layout.diagramOpen).toBe(false);
+    // Each seat's card of a trick, placed as the felt places it whether or not that seat has played yet, is seen
+    // whole: no seat's panel lies over its face (a phone's felt has no room to keep them apart).
+    const covered = await page.evaluate(() => {
+      const area = document.querySelector('.trick-area')!;
+      return [...document.querySelectorAll<HTMLElement>('.felt .seat')].flatMap((seat) => {
+        const probe = document.createElement('div');
+        probe.className = 'trick-card';
+        probe.setAttribute('style', seat.getAttribute('style') ?? '');
+        probe.innerHTML =
+          '<span class="card suit-H"><span class="face"><span class="rank">7</span><span class="pip">♥</span></span></span><span class="who">Heuristic bot 5</span>';
+        area.append(probe);
+        const face = probe.querySelector('.card')!.getBoundingClientRect();
+        const points = [
+          [face.left + 2, face.top + 2],
+          [face.right - 2, face.top + 2],
+          [face.left + 2, face.bottom - 2],
+          [face.right - 2, face.bottom - 2],
+          [(face.left + face.right) / 2, (face.top + face.bottom) / 2],
+        ];
+        const hidden = points.filter(([x, y]) => !probe.contains(document.elementFromPoint(x, y))).length;
+        probe.remove();
+        return hidden === 0 ? [] : [`seat ${seat.dataset.seat}'s card: ${hidden} of 5 points hidden`];
+      });
+    });
+    expect(covered).toEqual([]);
     await screenshot(page, 'phone-table');
     expect(errors).toEqual([]);
     await page.close();
