@@ -61,6 +61,7 @@ describe('the settings from the environment', () => {
       trustProxy: false,
       limits: {
         socketsPerClient: DEFAULT_LIMITS.socketsPerClient,
+        connectionsInAll: DEFAULT_LIMITS.connectionsInAll,
         ipv6ClientPrefix: DEFAULT_LIMITS.ipv6ClientPrefix,
         seatingTablesPerClient: DEFAULT_LIMITS.seatingTablesPerClient,
         seatingTablesPerNetwork: DEFAULT_LIMITS.seatingTablesPerNetwork,

@@ -161,6 +161,12 @@ export const SETTINGS = {
   ),
   // The limits of docs/api.md ("Limits") an operator may change.
   SUITORS_SOCKETS_PER_CLIENT: wholeNumber('SUITORS_SOCKETS_PER_CLIENT', 64, 'sockets one client may hold open at once', { min: 1 }),
+  SUITORS_CONNECTIONS: wholeNumber(
+    'SUITORS_CONNECTIONS',
+    10_000,
+    'connections (HTTP and WebSocket) the gateway holds open at once, from all clients; keep it below the open-files limit',
+    { min: 1 },
+  ),
   SUITORS_IPV6_CLIENT_PREFIX: wholeNumber(
     'SUITORS_IPV6_CLIENT_PREFIX',
     64,
@@ -381,6 +387,7 @@ export interface GatewayEnvironment {
   readonly trustProxy: boolean | string[];
   readonly limits: {
     readonly socketsPerClient: number;
+    readonly connectionsInAll: number;
     readonly ipv6ClientPrefix: number;
     readonly seatingTablesPerClient: number;
     readonly seatingTablesPerNetwork: number;
@@ -409,6 +416,7 @@ export function gatewayEnvironment(env: Environment = process.env): GatewayEnvir
     trustProxy: trustProxyOf(s.SUITORS_TRUST_PROXY.read(env)),
     limits: {
       socketsPerClient: s.SUITORS_SOCKETS_PER_CLIENT.read(env),
+      connectionsInAll: s.SUITORS_CONNECTIONS.read(env),
       ipv6ClientPrefix: s.SUITORS_IPV6_CLIENT_PREFIX.read(env),
       seatingTablesPerClient: s.SUITORS_SEATING_TABLES_PER_CLIENT.read(env),
       seatingTablesPerNetwork: s.SUITORS_SEATING_TABLES_PER_NETWORK.read(env),

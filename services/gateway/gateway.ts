@@ -133,6 +133,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = newFastify(options, logger);
   const storageFull = options.storageFull ?? new StorageFullNotices(logger);
   const { context, stopListening } = wireContext(app, options, limits, storageFull);
+  app.server.maxConnections = limits.connectionsInAll;
+  app.server.on('drop', () => context.metrics.connectionRefused());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -40,6 +40,12 @@ export interface GatewayLimits {
   readonly ipv6ClientPrefix: number;
   /** Sockets open at once per client address. */
   readonly socketsPerClient: number;
+  /**
+   * Connections (HTTP and WebSocket) the gateway holds open at once, whoever opened them: past it a new connection
+   * is closed as it arrives (suitors_connections_refused_total), so that many addresses together, each within its
+   * own limits, cannot take every file descriptor of the process. Keep it below the open-files limit (ulimit -n).
+   */
+  readonly connectionsInAll: number;
   /** Messages per socket (a token bucket: `burst` at once, `perSecond` after). */
   readonly socketMessages: RateLimit;
   /**
@@ -112,6 +118,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   },
   ipv6ClientPrefix: 64,
   socketsPerClient: 64,
+  connectionsInAll: 10_000,
   socketMessages: { perSecond: 5, burst: 20 },
   socketUnsentBytes: 1024 * 1024,
   minTurnSeconds: 5,

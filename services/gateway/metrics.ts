@@ -14,6 +14,8 @@ export interface GatewayMetrics {
   commandSettled(source: CommandSource, outcome: 'accepted' | { refused: string }, seconds: number): void;
   socketOpened(role: SocketRole): void;
   socketClosed(role: SocketRole): void;
+  /** A connection was closed as it arrived: the gateway held as many as it may (limits.connectionsInAll). */
+  connectionRefused(): void;
 }
 
 export interface MetricsSources {
@@ -85,6 +87,11 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
   const latencyBySource = new Map<CommandSource, ReturnType<typeof latency.labels>>();
   sockets.set({ role: 'seat' }, 0);
   sockets.set({ role: 'spectator' }, 0);
+  const connectionsRefused = new Counter({
+    name: 'suitors_connections_refused_total',
+    help: 'Connections closed as they arrived: the gateway held as many as it may at once (SUITORS_CONNECTIONS)',
+    registers: [registry],
+  });
   return {
     registry,
     commandSettled(source, outcome, seconds) {
@@ -108,6 +115,9 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     },
     socketClosed(role) {
       sockets.dec({ role });
+    },
+    connectionRefused() {
+      connectionsRefused.inc();
     },
   };
 }
