@@ -17,10 +17,9 @@ import {
   natsServerProgram,
   natsSettingsFrom,
   SETTINGS,
-  SettingError,
   workerEnvironment,
-  type Environment,
 } from './settings.js';
+import { SettingError, type Environment } from './settingReaders.js';
 import { DEFAULT_LEASE_TTL_MS } from './worker/leaseBuckets.js';
 import { DEFAULT_WORKER_LIMITS } from './worker/requestChecks.js';
 import { DEFAULT_IDLE_RELEASE_MS } from './worker/tableWorker.js';

@@ -8,7 +8,8 @@
  */
 import type { EventStore } from '../eventstore/eventStore.js';
 import { TableHost } from '../host/tableHost.js';
-import { natsSettingsFrom, SettingError } from '../settings.js';
+import { natsSettingsFrom } from '../settings.js';
+import { SettingError } from '../settingReaders.js';
 import { storageSettingsFrom } from '../storage/fromEnvironment.js';
 import { MissingStorage, openStorage, type StorageSettings } from '../storage/storage.js';
 import { optionalStringFlag, UsageError, type ParsedArgs } from './args.js';

@@ -5,7 +5,8 @@
  * tables go, and stop cleanly on a signal.
  */
 import pino, { type Logger } from 'pino';
-import { gatewayEnvironment, type Environment } from '../settings.js';
+import { gatewayEnvironment } from '../settings.js';
+import type { Environment } from '../settingReaders.js';
 import type { Gateway } from './gateway.js';
 import { DEFAULT_LIMITS, type GatewayLimitSettings } from './limits.js';
 

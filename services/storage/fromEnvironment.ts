@@ -4,15 +4,8 @@
  * SettingError before anything is opened when the process cannot run on it.
  */
 import type { NatsRole } from '../nats/security/roles.js';
-import {
-  databaseMaxBytes,
-  databasePath,
-  natsSettingsFrom,
-  SettingError,
-  storageKind,
-  type Environment,
-  type StorageKind,
-} from '../settings.js';
+import { databaseMaxBytes, databasePath, natsSettingsFrom, storageKind, type StorageKind } from '../settings.js';
+import { SettingError, type Environment } from '../settingReaders.js';
 import type { StorageSettings } from './storage.js';
 
 export interface StorageChoice {

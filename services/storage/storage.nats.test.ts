@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
-import { SettingError } from '../settings.js';
+import { SettingError } from '../settingReaders.js';
 import { storageSettingsFrom, type StorageChoice } from './fromEnvironment.js';
 import { MissingStorage, openStorage, type Storage, type StorageSettings } from './storage.js';
 

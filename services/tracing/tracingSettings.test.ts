@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SettingError } from '../settings.js';
+import { SettingError } from '../settingReaders.js';
 import { tracingSettingsFrom } from './tracingSettings.js';
 
 describe('SUITORS_TRACING and SUITORS_TRACING_URL', () => {

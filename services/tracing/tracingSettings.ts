@@ -1,5 +1,6 @@
 /** How a process traces its commands: SUITORS_TRACING and SUITORS_TRACING_URL (services/settings.ts lists both). */
-import { type Environment, SETTINGS, type TracingExport } from '../settings.js';
+import { SETTINGS, type TracingExport } from '../settings.js';
+import type { Environment } from '../settingReaders.js';
 
 export interface TracingSettings {
   /** Where spans go: off (none are made), stdout or otlp. */

@@ -14,7 +14,8 @@
  */
 import { openJetStreamEventStore } from '../eventstore/jetstream/index.js';
 import { connectAs, describeAccess } from '../nats/connection.js';
-import { natsSettingsFrom, SettingError, workerEnvironment } from '../settings.js';
+import { natsSettingsFrom, workerEnvironment } from '../settings.js';
+import { SettingError } from '../settingReaders.js';
 import { startTableWorker } from './tableWorker.js';
 import { createWorkerMetrics, serveWorkerMetrics } from './workerMetrics.js';
 import { startTracing } from '../tracing/tracing.js';
