@@ -19,11 +19,8 @@
  *   so many networks of one abuser cannot keep people out; only a creator of
  *   a network holding the most is refused (503), sent to tables where people
  *   wait.
- * - Tables of bots alone (made so, or forked with nobody taking a seat) play
- *   themselves at bot pace until the game ends: a CPU and storage cost with
- *   nobody at the table, so those in play are capped per client (429) and in
- *   all (503) too. Counted per gateway, as the budgets are, until the listing
- *   shows them finished or quarantined.
+ * - Tables of bots alone in play are capped per client and in all too
+ *   (botTableCap.ts), counted over the same listing.
  *
  * The store is listed at most once every LISTING_MS whoever asks; the
  * changes made through this gateway are laid over that listing, so they show
@@ -34,6 +31,8 @@ import type { TableSummary } from '../eventstore/eventStore.js';
 import { statusOf } from '../host/tableStatus.js';
 import type { GatewayLimits } from './limits.js';
 import { networkOf } from './clientIdentity.js';
+import { BotTableCap } from './botTableCap.js';
+import { Reservations } from './reservations.js';
 import { TableMakers } from './tableMakers.js';
 import { GatewayRefusal } from './refusals.js';
 import type { TableChange } from './tableFeed.js';
@@ -44,8 +43,6 @@ const LISTING_MS = 1_000;
 const LOOKUPS_AT_ONCE = 4;
 /** Tables with people waiting a full cap's refusal names. */
 const PEOPLE_WAITING_SHOWN = 3;
-/** Tables of bots alone a full cap's refusal names, to watch instead. */
-const BOT_TABLES_SHOWN = 3;
 
 interface LobbyTable {
   readonly tableId: string;
@@ -123,9 +120,8 @@ export class Lobby {
   private readonly reserved = new Reservations();
   /** The same, by the creator's network. */
   private readonly reservedByNetwork = new Reservations();
-  /** Tables of bots alone made through this gateway, by creator, until the listing shows them over. */
-  private readonly botTables = new Map<string, string>();
-  private readonly reservedBotTables = new Reservations();
+  /** Tables of bots alone in play made through this gateway, capped per client and in all. */
+  private readonly botTables: BotTableCap;
   private readonly lookups = new Set<string>();
   private readonly lookupQueue: string[] = [];
   private lookingUp = 0;
@@ -133,6 +129,7 @@ export class Lobby {
   constructor(private readonly options: LobbyOptions) {
     this.limits = options.limits;
     this.now = options.now ?? Date.now;
+    this.botTables = new BotTableCap(options.limits, () => this.tables());
   }
 
   /** A change made through this gateway: the table's seats and time as of the change. */
@@ -282,42 +279,9 @@ export class Lobby {
     return this.displaced.has(tableId);
   }
 
-  /**
-   * Makes room for a new table of bots alone by `client` (created so, or a
-   * fork nobody takes a seat at), or refuses: 429 past the client's cap, 503
-   * past the cap in all, naming tables of bots to watch instead. Called with
-   * the new table's id once it is made, or with nothing if it was not.
-   */
-  async reserveBotTable(client: string): Promise<(tableId?: string) => void> {
-    const playing = await this.botTablesInPlay();
-    const mine = this.reservedBotTables.of(client) + playing.filter(([, creator]) => creator === client).length;
-    const { botTablesPerClient: perClient, botTablesInAll: inAll } = this.limits;
-    if (mine >= perClient) {
-      throw new GatewayRefusal(
-        'rateLimited',
-        `${client} has ${perClient} tables of bots alone in play, the most one client may; watch one, or wait until one of them ends`,
-      );
-    }
-    if (playing.length + this.reservedBotTables.inAll >= inAll) {
-      const watch = playing.slice(0, BOT_TABLES_SHOWN).map(([tableId]) => `table ${tableId}`);
-      throw new GatewayRefusal(
-        'unavailable',
-        `the service has ${inAll} tables of bots alone in play, the most it runs at once; watch ${watch.join(', ')}, or try again later`,
-      );
-    }
-    return this.reservedBotTables.take(client, (tableId) => this.botTables.set(tableId, client));
-  }
-
-  /** The tables of bots alone made here that are still in play (not finished, not quarantined, not gone), oldest first. */
-  private async botTablesInPlay(): Promise<[tableId: string, creator: string][]> {
-    if (this.botTables.size === 0) return [];
-    const listed = new Map((await this.tables()).map((table) => [table.tableId, table]));
-    for (const tableId of this.botTables.keys()) {
-      // Not listed: made since the listing, so in play.
-      const status = listed.get(tableId)?.status;
-      if (status?.finished === true || status?.phase === 'quarantined') this.botTables.delete(tableId);
-    }
-    return [...this.botTables];
+  /** Makes room for a new table of bots alone by `client`, or refuses (botTableCap.ts). */
+  reserveBotTable(client: string): Promise<(tableId?: string) => void> {
+    return this.botTables.reserve(client);
   }
 
   /**
@@ -422,36 +386,6 @@ export class Lobby {
     } finally {
       this.lookingUp--;
     }
-  }
-}
-
-/** Creations under way, counted per client and in all until each is done. */
-class Reservations {
-  private readonly perClient = new Map<string, number>();
-  private count = 0;
-
-  get inAll(): number {
-    return this.count;
-  }
-
-  of(client: string): number {
-    return this.perClient.get(client) ?? 0;
-  }
-
-  /** Counts one for `client`; the function returned ends it, once, calling `made` with the new table's id if there is one. */
-  take(client: string, made: (tableId: string) => void): (tableId?: string) => void {
-    this.perClient.set(client, this.of(client) + 1);
-    this.count++;
-    let done = false;
-    return (tableId) => {
-      if (done) return;
-      done = true;
-      const left = this.of(client) - 1;
-      if (left <= 0) this.perClient.delete(client);
-      else this.perClient.set(client, left);
-      this.count--;
-      if (tableId !== undefined) made(tableId);
-    };
   }
 }
 
