@@ -11,7 +11,7 @@ import { explainRefusal } from '../../machines/table/refusal.js';
 import { revealedDealsOf } from '../../machines/table/context.js';
 import { dealsOwed, revealedSince } from './owedEvents.js';
 import { isContributionCommand, SeatContributions } from './fairDeals.js';
-import { offer, resumeTable, type TableSnapshot } from '../../machines/table/snapshot.js';
+import { offer, type TableSnapshot } from '../../machines/table/snapshot.js';
 import { viewFor, type TableView, type Viewer } from '../../machines/view.js';
 import type { EventStore, EventListener, NewEvent, StoredEvent, TableSummary } from '../eventstore/eventStore.js';
 import { TableRefusal } from './errors.js';
@@ -19,16 +19,14 @@ import { TableQueues } from '../tableQueues/tableQueues.js';
 import { fewAtATime } from '../tableQueues/fewAtATime.js';
 import { canonicalEvent } from './canonicalEvent.js';
 import { checkTenure, HELD_BY_A_BOT } from './tenure.js';
-import { FoldWorker } from './recordImport/recordImports.js';
-import { foldNewTable } from './newTableFold.js';
+import { NewTables } from './newTables.js';
 import { ReplayCheckpoints } from './replayCheckpoints.js';
 import { readTableLog, recordOfTable, type ReplayedTable } from './replay.js';
-import { createdEvent, rulesOfNewTable, toNewEvent, TURN_TIMED_OUT, type TableCreated } from './tableLog.js';
-import { newTableId, planNewTable } from './newTable.js';
+import { toNewEvent, TURN_TIMED_OUT } from './tableLog.js';
 import { ResidentTables, stateOf, type ResidentTable } from './residentTables.js';
 import { statusOf } from './tableStatus.js';
 import { withSchema } from './upcasters.js';
-import { checkForkPoint, type ForkRequest } from './tableFork.js';
+import type { ForkRequest } from './tableFork.js';
 import { Autopilot, NotTheOwner, type AutopilotOptions, type OwnMoveListener } from './autopilot.js';
 import { isTableQuarantined, QuarantineVerdicts, withQuarantines, type Quarantine, type TableQuarantined } from './quarantine.js';
 import { planRepair, repairedEvent } from './tableRepair.js';
@@ -66,8 +64,6 @@ export interface TableHostOptions {
 }
 
 const DEFAULT_SNAPSHOT_EVERY = 100;
-/** Forks folding or waiting for the fork worker; the next is refused as busy (503). The gateway's budget takes fewer. */
-const MAX_PENDING_FORK_FOLDS = 16;
 /**
  * A finished game is only read now (a view, its replay, its record), and
  * cheaply rebuilt from the snapshot its passivation writes: kept for the
@@ -87,9 +83,7 @@ export class TableHost implements TableService {
   private readonly verdicts: QuarantineVerdicts;
   /** Commands for one table run one at a time. */
   private readonly queues = new TableQueues();
-  private readonly imports = new FoldWorker('record imports');
-  /** Forks fold on a worker of their own, so that a fork flood does not refuse imports, nor imports forks. */
-  private readonly forkFolds = new FoldWorker('forks', MAX_PENDING_FORK_FOLDS);
+  private readonly newTables: NewTables;
   private readonly replays: ReplayCheckpoints;
   private readonly contributions: SeatContributions;
   private readonly autopilot: Autopilot | null;
@@ -120,6 +114,16 @@ export class TableHost implements TableService {
       onRebuilt: (table) => this.autopilot?.tableChanged(stateOf(table)),
       verdicts: this.verdicts,
     });
+    this.newTables = new NewTables({
+      store: this.store,
+      replays: this.replays,
+      queues: this.queues,
+      tables: this.tables,
+      now: this.now,
+      dealing: this.dealing,
+      owedEvents: (table) => this.owedEvents(table),
+      commit: (table, events, options) => this.commit(table, events, options),
+    });
   }
 
   get residentTables(): number {
@@ -127,68 +131,17 @@ export class TableHost implements TableService {
   }
 
   async createTable(request: CreateTableRequest): Promise<Accepted> {
-    const plan = planNewTable(request);
-    // A caller that deals (external) owes nobody a commitment: the table then takes no contributions.
-    const { firstCommitment: _commitment, dealSecret: _secret, ...dealtByCaller } = plan.created;
-    return this.startNewTable(this.dealing === 'external' ? dealtByCaller : plan.created, plan.events);
+    return this.newTables.create(request);
   }
 
-  /**
-   * Creates a table from a finished game's record, after checking it
-   * against the rules. The checking and folding are done on the import
-   * worker's thread (recordImport/), so a large record stalls no table.
-   */
+  /** A table from a finished game's record, checked and folded off the event loop (newTables.ts). */
   async importRecord(document: unknown): Promise<Accepted> {
-    const plan = await this.imports.prepare(document);
-    if (!plan.ok) throw new TableRefusal('invalidRecord', plan.message);
-    const created: TableCreated = { game: plan.game, options: plan.options, ...rulesOfNewTable(plan.game, plan.rules) };
-    const tableId = newTableId();
-    return this.queues.run(tableId, async () => {
-      const table = this.tables.adopt(tableId, created, resumeTable(plan.persisted, created.rules), 0, '');
-      const at = this.now().toISOString();
-      const events = [createdEvent(created, at), ...plan.events.map((event) => toNewEvent(event, at))];
-      return this.commit(table, events, { persisted: plan.persisted });
-    });
+    return this.newTables.importRecord(document);
   }
 
-  /**
-   * Creates a table that plays on from event `request.at` of a finished
-   * game (tableFork.ts): the original's game up to there, replayed into the
-   * new table, then whatever the host owes it (the next deal, between hands).
-   * The original is only read, from its log: it need not be resident here.
-   */
+  /** A table that plays on from event `request.at` of a finished game (newTables.ts, tableFork.ts). */
   async forkTable(tableId: string, request: ForkRequest): Promise<Accepted> {
-    const original = await this.replays.replayAt(tableId);
-    checkForkPoint(tableId, original, request.at);
-    const log = await readTableLog(this.store, tableId);
-    // Both folds (the original up to the fork point, the new table through it) run on the fork worker: a fork of a
-    // long game folds thousands of events twice, which held the event loop for as long on every fork.
-    const at = this.now().toISOString();
-    const { created, logged, persisted } = await this.forkFolds.foldFork({ tableId, log, request, at });
-    const newTable = newTableId();
-    return this.queues.run(newTable, async () => {
-      const table = this.tables.adopt(newTable, created, resumeTable(persisted, created.rules), 0, '');
-      const owed = this.owedEvents(table);
-      const events = [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))];
-      // What the worker persisted is the table after these events unless the host owed it more.
-      return this.commit(table, events, owed.length === 0 ? { persisted } : {});
-    });
-  }
-
-  /**
-   * Starts a table with `events` after its creation, and what the host owes
-   * it after them; a hand scored among them is revealed (`hand.revealed`)
-   * right after, as when it is played.
-   */
-  private async startNewTable(created: TableCreated, events: readonly TableEvent[]): Promise<Accepted> {
-    const tableId = newTableId();
-    return this.queues.run(tableId, async () => {
-      const at = this.now().toISOString();
-      const { actor, logged } = foldNewTable(created, events, at);
-      const table = this.tables.adopt(tableId, created, actor, 0, '');
-      const owed = this.owedEvents(table);
-      return this.commit(table, [createdEvent(created, at), ...logged, ...owed.map((event) => toNewEvent(event, at))]);
-    });
+    return this.newTables.fork(tableId, request);
   }
 
   /**
@@ -433,7 +386,7 @@ export class TableHost implements TableService {
 
   async close(): Promise<void> {
     await this.autopilot?.close();
-    await Promise.all([this.imports.close(), this.forkFolds.close()]);
+    await this.newTables.close();
     await this.queues.idle();
     await this.tables.snapshotsWritten();
     this.tables.evictAll();
