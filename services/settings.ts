@@ -20,16 +20,7 @@
  */
 import { join } from 'node:path';
 import { jetstreamLayout } from './eventstore/jetstream/index.js';
-import {
-  type Environment,
-  given,
-  optionalText,
-  readableFileComplaint,
-  SettingError,
-  text,
-  type Variable,
-  wholeNumber,
-} from './settingReaders.js';
+import { type Environment, given, optionalText, readableFileComplaint, text, type Variable, wholeNumber } from './settingReaders.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** SUITORS_TRACING's values (services/tracing/tracingSettings.ts). */
