@@ -182,6 +182,8 @@ describe('tables shared among workers (one server, a shared in-memory log)', () 
       timeoutMs: 15_000,
     });
     const moved = ids.filter((tableId) => b.ownedTables().includes(tableId));
+    // w-a logs a hand-off once its claim is written, which w-b's watch may show it first.
+    await waitFor(() => moved.every((tableId) => handOffs.some((handOff) => handOff.tableId === tableId)), "w-a's hand-offs logged");
     const handedAt = new Map(handOffs.map(({ tableId, order: at }) => [tableId, at]));
     const byB = (tableId: string, type: string) =>
       appends.filter((append) => append.tableId === tableId && append.workerId === 'w-b' && append.types.includes(type)).length;
