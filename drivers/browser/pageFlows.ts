@@ -5,6 +5,7 @@
  * API. Every step waits on what the page shows, never on a timer.
  */
 import type { Page } from 'playwright-core';
+import { GAMES, type GameName } from '../../machines/table/options.js';
 import { waitFor } from '../polling.js';
 import { apiCall, PAGE_WAIT } from './webService.js';
 
@@ -69,8 +70,8 @@ export async function playByClicking(page: Page, done: string, onPlay?: (plays: 
 }
 
 /** A table whose seats are all bots, played to its end through the API; returns its id. */
-export async function finishedBotGame(url: string, game: string, options: Record<string, string> = {}): Promise<string> {
-  const seats = { sevenSuitors: 4, antiCupid: 5, traitorOfLove: 6 }[game] ?? 4;
+export async function finishedBotGame(url: string, game: GameName, options: Record<string, string> = {}): Promise<string> {
+  const { seats } = GAMES[game];
   const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
     game,
     options,
