@@ -39,6 +39,7 @@ import {
 import { isRoutableTableId, tableSubjects, type TableSubjects } from './subjects.js';
 import { TableReadModel } from './tableReadModel.js';
 import { inSpan, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
+import { SPAN_NAMES } from '../tracing/commandSteps.js';
 import { traceHeaders } from '../tracing/traceHeaders.js';
 import { NO_TRACING } from '../tracing/tracing.js';
 
@@ -265,7 +266,7 @@ export class RemoteTables implements TableService {
       kind: SpanKind.CLIENT,
       attributes: 'tableId' in request ? { ...attributes, [TABLE_ID]: request.tableId } : attributes,
     };
-    return inSpan(this.tracer, 'nats request', start, async (traced, span) => {
+    return inSpan(this.tracer, SPAN_NAMES.natsRequest, start, async (traced, span) => {
       const reply = await this.send(subject, request, traced);
       if (reply?.ok === true) noteAppended(span, reply.result.events);
       else noteRefused(span, reply?.kind ?? 'noResponders');

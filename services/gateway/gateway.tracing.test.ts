@@ -58,8 +58,10 @@ describe('tracing one command in the embedded service', () => {
 
     await waitFor(() => exporter.getFinishedSpans().length >= 4, 'the four spans of the command');
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((span) => span.name).sort()).toEqual(['gateway command', SPAN_NAMES.append, SPAN_NAMES.step, SPAN_NAMES.queue].sort());
-    const [command] = byName(spans, 'gateway command');
+    expect(spans.map((span) => span.name).sort()).toEqual(
+      [SPAN_NAMES.gatewayCommand, SPAN_NAMES.append, SPAN_NAMES.step, SPAN_NAMES.queue].sort(),
+    );
+    const [command] = byName(spans, SPAN_NAMES.gatewayCommand);
     expect(command.kind).toBe(SpanKind.SERVER);
     expect(command.parentSpanContext).toBeUndefined();
     expect(command.resource.attributes['service.name']).toBe('suitors-embedded');
@@ -93,9 +95,9 @@ describe('tracing one command in the embedded service', () => {
         JSON.stringify({ type: 'command', id: 'early', command: { type: 'card.played', card: cards[5] } }),
       );
       if (!('type' in refusal) || refusal.type !== 'refused') throw new Error(`the early play was not refused: ${JSON.stringify(refusal)}`);
-      await waitFor(() => byName(exporter.getFinishedSpans(), 'gateway command').length === 1, "the command's span");
+      await waitFor(() => byName(exporter.getFinishedSpans(), SPAN_NAMES.gatewayCommand).length === 1, "the command's span");
       const spans = exporter.getFinishedSpans();
-      const [command] = byName(spans, 'gateway command');
+      const [command] = byName(spans, SPAN_NAMES.gatewayCommand);
       expect(command.attributes).toMatchObject({ [COMMAND_TYPE]: 'card.played', [REFUSAL]: refusal.error, 'suitors.via': 'socket' });
       expect(command.status).toEqual({ code: SpanStatusCode.ERROR, message: refusal.error });
       // Refused by the machine: its step says so too, and nothing was appended.

@@ -7,11 +7,10 @@ import { SpanKind } from '@opentelemetry/api';
 import type { Accepted } from '../host/tableService.js';
 import type { SeatHold } from '../tokens/seatTokens.js';
 import { commandAttributes, inSpan, noteAppended } from '../tracing/commandSpans.js';
+import { SPAN_NAMES } from '../tracing/commandSteps.js';
 import type { GatewayContext } from './context.js';
 import { GatewayRefusal } from './refusals.js';
 import type { CommandBody } from './schemas.js';
-
-const COMMAND_SPAN = 'gateway command';
 
 export async function submitForSeat(
   { feed, tracer }: Pick<GatewayContext, 'feed' | 'tracer'>,
@@ -21,7 +20,7 @@ export async function submitForSeat(
 ): Promise<Accepted> {
   const { tableId, seat, holder } = hold;
   const attributes = { ...commandAttributes(tableId, command), 'suitors.seat': seat, 'suitors.via': via };
-  return inSpan(tracer, COMMAND_SPAN, { kind: SpanKind.SERVER, attributes }, async (trace, span) => {
+  return inSpan(tracer, SPAN_NAMES.gatewayCommand, { kind: SpanKind.SERVER, attributes }, async (trace, span) => {
     if (command.seat !== undefined && command.seat !== seat) {
       throw new GatewayRefusal('forbidden', `this token holds seat ${seat}; it cannot act for seat ${command.seat}`);
     }

@@ -9,7 +9,14 @@ import { isTracing, NO_TRACING } from './tracing.js';
 
 const NOTHING_TO_END = () => undefined;
 
-export const SPAN_NAMES = { queue: 'table queue', step: 'machine step', append: 'log append' } as const;
+export const SPAN_NAMES = {
+  gatewayCommand: 'gateway command',
+  natsRequest: 'nats request',
+  workerRequest: 'worker request',
+  queue: 'table queue',
+  step: 'machine step',
+  append: 'log append',
+} as const;
 
 export class CommandSteps {
   private readonly recording: boolean;

@@ -3,6 +3,7 @@ import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { contextOf } from './commandSpans.js';
+import { SPAN_NAMES } from './commandSteps.js';
 import { TRACEPARENT, traceHeaders, tracedFrom } from './traceHeaders.js';
 import { NO_TRACING, startTracing } from './tracing.js';
 
@@ -13,7 +14,7 @@ describe("a trace's context in a NATS message's headers", () => {
       settings: { export: 'off', url: undefined },
       exporter: new InMemorySpanExporter(),
     });
-    const span = tracer.startSpan('nats request');
+    const span = tracer.startSpan(SPAN_NAMES.natsRequest);
     const carried = traceHeaders(trace.setSpan(ROOT_CONTEXT, span));
     const { traceId, spanId } = span.spanContext();
     expect(carried?.get(TRACEPARENT)).toBe(`00-${traceId}-${spanId}-01`);
@@ -21,7 +22,7 @@ describe("a trace's context in a NATS message's headers", () => {
   });
 
   it('adds no header when tracing is off: its spans carry no context', () => {
-    const span = NO_TRACING.tracer.startSpan('nats request');
+    const span = NO_TRACING.tracer.startSpan(SPAN_NAMES.natsRequest);
     expect(span.isRecording()).toBe(false);
     expect(contextOf(span, ROOT_CONTEXT)).toBe(ROOT_CONTEXT);
     expect(traceHeaders(trace.setSpan(ROOT_CONTEXT, span))).toBeUndefined();
@@ -30,7 +31,7 @@ describe("a trace's context in a NATS message's headers", () => {
 
   it('tells the receiver that a trace the sampler left out is not kept, so it keeps none of it either', () => {
     const tracer = new BasicTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('test');
-    const span = tracer.startSpan('gateway command');
+    const span = tracer.startSpan(SPAN_NAMES.gatewayCommand);
     expect(span.isRecording()).toBe(false);
     const carried = traceHeaders(contextOf(span, ROOT_CONTEXT));
     expect(carried?.get(TRACEPARENT)).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-00`);

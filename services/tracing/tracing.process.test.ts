@@ -58,7 +58,7 @@ describe('SUITORS_TRACING=stdout on the embedded service', () => {
     }
     expect(await exited, stderr).toBe(0);
     expect(printed).toContain("'service.name': 'suitors-embedded'");
-    for (const name of ['gateway command', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append])
+    for (const name of [SPAN_NAMES.gatewayCommand, SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append])
       expect(printed).toContain(`name: '${name}'`);
     expect(printed).toContain("'suitors.command_type': 'cards.passed'");
   });

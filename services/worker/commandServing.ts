@@ -28,6 +28,7 @@ import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './req
 import { NoLease } from './tableOwnership.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
 import { commandAttributes, contextOf, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
+import { SPAN_NAMES } from '../tracing/commandSteps.js';
 import { tracedFrom } from '../tracing/traceHeaders.js';
 
 export interface CommandServing {
@@ -79,15 +80,17 @@ function handle(serving: CommandServing, msg: Msg): Promise<void> {
   const started = performance.now();
   const op = typeof request === 'string' ? 'malformed' : request.op;
   const parent = tracedFrom(msg.headers);
-  const span = serving.tracer.startSpan(WORKER_SPAN, { kind: SpanKind.SERVER, attributes: requestAttributes(serving, request) }, parent);
+  const span = serving.tracer.startSpan(
+    SPAN_NAMES.workerRequest,
+    { kind: SpanKind.SERVER, attributes: requestAttributes(serving, request) },
+    parent,
+  );
   return served(serving, msg, request, contextOf(span, parent)).finally(() => {
     const answer = answers.get(msg);
     metrics?.requestServed(op, answer ?? 'forwarded', (performance.now() - started) / 1000);
     endWithAnswer(span, answer);
   });
 }
-
-const WORKER_SPAN = 'worker request';
 
 /** What the worker's span says of a request: its table only when the id could be one, so what a sender puts there is bounded. */
 function requestAttributes(serving: CommandServing, request: ReturnType<typeof decodeRequest>): Attributes {
