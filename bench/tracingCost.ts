@@ -21,7 +21,7 @@ import { nextBotMove } from '../drivers/botTurns.js';
 import { readFlags, wholeNumber } from '../drivers/flags.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { openLocalStorage } from '../services/storage/storage.js';
-import { commandAttributes, inSpan } from '../services/tracing/commandSpans.js';
+import { commandAttributes, inSpan, SPAN_NAMES } from '../services/tracing/commandSpans.js';
 import { CommandSteps } from '../services/tracing/commandSteps.js';
 import { NO_TRACING, startTracing, type Tracing } from '../services/tracing/tracing.js';
 import { summaryLine } from '../drivers/figures/summary.js';
@@ -80,7 +80,7 @@ async function round(way: Way, tracing: Tracing, commands: number): Promise<numb
   const submit = (tableId: string, move: unknown) =>
     way === 'before tracing'
       ? host.submit(tableId, move)
-      : inSpan(tracing.tracer, 'gateway command', { attributes: commandAttributes(tableId, move) }, (trace) =>
+      : inSpan(tracing.tracer, SPAN_NAMES.gatewayCommand, { attributes: commandAttributes(tableId, move) }, (trace) =>
           host.submit(tableId, move, { trace }),
         );
   const play = async (index: number) => {
@@ -117,7 +117,7 @@ async function offPathAlone(commands: number): Promise<number> {
   const move = { type: 'card.played', seat: 0, card: '4-9' };
   const before = process.cpuUsage();
   for (let i = 0; i < commands; i++) {
-    await inSpan(tracer, 'gateway command', { attributes: commandAttributes('t-1', move) }, async (trace) => {
+    await inSpan(tracer, SPAN_NAMES.gatewayCommand, { attributes: commandAttributes('t-1', move) }, async (trace) => {
       const steps = new CommandSteps(tracer, trace, commandAttributes('t-1', move));
       steps.waiting()();
       steps.step(() => 0);

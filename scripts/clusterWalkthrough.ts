@@ -13,11 +13,11 @@ import { sleep } from '../drivers/polling.js';
 import { SpanPrintout } from '../drivers/printedSpans.js';
 import type { ServiceProcesses } from '../drivers/serviceProcesses.js';
 import type { OperatorReport } from '../services/gateway/operatorReport.js';
-import { SPAN_NAMES } from '../services/tracing/commandSteps.js';
+import { SPAN_NAMES } from '../services/tracing/commandSpans.js';
 
 const WATCH_EVERY_MS = 2_000;
 /** A command's spans from the outside in (services/tracing/README.md), the order they are shown in. */
-const SPAN_ORDER = ['gateway command', 'nats request', 'worker request', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append];
+const SPAN_ORDER: readonly string[] = Object.values(SPAN_NAMES);
 /** The console exporter sends spans in batches, every 5 s. */
 const TRACE_WAIT_MS = 20_000;
 
@@ -99,7 +99,7 @@ async function adaPasses(api: Api, say: Say): Promise<void> {
  */
 async function lastCommandTrace(gateway: SpanPrintout, worker: SpanPrintout) {
   const deadline = Date.now() + TRACE_WAIT_MS;
-  const traceId = () => gateway.spans.filter((span) => span.name === 'gateway command').at(-1)?.traceId ?? '';
+  const traceId = () => gateway.spans.filter((span) => span.name === SPAN_NAMES.gatewayCommand).at(-1)?.traceId ?? '';
   while (Date.now() < deadline && (gateway.ofTrace(traceId()).length < 2 || worker.ofTrace(traceId()).length < 4)) await sleep(250);
   const place = (name: string) => (SPAN_ORDER.includes(name) ? SPAN_ORDER.indexOf(name) : SPAN_ORDER.length);
   const spans = [...gateway.ofTrace(traceId()), ...worker.ofTrace(traceId())].sort((a, b) => place(a.name) - place(b.name));

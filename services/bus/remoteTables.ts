@@ -38,8 +38,7 @@ import {
 } from './protocol.js';
 import { isRoutableTableId, tableSubjects, type TableSubjects } from './subjects.js';
 import { TableReadModel } from './tableReadModel.js';
-import { inSpan, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
-import { SPAN_NAMES } from '../tracing/commandSteps.js';
+import { inSpan, noteAppended, noteRefused, SPAN_NAMES, TABLE_ID } from '../tracing/commandSpans.js';
 import { traceHeaders } from '../tracing/traceHeaders.js';
 import { NO_TRACING } from '../tracing/tracing.js';
 

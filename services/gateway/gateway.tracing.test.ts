@@ -14,8 +14,7 @@ import { SocketClient } from '../../drivers/socketClient.js';
 import { servicesClosedAfterEach } from '../../test/servicesPerTest.js';
 import { TableHost } from '../host/tableHost.js';
 import { openLocalStorage } from '../storage/storage.js';
-import { COMMAND_TYPE, EVENT_SEQ, REFUSAL, TABLE_ID } from '../tracing/commandSpans.js';
-import { SPAN_NAMES } from '../tracing/commandSteps.js';
+import { COMMAND_TYPE, EVENT_SEQ, REFUSAL, SPAN_NAMES, TABLE_ID } from '../tracing/commandSpans.js';
 import { startTracing } from '../tracing/tracing.js';
 
 const service = servicesClosedAfterEach();

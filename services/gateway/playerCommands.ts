@@ -6,8 +6,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { Accepted } from '../host/tableService.js';
 import type { SeatHold } from '../tokens/seatTokens.js';
-import { commandAttributes, inSpan, noteAppended } from '../tracing/commandSpans.js';
-import { SPAN_NAMES } from '../tracing/commandSteps.js';
+import { commandAttributes, inSpan, noteAppended, SPAN_NAMES } from '../tracing/commandSpans.js';
 import type { GatewayContext } from './context.js';
 import { GatewayRefusal } from './refusals.js';
 import type { CommandBody } from './schemas.js';

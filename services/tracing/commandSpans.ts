@@ -36,6 +36,16 @@ export function commandAttributes(tableId: string, command: unknown): Attributes
   return { [TABLE_ID]: tableId, [COMMAND_TYPE]: typeof type === 'string' && COMMAND_TYPE_FORMAT.test(type) ? type : 'unknown' };
 }
 
+/** Every span the service starts, from a command's outside in (README.md here); the tests and the walkthrough name them so. */
+export const SPAN_NAMES = {
+  gatewayCommand: 'gateway command',
+  natsRequest: 'nats request',
+  workerRequest: 'worker request',
+  queue: 'table queue',
+  step: 'machine step',
+  append: 'log append',
+} as const;
+
 /** What the work of a command no tracer records is handed for its span: it records nothing and carries no context. */
 const UNRECORDED_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 

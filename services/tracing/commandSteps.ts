@@ -4,19 +4,10 @@
  * wait in the table's queue, the machine's step, and the append to the log.
  */
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, type Tracer } from '@opentelemetry/api';
-import { EVENT_SEQ, kindOf, noteRefused } from './commandSpans.js';
+import { EVENT_SEQ, kindOf, noteRefused, SPAN_NAMES } from './commandSpans.js';
 import { isTracing, NO_TRACING } from './tracing.js';
 
 const NOTHING_TO_END = () => undefined;
-
-export const SPAN_NAMES = {
-  gatewayCommand: 'gateway command',
-  natsRequest: 'nats request',
-  workerRequest: 'worker request',
-  queue: 'table queue',
-  step: 'machine step',
-  append: 'log append',
-} as const;
 
 export class CommandSteps {
   private readonly recording: boolean;

@@ -2,8 +2,7 @@ import { headers } from '@nats-io/nats-core';
 import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { contextOf } from './commandSpans.js';
-import { SPAN_NAMES } from './commandSteps.js';
+import { contextOf, SPAN_NAMES } from './commandSpans.js';
 import { TRACEPARENT, traceHeaders, tracedFrom } from './traceHeaders.js';
 import { NO_TRACING, startTracing } from './tracing.js';
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bearer } from '../../drivers/embeddedService.js';
 import { waitFor } from '../../drivers/polling.js';
-import { SPAN_NAMES } from './commandSteps.js';
+import { SPAN_NAMES } from './commandSpans.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = createRequire(import.meta.url).resolve('tsx');

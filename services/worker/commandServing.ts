@@ -27,8 +27,7 @@ import { forwardToOwner, type Forwarding } from './forwarding.js';
 import { checkNewTable, checkSeatCommand, type WorkerRequestLimits } from './requestChecks.js';
 import { NoLease } from './tableOwnership.js';
 import { messageOf, type WorkerTables } from './workerTables.js';
-import { commandAttributes, contextOf, noteAppended, noteRefused, TABLE_ID } from '../tracing/commandSpans.js';
-import { SPAN_NAMES } from '../tracing/commandSteps.js';
+import { commandAttributes, contextOf, noteAppended, noteRefused, SPAN_NAMES, TABLE_ID } from '../tracing/commandSpans.js';
 import { tracedFrom } from '../tracing/traceHeaders.js';
 
 export interface CommandServing {

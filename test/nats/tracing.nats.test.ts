@@ -34,8 +34,7 @@ import { openJetStreamEventStore } from '../../services/eventstore/jetstream/ind
 import { createDistributedGateway, type DistributedGatewayOptions } from '../../services/gateway/distributed.js';
 import type { Gateway } from '../../services/gateway/gateway.js';
 import { openLocalStorage } from '../../services/storage/storage.js';
-import { COMMAND_TYPE, EVENT_SEQ, TABLE_ID } from '../../services/tracing/commandSpans.js';
-import { SPAN_NAMES } from '../../services/tracing/commandSteps.js';
+import { COMMAND_TYPE, EVENT_SEQ, SPAN_NAMES, TABLE_ID } from '../../services/tracing/commandSpans.js';
 import { TRACEPARENT, traceHeaders } from '../../services/tracing/traceHeaders.js';
 import { startTracing, type Tracing } from '../../services/tracing/tracing.js';
 import { startTableWorker, type TableWorker } from '../../services/worker/tableWorker.js';
@@ -164,18 +163,25 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const { tableId, seq, cards, message } = await annPasses(injectedInto(app));
 
     const traceOf = () => {
-      const command = exporter.getFinishedSpans().find((span) => span.name === 'gateway command');
+      const command = exporter.getFinishedSpans().find((span) => span.name === SPAN_NAMES.gatewayCommand);
       return command === undefined
         ? []
         : exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === command.spanContext().traceId);
     };
     await waitFor(() => traceOf().length >= 6, "the command's six spans");
     const spans = traceOf();
-    const command = only(spans, 'gateway command');
-    const request = only(spans, 'nats request');
-    const served = only(spans, 'worker request');
+    const command = only(spans, SPAN_NAMES.gatewayCommand);
+    const request = only(spans, SPAN_NAMES.natsRequest);
+    const served = only(spans, SPAN_NAMES.workerRequest);
     expect(spans.map((span) => span.name).sort()).toEqual(
-      ['gateway command', 'nats request', 'worker request', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append].sort(),
+      [
+        SPAN_NAMES.gatewayCommand,
+        SPAN_NAMES.natsRequest,
+        SPAN_NAMES.workerRequest,
+        SPAN_NAMES.queue,
+        SPAN_NAMES.step,
+        SPAN_NAMES.append,
+      ].sort(),
     );
 
     expect(command.parentSpanContext).toBeUndefined();
@@ -207,7 +213,8 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const { tableId, seq, message } = await annPasses(injectedInto(app));
 
     expect(message.headers).toBeUndefined();
-    const served = () => exporter.getFinishedSpans().find((span) => span.name === 'worker request' && span.attributes[EVENT_SEQ] === seq);
+    const served = () =>
+      exporter.getFinishedSpans().find((span) => span.name === SPAN_NAMES.workerRequest && span.attributes[EVENT_SEQ] === seq);
     await waitFor(() => served() !== undefined, "the worker's span of the pass");
     expect(served()?.parentSpanContext).toBeUndefined();
     expect(served()?.attributes[TABLE_ID]).toBe(tableId);
@@ -227,7 +234,7 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const move = nextRemoteMove((await tables.snapshot(tableId)).snapshot, createRng('forwarded')) as PlayerCommand;
 
     // Sent to the worker that does not hold the table, as a gateway whose idea of the owner is out of date does.
-    const sender = startTracing({ service: 'suitors-gateway', settings: OFF, exporter }).tracer.startSpan('nats request');
+    const sender = startTracing({ service: 'suitors-gateway', settings: OFF, exporter }).tracer.startSpan(SPAN_NAMES.natsRequest);
     const requests = new NatsRequests(nc);
     closers.push(async () => requests.close());
     const request = encode({ op: 'submit', tableId, args: [move, remoteHolder(tableId, move.seat)] });
@@ -241,7 +248,7 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     const served = (workerId: string) =>
       only(
         inTrace().filter((span) => span.attributes['suitors.worker'] === workerId),
-        'worker request',
+        SPAN_NAMES.workerRequest,
       );
     expect(served(forwarder).parentSpanContext?.spanId).toBe(sender.spanContext().spanId);
     expect(served(owner as string).parentSpanContext).toMatchObject({ spanId: served(forwarder).spanContext().spanId, isRemote: true });
@@ -277,7 +284,7 @@ describe('a command traced across a gateway and a table worker over NATS', () =>
     expect(printedSpans(gatewayPrinted)).toContain(`${traceId} nats request`);
     expect(gatewayPrinted).toContain("'service.name': 'suitors-gateway'");
     expect(workerPrinted).toContain("'service.name': 'suitors-worker'");
-    for (const name of ['worker request', SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append]) {
+    for (const name of [SPAN_NAMES.workerRequest, SPAN_NAMES.queue, SPAN_NAMES.step, SPAN_NAMES.append]) {
       expect(printedSpans(workerPrinted)).toContain(`${traceId} ${name}`);
     }
   });
