@@ -1,7 +1,8 @@
 /**
  * Playing without a mouse and on a phone, in a real headless Chromium: a
  * player passes three cards and plays a trick with the keyboard alone, focus
- * staying in the hand, and a card that cannot be played says why; on a
+ * staying in the hand (and on "Go to your hand" when a view draws the table
+ * anew), and a card that cannot be played says why; on a
  * 390×844 screen the hand and the trick are in view without scrolling and
  * nothing scrolls sideways; under prefers-reduced-motion nothing moves.
  */
@@ -12,6 +13,7 @@ import { pageErrors } from '../../drivers/browser/chromium.js';
 import { screenshot } from './artifacts.js';
 import { openTableAsPerson, passByClicking, PLAYABLE } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
+import { takeSeat } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();
@@ -65,8 +67,7 @@ describe('keyboard, phone and motion in Chromium', { timeout: 120_000 }, () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await pressUntil(page, 'Tab', (now) => now.text === 'Go to your hand', 4);
     await page.keyboard.press('Enter');
-    const first = await focused(page);
-    expect(first.inHand).toBe(true);
+    expect((await focused(page)).inHand).toBe(true);
 
     // The focus ring is not the playable highlight: a blue outline, where playable cards have a gold border.
     const ring = await page.evaluate(() => {
@@ -126,6 +127,34 @@ describe('keyboard, phone and motion in Chromium', { timeout: 120_000 }, () => {
     }
     expect(explained).toBe(true);
     await screenshot(page, 'keyboard-why-not');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the focus on "Go to your hand" while the table is drawn again, so Enter still reaches the hand', async () => {
+    const url = session.service.url;
+    const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
+      game: 'sevenSuitors',
+      options: { end: 'hands:1' },
+      bots: [2, 3],
+    });
+    const page = await session.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${url}/#/join/${tableId}/0`);
+    await page.getByLabel('Your name').fill('Ada');
+    await page.getByRole('button', { name: 'Take the seat' }).click();
+    const bea = await takeSeat(url, tableId, 1, 'Bea');
+    await page.getByText('Your turn: choose one card').waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await pressUntil(page, 'Tab', (now) => now.text === 'Go to your hand', 4);
+
+    // Bea's pass reaches Ada's page as a new view, and the page is drawn anew (its header is a new element).
+    await page.evaluate(() => document.querySelector('.table-header')?.setAttribute('data-drawn-before', ''));
+    await bea.playUntil((view) => !view.awaiting.some((awaited) => awaited.seat === bea.seat));
+    await settle(() => page.locator('[data-drawn-before]').count()).toBe(0);
+    expect((await focused(page)).text).toBe('Go to your hand');
+    await page.keyboard.press('Enter');
+    await settle(async () => (await focused(page)).inHand).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });
