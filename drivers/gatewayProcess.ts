@@ -50,6 +50,11 @@ export interface GatewayProcessOptions {
   readonly asConfigured?: boolean;
   /** Each line the service writes, but its ready line. */
   readonly onLine?: (line: string) => void;
+  /**
+   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
+   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 /**
@@ -77,7 +82,12 @@ export async function startGatewayProcess(backend: GatewayBackend, options: Gate
   const entry = 'embedded' in backend ? 'services/main.ts' : 'services/gateway/distributed.ts';
   // BENCH_GATEWAY_NODE_ARGS: extra node flags for the service alone (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', entry], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', entry], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
   if (child.pid === undefined) throw new Error('the gateway process could not be started');
   const pid = child.pid;
   const complaints: string[] = [];

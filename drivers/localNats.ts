@@ -87,6 +87,11 @@ export interface LocalNatsOptions {
   readonly prefix?: string;
   /** Where the secrets are made (a new temporary folder by default, deleted by stop()). */
   readonly secretsDir?: string;
+  /**
+   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
+   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 /**
@@ -168,7 +173,7 @@ async function startOnFreshPorts(
         options,
       ),
     );
-    node.process = spawn(BINARY, ['-c', configFile], { stdio: 'ignore' });
+    node.process = spawn(BINARY, ['-c', configFile], { stdio: 'ignore', detached: options.ownProcessGroup === true });
     node.process.on('exit', () => {
       node.process = null;
     });

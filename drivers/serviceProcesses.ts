@@ -30,6 +30,8 @@ export interface ServiceSettings {
   readonly asConfigured?: boolean;
   /** Each log line of a gateway or worker, with the process's name (`gateway`, `worker-1`). */
   readonly onLine?: (name: string, line: string) => void;
+  /** Every process in a process group of its own, stopped by stop() alone (gatewayProcess.ts, `ownProcessGroup`). */
+  readonly ownProcessGroups?: boolean;
 }
 
 /** A process of the service, for figures: its name, pid, and /metrics where it has one. */
@@ -87,6 +89,7 @@ export async function startServiceProcesses(
       replicas: 3,
       ...(settings.idleSeconds === undefined ? {} : { idleSeconds: settings.idleSeconds }),
       ...(settings.leaseTtlMs === undefined ? {} : { leaseTtlMs: settings.leaseTtlMs }),
+      ...(settings.ownProcessGroups ? { ownProcessGroup: true } : {}),
       ...(settings.onLine === undefined ? {} : { onLog: (line: string) => settings.onLine!(workerId, line) }),
     });
     workers.push(worker);
@@ -99,6 +102,7 @@ export async function startServiceProcesses(
       env,
       ...(port === undefined ? {} : { port }),
       ...(settings.asConfigured ? { asConfigured: true } : {}),
+      ...(settings.ownProcessGroups ? { ownProcessGroup: true } : {}),
       ...(settings.onLine === undefined ? {} : { onLine: (line: string) => settings.onLine!(gatewayName(index), line) }),
     });
 
@@ -146,7 +150,7 @@ export async function startServiceProcesses(
       gateways.push(await startGateway({ embedded: { directory } }, 0, settings.port));
     } else {
       log('starting 3 nats-server processes (a JetStream cluster on loopback)…');
-      nats = await startLocalNats(3);
+      nats = await startLocalNats(3, settings.ownProcessGroups ? { ownProcessGroup: true } : {});
       const workerCount = settings.workers ?? 2;
       log(`starting ${workerCount} table workers…`);
       for (let i = 0; i < workerCount; i++) await startWorker();

@@ -29,6 +29,11 @@ export interface WorkerProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Extra node options for the worker, e.g. ['--cpu-prof'] to profile it. */
   readonly nodeArgs?: readonly string[];
+  /**
+   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
+   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 export interface WorkerProcess {
@@ -55,7 +60,11 @@ export function startWorkerProcess(options: WorkerProcessOptions): Promise<Worke
     ...options.env,
   };
   const tsx = createRequire(import.meta.url).resolve('tsx');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsx, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsx, MAIN], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
     output.push(line);

@@ -75,6 +75,8 @@ try {
       port,
       ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
       asConfigured: true,
+      // Ctrl-C reaches only this script, which stops the gateway first, while NATS still takes its last saves.
+      ownProcessGroups: true,
       onLine: (name, line) => {
         if (!gatewaySpans.take(line)) console.log(`[${name}] ${line}`);
       },
