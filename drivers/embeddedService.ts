@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from '../services/gateway/limits.js';
 import { TableHost } from '../services/host/tableHost.js';
 import { openLocalStorage } from '../services/storage/storage.js';
 import type { SeatTokens } from '../services/tokens/seatTokens.js';
+import type { Timers } from '../services/clock/timers.js';
 
 export interface TestService {
   readonly app: Gateway;
@@ -28,6 +29,8 @@ export interface TestServiceOptions extends Omit<Partial<GatewayOptions>, 'host'
   readonly tokens?: SeatTokens;
   /** The default host's wait before each bot move (0). */
   readonly botDelayMs?: number;
+  /** The default host's clock: its events' times, the bots' delay and the turn clock (the system's by default). */
+  readonly timers?: Timers;
 }
 
 /**
@@ -36,12 +39,18 @@ export interface TestServiceOptions extends Omit<Partial<GatewayOptions>, 'host'
  * way in its store.
  */
 export function startService(options: TestServiceOptions = {}): TestService {
-  const { botDelayMs = 0, ...gatewayOptions } = options;
+  const { botDelayMs = 0, timers, ...gatewayOptions } = options;
   // In memory, unless the test brings its own: what it does not bring costs nothing to make.
   const memory = openLocalStorage({ kind: 'memory' });
   const store = options.store ?? memory.store;
   const tokens = options.tokens ?? memory.tokens;
-  const host = options.host ?? new TableHost({ store, autopilot: { botDelayMs } });
+  const host =
+    options.host ??
+    new TableHost({
+      store,
+      autopilot: { botDelayMs, ...(timers === undefined ? {} : { timers }) },
+      ...(timers === undefined ? {} : { now: () => new Date(timers.now()) }),
+    });
   let stopping = false;
   const takingUp = host
     .takeUpTablesUnderWay(

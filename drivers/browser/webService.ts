@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Timers } from '../../services/clock/timers.js';
 import type { GatewayLimitSettings } from '../../services/gateway/limits.js';
 import { ADMIN, httpBaseOf, listen, startService } from '../embeddedService.js';
 import type { WaitSettings } from '../polling.js';
@@ -39,10 +40,15 @@ export interface RunningWebService {
   close(): Promise<void>;
 }
 
-export async function startWebService(): Promise<RunningWebService> {
+export interface WebServiceOptions {
+  /** The tables' clock (the system's by default): a test's own, to move the turn clock on without waiting it out. */
+  readonly timers?: Timers;
+}
+
+export async function startWebService({ timers }: WebServiceOptions = {}): Promise<RunningWebService> {
   const webRoot = await mkdtemp(join(tmpdir(), 'suitors-web-'));
   await buildWeb(webRoot);
-  const service = startService({ webRoot, limits: ROOMY_LIMITS });
+  const service = startService({ webRoot, limits: ROOMY_LIMITS, ...(timers === undefined ? {} : { timers }) });
   const url = httpBaseOf(await listen(service.app));
   return {
     url,

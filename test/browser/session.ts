@@ -7,7 +7,7 @@
 import { afterAll, beforeEach, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../drivers/browser/chromium.js';
-import { startWebService, type RunningWebService } from '../../drivers/browser/webService.js';
+import { startWebService, type RunningWebService, type WebServiceOptions } from '../../drivers/browser/webService.js';
 
 export interface BrowserSession {
   /** The running service; set before each test. */
@@ -23,12 +23,13 @@ export interface BrowserSession {
   }): Promise<Page>;
 }
 
-export function browserSession(): BrowserSession {
+/** `options`: the service's, such as a clock of the test's own for its tables (turnClock.browser.test.ts). */
+export function browserSession(options: WebServiceOptions = {}): BrowserSession {
   let browser: Promise<Browser> | undefined;
   let running: Promise<RunningWebService> | undefined;
   let service: RunningWebService | undefined;
   beforeEach(async () => {
-    running ??= startWebService();
+    running ??= startWebService(options);
     service = await running;
   });
   afterAll(async () => {
