@@ -13,7 +13,7 @@ import { pageErrors } from '../../drivers/browser/chromium.js';
 import { screenshot } from './artifacts.js';
 import { openTableAsPerson, passByClicking, PLAYABLE } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
-import { takeSeat } from './remoteSeat.js';
+import { adaAndBea, passBea } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();
@@ -132,26 +132,12 @@ describe('keyboard, phone and motion in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('keeps the focus on "Go to your hand" while the table is drawn again, so Enter still reaches the hand', async () => {
-    const url = session.service.url;
-    const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
-      game: 'sevenSuitors',
-      options: { end: 'hands:1' },
-      bots: [2, 3],
-    });
     const page = await session.newPage();
     const errors = pageErrors(page);
-    await page.goto(`${url}/#/join/${tableId}/0`);
-    await page.getByLabel('Your name').fill('Ada');
-    await page.getByRole('button', { name: 'Take the seat' }).click();
-    const bea = await takeSeat(url, tableId, 1, 'Bea');
-    await page.getByText('Your turn: choose one card').waitFor();
+    const { bea } = await adaAndBea(page, session.service.url);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await pressUntil(page, 'Tab', (now) => now.text === 'Go to your hand', 4);
-
-    // Bea's pass reaches Ada's page as a new view, and the page is drawn anew (its header is a new element).
-    await page.evaluate(() => document.querySelector('.table-header')?.setAttribute('data-drawn-before', ''));
-    await bea.playUntil((view) => !view.awaiting.some((awaited) => awaited.seat === bea.seat));
-    await settle(() => page.locator('[data-drawn-before]').count()).toBe(0);
+    await passBea(page, bea);
     expect((await focused(page)).text).toBe('Go to your hand');
     await page.keyboard.press('Enter');
     await settle(async () => (await focused(page)).inHand).toBe(true);

@@ -1,8 +1,11 @@
 /**
  * A person at a table played by the test itself over HTTP, one move at a
  * time: the service's own bots move at once, so a seat the test holds is how
- * a test keeps a game from running to its end before it has looked.
+ * a test keeps a game from running to its end before it has looked, and
+ * says when a page is sent a new view.
  */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { TableView } from '../../machines/view.js';
 import { commandFor } from '../../drivers/players/moves.js';
 import { apiCall } from '../../drivers/browser/webService.js';
@@ -41,4 +44,29 @@ export function seatPlayedWith(url: string, tableId: string, seat: number, token
       }
     },
   };
+}
+
+/**
+ * Ada takes seat 0 on `page`, Bea seat 1 played from the test, bots the rest, at a one-hand Seven Suitors table:
+ * while Ada chooses her pass the page changes only when the test has Bea act (passBea).
+ */
+export async function adaAndBea(page: Page, url: string): Promise<{ tableId: string; bea: RemoteSeat }> {
+  const { tableId } = await apiCall<{ tableId: string }>(url, 'POST', '/api/tables', {
+    game: 'sevenSuitors',
+    options: { end: 'hands:1' },
+    bots: [2, 3],
+  });
+  await page.goto(`${url}/#/join/${tableId}/0`);
+  await page.getByLabel('Your name').fill('Ada');
+  await page.getByRole('button', { name: 'Take the seat' }).click();
+  const bea = await takeSeat(url, tableId, 1, 'Bea');
+  await page.getByText('Your turn: choose one card').waitFor();
+  return { tableId, bea };
+}
+
+/** Bea passes, and the view it makes reaches the page, which is drawn anew (its header is a new element). */
+export async function passBea(page: Page, bea: RemoteSeat): Promise<void> {
+  await page.evaluate(() => document.querySelector('.table-header')?.setAttribute('data-drawn-before', ''));
+  await bea.playUntil((view) => !view.awaiting.some((awaited) => awaited.seat === bea.seat));
+  await expect.poll(() => page.locator('[data-drawn-before]').count(), { timeout: 30_000 }).toBe(0);
 }

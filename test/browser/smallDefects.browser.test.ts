@@ -2,8 +2,8 @@
  * The small defects of issue 33, each in a real headless Chromium: the
  * keyboard reaches "Open table" in a few presses; a replay watched as a seat
  * names that seat by its player, never "You", and so does "Play on from
- * here"; Enter on a pass slot and Escape on the game-over screen keep the
- * focus on the page; a lost game says "You lost" once; the sounds are a
+ * here"; Enter on a pass slot (also when another seat's pass draws the
+ * table anew) and Escape on the game-over screen keep the focus on the page; a lost game says "You lost" once; the sounds are a
  * toggle named for what they are, with a volume; cards passed to you are
  * marked. Each failed before its fix.
  */
@@ -13,7 +13,7 @@ import type { TableView } from '../../machines/view.js';
 import { pageErrors } from '../../drivers/browser/chromium.js';
 import { finishedBotGame, openTableAsPerson, passByClicking, PLAYABLE } from '../../drivers/browser/pageFlows.js';
 import { apiCall } from '../../drivers/browser/webService.js';
-import { takeSeat } from './remoteSeat.js';
+import { adaAndBea, passBea, takeSeat } from './remoteSeat.js';
 import { browserSession, settle } from './session.js';
 
 const session = browserSession();
@@ -84,6 +84,22 @@ describe('small defects in Chromium', { timeout: 120_000 }, () => {
     await slot.focus();
     await page.keyboard.press('Enter');
     await settle(() => page.locator(`.recipient[data-seat-colour="${seat}"]`).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-seat-colour') ?? document.activeElement?.tagName)).toBe(
+      seat,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps focus on a pass slot chosen with Enter when another seat passes and the table is drawn anew', async () => {
+    const { page, errors } = await openPage();
+    const { bea } = await adaAndBea(page, session.service.url);
+    const slot = page.locator('.recipient').nth(1);
+    const seat = await slot.getAttribute('data-seat-colour');
+    await slot.focus();
+    await page.keyboard.press('Enter');
+    await settle(() => page.locator(`.recipient[data-seat-colour="${seat}"]`).getAttribute('aria-pressed')).toBe('true');
+    await passBea(page, bea);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-seat-colour') ?? document.activeElement?.tagName)).toBe(
       seat,
     );

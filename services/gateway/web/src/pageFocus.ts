@@ -1,13 +1,21 @@
 /** Where focus goes on the table page after it is drawn again, or after a dialog closes. */
 
 /**
- * An element drawn again as it was (the quick chat's panel is moved into each draw, not made anew) loses the focus
- * in the move: it gets it back, unless the draw focused something else.
+ * After a draw, unless it focused something else: an element drawn again as it was (the quick chat's panel is moved
+ * into each draw, not made anew) gets back the focus it lost in the move; one made anew (a pass slot) gives it to
+ * the element that took its place, known by the same `data-focus-key`. Else a view that arrives (another seat
+ * passing) would leave a keyboard player's focus on the page.
  */
 export function keepFocusOn(focused: Element | null): void {
   const now = document.activeElement;
-  if (!(focused instanceof HTMLElement) || focused === document.body || !focused.isConnected) return;
-  if (now === null || now === document.body) focused.focus({ preventScroll: true });
+  if (!(focused instanceof HTMLElement) || focused === document.body) return;
+  if (now !== null && now !== document.body) return;
+  if (focused.isConnected) {
+    focused.focus({ preventScroll: true });
+    return;
+  }
+  const key = focused.dataset.focusKey;
+  if (key !== undefined) document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
 }
 
 export function focusOnHand(): void {

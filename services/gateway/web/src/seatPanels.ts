@@ -67,6 +67,7 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
           {
             type: 'button',
             class: 'recipient',
+            'data-focus-key': `recipient-${seat}`,
             ...seatColour(seat),
             'aria-pressed': selection.next === seat ? 'true' : 'false',
             onclick: () => controls.aimAt(seat),
@@ -79,7 +80,13 @@ function passingPanel(view: TableView, controls: SeatControls): HTMLElement {
     ),
     h(
       'button',
-      { type: 'button', class: 'primary', disabled: !selection.complete || controls.busy, onclick: () => controls.pass() },
+      {
+        type: 'button',
+        class: 'primary',
+        'data-focus-key': 'pass',
+        disabled: !selection.complete || controls.busy,
+        onclick: () => controls.pass(),
+      },
       table.passTheseCards,
     ),
   );
@@ -98,7 +105,14 @@ function accusationPanel(view: TableView, controls: SeatControls): HTMLElement {
     (view.hand?.mayAccuse ?? []).map((seat) =>
       h(
         'button',
-        { type: 'button', class: 'primary accuse', ...seatColour(seat), disabled: controls.busy, onclick: () => controls.accuse(seat) },
+        {
+          type: 'button',
+          class: 'primary accuse',
+          'data-focus-key': `accuse-${seat}`,
+          ...seatColour(seat),
+          disabled: controls.busy,
+          onclick: () => controls.accuse(seat),
+        },
         words().table.accuse(seatLabel(view, seat)),
       ),
     ),
