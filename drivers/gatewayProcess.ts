@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './polling.js';
+import type { ProcessGroupOption } from './processGroups.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const READY_LINE = /Seven Suitors (?:service|gateway) on (http:\/\/[^\s]+)/;
@@ -35,7 +36,7 @@ export type GatewayBackend =
   /** A distributed gateway (services/gateway/distributed.ts) in front of the table workers on this NATS. */
   | { readonly nats: { readonly env: Readonly<Record<string, string>>; readonly replicas: number } };
 
-export interface GatewayProcessOptions {
+export interface GatewayProcessOptions extends ProcessGroupOption {
   /** The port to listen on (default 0: the OS picks a free one; the service prints the one it bound). */
   readonly port?: number;
   /** More environment for the service, e.g. SUITORS_IDLE_SECONDS. */
@@ -50,11 +51,6 @@ export interface GatewayProcessOptions {
   readonly asConfigured?: boolean;
   /** Each line the service writes, but its ready line. */
   readonly onLine?: (line: string) => void;
-  /**
-   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
-   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
-   */
-  readonly ownProcessGroup?: boolean;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { NatsRole } from '../services/nats/security/roles.js';
 import { makeNatsSecrets, type NatsSecrets } from '../services/nats/security/secrets.js';
 import { authorizationConfig, clientTlsConfig, routeTlsConfig, tlsFilesOf } from '../services/nats/security/serverConfig.js';
 import { natsServerProgram } from '../services/settings.js';
+import type { ProcessGroupOption } from './processGroups.js';
 
 interface NatsNode {
   readonly name: string;
@@ -79,7 +80,7 @@ export async function freePort(): Promise<number> {
 /** How many times a start is tried with fresh ports before giving up. */
 const START_ATTEMPTS = 4;
 
-export interface LocalNatsOptions {
+export interface LocalNatsOptions extends ProcessGroupOption {
   /** 'on' (the default): credentials, permissions and TLS, as production runs; 'off': open, as a measure's baseline. */
   readonly security?: 'on' | 'off';
   /** The deployment the identities' permissions are for (NATS_STREAM, NATS_PREFIX; the defaults by default). */
@@ -87,11 +88,6 @@ export interface LocalNatsOptions {
   readonly prefix?: string;
   /** Where the secrets are made (a new temporary folder by default, deleted by stop()). */
   readonly secretsDir?: string;
-  /**
-   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
-   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
-   */
-  readonly ownProcessGroup?: boolean;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface ServiceSettings {
   readonly asConfigured?: boolean;
   /** Each log line of a gateway or worker, with the process's name (`gateway`, `worker-1`). */
   readonly onLine?: (name: string, line: string) => void;
-  /** Every process in a process group of its own, stopped by stop() alone (gatewayProcess.ts, `ownProcessGroup`). */
+  /** Every process in a process group of its own, stopped by stop() alone (processGroups.ts). */
   readonly ownProcessGroups?: boolean;
 }
 

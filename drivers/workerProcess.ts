@@ -7,10 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import type { ProcessGroupOption } from './processGroups.js';
 
 const MAIN = fileURLToPath(new URL('../services/worker/main.ts', import.meta.url));
 
-export interface WorkerProcessOptions {
+export interface WorkerProcessOptions extends ProcessGroupOption {
   /** How it reaches NATS: NATS_URL, and on a secured cluster NATS_CREDS and NATS_CA (LocalNats.env('worker')). */
   readonly natsEnv: Readonly<Record<string, string>>;
   readonly workerId: string;
@@ -29,11 +30,6 @@ export interface WorkerProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Extra node options for the worker, e.g. ['--cpu-prof'] to profile it. */
   readonly nodeArgs?: readonly string[];
-  /**
-   * Its own process group, out of reach of a terminal's Ctrl-C, so whoever started it stops it in order (`npm run
-   * cluster`: the gateway, then the workers, then NATS). Off by default: then a Ctrl-C of a test run ends it too.
-   */
-  readonly ownProcessGroup?: boolean;
 }
 
 export interface WorkerProcess {

@@ -63,6 +63,18 @@ async function stopAll(code: number): Promise<never> {
   await stopping;
   process.exit(code);
 }
+// Its children are out of Ctrl-C's reach: if this script ends any way but through stopAll, they must not outlive it.
+process.on('exit', () => {
+  const pids = [...(service?.processes().map((each) => each.pid) ?? []), ...(service?.nats?.nodes.map((node) => node.process?.pid) ?? [])];
+  for (const pid of pids) {
+    if (pid === undefined) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already stopped.
+    }
+  }
+});
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
