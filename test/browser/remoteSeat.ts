@@ -5,10 +5,10 @@
  * says when a page is sent a new view.
  */
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
 import type { TableView } from '../../machines/view.js';
 import { commandFor } from '../../drivers/players/moves.js';
 import { apiCall } from '../../drivers/browser/webService.js';
+import { settle } from './session.js';
 
 export interface RemoteSeat {
   readonly seat: number;
@@ -68,5 +68,5 @@ export async function adaAndBea(page: Page, url: string): Promise<{ tableId: str
 export async function passBea(page: Page, bea: RemoteSeat): Promise<void> {
   await page.evaluate(() => document.querySelector('.table-header')?.setAttribute('data-drawn-before', ''));
   await bea.playUntil((view) => !view.awaiting.some((awaited) => awaited.seat === bea.seat));
-  await expect.poll(() => page.locator('[data-drawn-before]').count(), { timeout: 30_000 }).toBe(0);
+  await settle(() => page.locator('[data-drawn-before]').count()).toBe(0);
 }

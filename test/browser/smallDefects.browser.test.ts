@@ -3,9 +3,9 @@
  * keyboard reaches "Open table" in a few presses; a replay watched as a seat
  * names that seat by its player, never "You", and so does "Play on from
  * here"; Enter on a pass slot (also when another seat's pass draws the
- * table anew) and Escape on the game-over screen keep the focus on the page; a lost game says "You lost" once; the sounds are a
- * toggle named for what they are, with a volume; cards passed to you are
- * marked. Each failed before its fix.
+ * table anew) and Escape on the game-over screen keep the focus on the
+ * page; a lost game says "You lost" once; the sounds are a toggle named
+ * for what they are, with a volume; cards passed to you are marked. Each failed before its fix.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';

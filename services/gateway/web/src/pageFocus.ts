@@ -2,8 +2,8 @@
 
 /**
  * After a draw, unless it focused something else: an element drawn again as it was (the quick chat's panel is moved
- * into each draw, not made anew) gets back the focus it lost in the move; one made anew (a pass slot) gives it to
- * the element that took its place, known by the same `data-focus-key`. Else a view that arrives (another seat
+ * into each draw, not made anew) gets back the focus it lost in the move; one made anew (a pass slot, "Go to your
+ * hand") gives it to the element that took its place, known by the same `data-focus-key`. Else a view that arrives (another seat
  * passing) would leave a keyboard player's focus on the page.
  */
 export function keepFocusOn(focused: Element | null): void {

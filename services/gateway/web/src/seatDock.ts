@@ -20,8 +20,6 @@ export interface SeatDockOptions {
   readonly send: (command: PlayerCommand) => void;
   /** What is shown changed: draw the page again. */
   readonly changed: () => void;
-  /** The page, where a pass slot drawn again is focused. */
-  readonly page: HTMLElement;
 }
 
 export class SeatDock {
@@ -93,9 +91,8 @@ export class SeatDock {
       selection: chosen,
       aimAt: (to) => {
         chosen.aimAt(to);
+        // The slot is drawn again, and the focus follows it to the new one (pageFocus.ts keepFocusOn).
         this.options.changed();
-        // The slot was drawn again: focus goes back to it, not to the page.
-        this.options.page.querySelector<HTMLElement>(`.recipient[data-seat-colour="${to}"]`)?.focus();
       },
       pass: () => this.options.send({ type: 'cards.passed', passes: chosen.passes() }),
       accuse: (accused) => this.options.send({ type: 'traitor.accused', accused }),

@@ -84,7 +84,6 @@ class TablePage {
   private diagram: LiveDiagram | null = null;
   private diagramPanel: HTMLDetailsElement | null = null;
   private dock: HTMLElement | null = null;
-  private skipLinkElement: HTMLElement | null = null;
   private readonly dockSize = new ResizeObserver(() => this.fitFelt());
   private readonly clockTimer: number;
   private stopLive = () => {};
@@ -112,7 +111,6 @@ class TablePage {
       busy: () => this.busy(),
       send: (command) => void this.send(command),
       changed: () => this.render(),
-      page: this.page,
     });
     this.chat = new TableChat(tableId, {
       changed: () => this.render(),
@@ -188,17 +186,12 @@ class TablePage {
     this.cue.update(own !== null && !this.between.open, own === null ? '' : words().actions[own]);
   }
 
-  /**
-   * One link for the page's life, moved into each draw: a new one each draw would drop the focus of a keyboard
-   * player on it whenever a view arrives (another seat passing), and their Enter would then do nothing.
-   */
   private skipLink(): HTMLElement {
     const onclick = (event: Event) => {
       event.preventDefault();
       focusOnHand();
     };
-    this.skipLinkElement ??= h('a', { href: '#', class: 'skip-link', onclick }, words().goToYourHand);
-    return this.skipLinkElement;
+    return h('a', { href: '#', class: 'skip-link', 'data-focus-key': 'skip-link', onclick }, words().goToYourHand);
   }
 
   private header(view: TableView): HTMLElement {
