@@ -16,7 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from '../services/nats/turnBatchedConnect.js';
 import { natsUsers } from '../services/bus/natsPermissions.js';
 import { connectionOptionsOf, type NatsAccess } from '../services/nats/connection.js';
 import type { NatsRole } from '../services/nats/security/roles.js';
@@ -191,7 +191,7 @@ async function startOnFreshPorts(
     secrets,
     access,
     connectOptions,
-    connect: (role, overrides) => connect(connectOptions(role, overrides)),
+    connect: (role, overrides) => connectBatched(connectOptions(role, overrides)),
     env(role) {
       const { credsFile, caFile } = access(role);
       return {

@@ -25,7 +25,7 @@
  * LOG_LEVEL are passed on.
  */
 import { randomBytes } from 'node:crypto';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from '../services/nats/turnBatchedConnect.js';
 import { readFlags, wholeNumber } from '../drivers/flags.js';
 import { SpanPrintout } from '../drivers/printedSpans.js';
 import { startServiceProcesses, type ServiceProcesses } from '../drivers/serviceProcesses.js';
@@ -128,7 +128,7 @@ try {
 /** What the cluster answers a client with no credentials: refused, with the server's reason. */
 async function anonymousAnswer(urls: string, caFile: string | undefined): Promise<string> {
   try {
-    const nc = await connect({
+    const nc = await connectBatched({
       servers: urls.split(','),
       tls: caFile === undefined ? null : { caFile },
       maxReconnectAttempts: 0,

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { credsAuthenticator, nkeyAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from './turnBatchedConnect.js';
 import { isAuthorizationRefused, isCertificateRefused } from './natsErrors.js';
 import { inboxPrefixOf, type NatsRole } from './security/roles.js';
 import { publicKeyOfSeedFile } from './security/secrets.js';
@@ -66,7 +66,7 @@ export async function connectAs(
   options: { readonly waitForServers?: boolean } = {},
 ): Promise<NatsConnection> {
   try {
-    return await connect({ ...connectionOptionsOf(access, role), waitOnFirstConnect: options.waitForServers ?? true });
+    return await connectBatched({ ...connectionOptionsOf(access, role), waitOnFirstConnect: options.waitForServers ?? true });
   } catch (error) {
     throw new Error(refusalOf(error, access, role), { cause: error });
   }

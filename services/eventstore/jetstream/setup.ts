@@ -13,7 +13,7 @@ import {
 } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from '../../nats/turnBatchedConnect.js';
 import { isStreamNameInUse, isStreamNotFound } from '../../nats/natsErrors.js';
 import type { JetStreamLayout } from './layout.js';
 import type { JetStreamEventStoreOptions } from './options.js';
@@ -40,7 +40,7 @@ export function connectToServers(
   servers: JetStreamEventStoreOptions['servers'],
   connectOptions: ConnectionOptions = {},
 ): Promise<NatsConnection> {
-  return connect({
+  return connectBatched({
     name: 'suitors-eventstore',
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
