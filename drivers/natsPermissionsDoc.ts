@@ -13,15 +13,15 @@ const PERMISSIONS_END = '<!-- end of nats permissions -->';
 /** The section between the markers, for the default deployment names (NATS_STREAM=TABLE_EVENTS, NATS_PREFIX=tables). */
 export function permissionsSection(): string {
   const rows = NATS_ROLES.map((role) => {
-    const { publish, subscribe, allowResponses } = permissionsOf(role);
+    const { publish, subscribe } = permissionsOf(role);
     const code = (subjects: readonly string[]) => subjects.map((subject) => `\`${subject}\``).join('<br>');
-    return `| \`${role}\` | ${ROLE_PURPOSE[role]} | ${code(publish)} | ${code(subscribe)} | ${allowResponses ? 'yes' : 'no'} |`;
+    return `| \`${role}\` | ${ROLE_PURPOSE[role]} | ${code(publish)} | ${code(subscribe)} |`;
   });
   return [
     PERMISSIONS_START,
     '',
-    '| identity | for | may publish to (JetStream API calls included) | may subscribe to (`subject queue`: only in that queue group) | may answer requests it receives |',
-    '| --- | --- | --- | --- | --- |',
+    '| identity | for | may publish to (JetStream API calls included) | may subscribe to (`subject queue`: only in that queue group) |',
+    '| --- | --- | --- | --- |',
     ...rows,
     '',
     PERMISSIONS_END,

@@ -89,6 +89,19 @@ function keepByKey(bucket: string): string[] {
   ];
 }
 
+/**
+ * Where a worker's answers go: the inboxes of those who send it commands
+ * (gateways, other workers forwarding, the operator's tools), by their
+ * roles' prefixes. Not nats-server's `allow_responses`: with it the server
+ * keeps every reply subject the worker is sent for two minutes, the claims
+ * and leases its watches deliver included, and once they pass 4,096 it
+ * walks them all at each message it delivers; bench:scale's room stalled at
+ * about 15,000 tables with the servers' CPU in that walk (pruneReplyPerms).
+ */
+function answersToRequesters(): string[] {
+  return NATS_ROLES.map((role) => `${inboxPrefixOf(role)}.>`);
+}
+
 export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {}): NatsPermissions {
   const { layout, subjects, buckets, presence } = deploymentNames(settings);
   const inbox = `${inboxPrefixOf(role)}.>`;
@@ -111,7 +124,6 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           ...readKeys(buckets.workerStatus),
         ],
         subscribe: [subjects.anyNotices, inbox],
-        allowResponses: false,
       };
     case 'worker':
       return {
@@ -126,6 +138,7 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           ...keepBucket(buckets.workerLives),
           ...keepBucket(buckets.tableOwners),
           ...keepBucket(buckets.workerStatus),
+          ...answersToRequesters(),
         ],
         subscribe: [
           // Only in the workers' queue group: a plain subscription here would take every command.
@@ -135,10 +148,9 @@ export function permissionsOf(role: NatsRole, settings: DeploymentSettings = {})
           presence('*'),
           inbox,
         ],
-        allowResponses: true,
       };
     case 'admin':
-      return { publish: ['>'], subscribe: ['>'], allowResponses: true };
+      return { publish: ['>'], subscribe: ['>'] };
   }
 }
 

@@ -30,6 +30,4 @@ export interface NatsPermissions {
   readonly publish: readonly string[];
   /** Subjects it may subscribe to; `<subject> <queue>` only in that queue group. */
   readonly subscribe: readonly string[];
-  /** May answer the requests it receives (once each), whatever their reply subject. */
-  readonly allowResponses: boolean;
 }

@@ -29,7 +29,6 @@ export function authorizationConfig(users: readonly NatsUser[]): string {
       '      permissions: {',
       `        publish: { allow: ${list(permissions.publish, '        ')} }`,
       `        subscribe: { allow: ${list(permissions.subscribe, '        ')} }`,
-      ...(permissions.allowResponses ? ['        allow_responses: true'] : []),
       '      }',
       '    }',
     ].join('\n'),
