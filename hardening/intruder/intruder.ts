@@ -13,7 +13,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createConnection } from 'node:net';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from '../../services/nats/turnBatchedConnect.js';
 import { httpRequest } from '../../drivers/httpClient.js';
 import { startServiceProcesses } from '../../drivers/serviceProcesses.js';
 import { waitFor } from '../../drivers/polling.js';
@@ -59,7 +59,7 @@ try {
   await attempt(
     'connect with no credentials, trusting the servers blindly',
     async () => {
-      const nc = await connect({ servers, tls: {}, maxReconnectAttempts: 0, timeout: 3000 });
+      const nc = await connectBatched({ servers, tls: {}, maxReconnectAttempts: 0, timeout: 3000 });
       await nc.close();
       return 'connected';
     },
@@ -68,7 +68,7 @@ try {
   await attempt(
     "connect with no credentials, with the deployment's CA",
     async () => {
-      const nc = await connect({ servers, tls: { caFile }, maxReconnectAttempts: 0, timeout: 3000 });
+      const nc = await connectBatched({ servers, tls: { caFile }, maxReconnectAttempts: 0, timeout: 3000 });
       await nc.close();
       return 'connected';
     },

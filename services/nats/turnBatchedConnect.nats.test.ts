@@ -9,8 +9,7 @@ import { RemoteTables } from '../bus/remoteTables.js';
 import { openLocalStorage } from '../storage/storage.js';
 import { workersOverNatsForTests } from '../../test/kit/workersOverNats.js';
 
-/** The socket under a connection: what the batching corks (nats.js keeps its transport internal). */
-/** Undefined while it reconnects. */
+/** The socket under a connection, which the batching corks (nats.js keeps its transport internal); undefined while it reconnects. */
 function socketOf(nc: NatsConnection): Socket | undefined {
   return (nc as unknown as { protocol: { transport?: { socket: Socket } } }).protocol.transport?.socket;
 }

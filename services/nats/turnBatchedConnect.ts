@@ -32,7 +32,9 @@ class TurnBatchedTransport extends NodeTransport {
 /**
  * nats.js's connect, over sockets that write once per turn. nats.js keeps
  * one transport factory for the process and reads it at each dial
- * (reconnects too), so every connection of ours comes through here.
+ * (reconnects too), and transport-node's own connect sets it back to the
+ * plain one: so every connection in the project, tests and tools
+ * included, comes through here.
  */
 export function connectBatched(options: ConnectionOptions): Promise<NatsConnection> {
   setTransportFactory({ factory: () => new TurnBatchedTransport(), dnsResolveFn: nodeResolveHost });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { nkeys, type NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
+import { connectBatched } from '../../services/nats/turnBatchedConnect.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalNats, type LocalNats } from '../../drivers/localNats.js';
 import { permissionsSection, withPermissionsSection } from '../../drivers/natsPermissionsDoc.js';
@@ -96,8 +96,8 @@ describe('NATS with credentials, permissions and TLS', () => {
     const servers = nats.urls.split(',');
     const plain = servers.map((url) => url.replace('tls://', 'nats://'));
     const tls = { caFile: nats.secrets!.caFile };
-    const refusal = (options: Parameters<typeof connect>[0]) =>
-      connect({ ...options, timeout: 3000, maxReconnectAttempts: 0 }).then(
+    const refusal = (options: Parameters<typeof connectBatched>[0]) =>
+      connectBatched({ ...options, timeout: 3000, maxReconnectAttempts: 0 }).then(
         async (nc) => {
           await nc.close();
           return 'connected';
